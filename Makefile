@@ -1,0 +1,223 @@
+# memwall: a graded C/CUDA workbook about the memory wall.
+#
+#   make help                 targets and variables
+#   make check CH=01          grade your exercises for chapter 01
+#   make test                 the project's own tests
+#
+# Quiet by default; V=1 shows every command.
+
+.DEFAULT_GOAL := help
+.DELETE_ON_ERROR:
+.SUFFIXES:
+
+# ---- tools and flags ---------------------------------------------------------
+
+NVCC      ?= nvcc
+CUDA_HOME ?= $(or $(patsubst %/bin/nvcc,%,$(realpath $(shell command -v $(NVCC) 2>/dev/null))),/usr/local/cuda)
+CC        := $(if $(filter default,$(origin CC)),gcc,$(CC))
+ARCH      ?= $(shell sh grader/detect-arch.sh)
+ARCH_NUM  := $(patsubst sm_%,%,$(ARCH))
+GENCODE   := -gencode arch=compute_$(ARCH_NUM),code=sm_$(ARCH_NUM)
+
+# cuDNN is optional: chapters that use it look for cudnn.h in the toolkit
+# and in the system's include folders, and fall back (labelled) without it.
+CUDNN_H   := $(firstword $(wildcard $(CUDA_HOME)/include/cudnn.h /usr/include/cudnn.h /usr/include/*-linux-gnu/cudnn.h))
+
+BUILD     := build
+RESULTS   := results
+SRC       ?= exercises
+TIMEOUT   ?= 30
+SEED      ?=
+EX        ?=
+GPU       ?=
+
+CFLAGS    := -std=c11 -O2 -g -Wall -Wextra -Werror -Wno-format-truncation -MMD -MP \
+             -Igrader -I$(CUDA_HOME)/include
+NVFLAGS   := -O3 -lineinfo $(GENCODE) -Igrader -Xcompiler -fPIC,-Wall -MMD -MP
+LDLIBS    := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcublas -lcudart -lstdc++ -ldl -lm -lpthread
+
+ifeq ($(V),1)
+  Q :=
+  say = @true
+else
+  Q := @
+  say = @printf '  %-7s %s\n' $(1) $(2)
+endif
+
+CHAPTERS := $(patsubst chapters/%/,%,$(sort $(wildcard chapters/[0-9][0-9]-*/)))
+
+# ---- the shared grader -------------------------------------------------------
+
+# Pure C, no CUDA: also linked into the unit tests.
+GRADER_PURE := check stats csv ncu ceilings_cache
+GRADER_CUDA := devinfo timing harness grade bench traffic ceilings
+GRADER_OBJS := $(GRADER_PURE:%=$(BUILD)/grader/%.o) $(GRADER_CUDA:%=$(BUILD)/grader/%.o) \
+               $(BUILD)/grader/device.o
+
+$(BUILD)/grader/%.o: grader/%.c
+	$(call say,CC,$@)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/grader/device.o: grader/device.cu
+	$(call say,NVCC,$@)
+	@mkdir -p $(@D)
+	$(Q)$(NVCC) $(NVFLAGS) -c $< -o $@
+
+$(BUILD)/grader/main.o: grader/main.c
+	$(call say,CC,$@)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/tools/mw-strip: grader/strip.c
+	$(call say,CC,$@)
+	@mkdir -p $(@D)
+	$(Q)$(CC) -std=c11 -Wall -Wextra -Werror -O2 -o $@ $<
+
+# ---- per chapter: the harness program and the kernel libraries --------------
+#
+# build/<chapter>/mw-grade      harness + chapter definition (gcc)
+# build/<src>/<chapter>/NN_x.so one kernel version (nvcc), loaded by the
+#                               harness; linked with -z defs against the CUDA
+#                               runtime only, so a call into cuBLAS or cuDNN
+#                               from an exercise fails at build time.
+
+define chapter_rules
+$(1)_C    := $(wildcard chapters/$(1)/*.c)
+$(1)_OBJS := $$(patsubst chapters/$(1)/%.c,$(BUILD)/$(1)/%.o,$$($(1)_C))
+
+$(BUILD)/$(1)/%.o: chapters/$(1)/%.c
+	$$(call say,CC,$$@)
+	@mkdir -p $$(@D)
+	$(Q)$$(CC) $$(CFLAGS) -Ichapters/$(1) $(if $(CUDNN_H),-DMW_HAVE_CUDNN -I$(dir $(CUDNN_H))) -c $$< -o $$@
+
+$(BUILD)/$(1)/mw-grade: $$($(1)_OBJS) $(GRADER_OBJS) $(BUILD)/grader/main.o
+	$$(call say,LINK,$$@)
+	$(Q)$$(CC) -o $$@ $$^ $(if $(CUDNN_H),-lcudnn) $(LDLIBS)
+
+$(BUILD)/exercises/$(1)/%.so: exercises/$(1)/%.cu
+	$$(call say,NVCC,$$@)
+	@mkdir -p $$(@D)
+	$(Q)$(NVCC) $(NVFLAGS) -Ichapters/$(1) -shared -cudart shared -Xlinker -z,defs -o $$@ $$<
+
+$(BUILD)/solutions/$(1)/%.so: solutions/$(1)/%.cu
+	$$(call say,NVCC,$$@)
+	@mkdir -p $$(@D)
+	$(Q)$(NVCC) $(NVFLAGS) -Ichapters/$(1) -shared -cudart shared -Xlinker -z,defs -o $$@ $$<
+endef
+$(foreach ch,$(CHAPTERS),$(eval $(call chapter_rules,$(ch))))
+
+libs_of = $(patsubst %.cu,$(BUILD)/%.so,$(wildcard $(1)/$(2)/*.cu))
+
+# ---- the chapter a goal is about ---------------------------------------------
+
+CHAPTER_GOALS := check bench traffic plot sanitize grade-build
+ifneq ($(filter $(CHAPTER_GOALS),$(MAKECMDGOALS)),)
+  CHAPTER := $(shell sh grader/chapter.sh '$(CH)')
+  ifeq ($(CHAPTER),)
+    $(error $(if $(CH),no chapter matches CH=$(CH),give a chapter: CH=01; see 'make help'))
+  endif
+  ifeq ($(filter exercises solutions,$(SRC)),)
+    $(error SRC must be exercises or solutions, not '$(SRC)')
+  endif
+  GRADER   := $(BUILD)/$(CHAPTER)/mw-grade
+  SRC_LIBS := $(call libs_of,$(SRC),$(CHAPTER))
+  STUDENT_LIBS := $(call libs_of,exercises,$(CHAPTER))
+  REF_LIBS := $(call libs_of,solutions,$(CHAPTER))
+  BENCH_ARGS := --student $(BUILD)/exercises/$(CHAPTER) \
+                $(if $(REF_LIBS),--reference $(BUILD)/solutions/$(CHAPTER)) \
+                --results $(RESULTS) $(if $(SEED),--seed $(SEED))
+endif
+
+# ---- what users run -------------------------------------------------------------
+
+.PHONY: help check bench traffic ceilings plot sanitize skeletons test build clean \
+        grade-build tables
+
+help:
+	@echo 'memwall: a graded C/CUDA workbook about the memory wall'
+	@echo
+	@echo 'Students:'
+	@echo '  make check CH=01      grade exercises/01-*/ (exit 0 pass, 1 wrong answer,'
+	@echo '                        2 build failure, CUDA error, crash or timeout,'
+	@echo '                        77 not implemented yet or no GPU)'
+	@echo '  make bench CH=01      time your versions, the reference and the library;'
+	@echo '                        writes results/<gpu>/<chapter>/bench.csv'
+	@echo '  make traffic CH=01    measured DRAM bytes with Nsight Compute (traffic.csv)'
+	@echo '  make plot CH=01       speed, traffic and roofline plots (PNG and SVG, gnuplot)'
+	@echo '  make sanitize CH=01   compute-sanitizer memcheck, racecheck, initcheck, synccheck'
+	@echo '  make ceilings         measure and cache this GPU'"'"'s roofs (copy, FP32, TF32 GEMM)'
+	@echo
+	@echo 'Maintainers:'
+	@echo '  make test             the project'"'"'s own tests (prove); GPU tests skip without a GPU'
+	@echo '  make skeletons        regenerate exercises/ from solutions/'
+	@echo '  make tables           refresh the README tables from results/'
+	@echo '  make build            build every chapter, exercise and solution'
+	@echo '  make clean            remove build/ (never results/)'
+	@echo
+	@echo 'Variables:'
+	@echo '  CH=01 | 01-vector-add | vector-add   the chapter'
+	@echo '  SRC=solutions         grade the reference solutions instead of exercises/'
+	@echo '  EX=02                 only the version whose file starts with 02'
+	@echo '  SEED=123              replay the inputs of an earlier run'
+	@echo '  TIMEOUT=30            seconds a case may run before it counts as hung'
+	@echo '  GPU=NVIDIA_H100_80GB_HBM3   which results/ folder make plot draws'
+	@echo '  ARCH=sm_90            GPU architecture (default: detected with nvidia-smi)'
+	@echo '  V=1                   show the full build commands'
+	@echo
+	@echo 'Chapters: $(CHAPTERS)'
+
+grade-build: $(GRADER) $(SRC_LIBS)
+
+# The grader's exit code is what `make check` fails with: make reports it as
+# "Error 1" (wrong answer), "Error 2" (CUDA error, crash, timeout) or
+# "Error 77" (not implemented yet, or no GPU).
+check: $(GRADER) $(SRC_LIBS)
+	$(Q)$(GRADER) check --lib-dir $(BUILD)/$(SRC)/$(CHAPTER) --label $(SRC)/$(CHAPTER) \
+	    --timeout $(TIMEOUT) $(if $(EX),--version $(EX)) $(if $(SEED),--seed $(SEED))
+
+bench: $(GRADER) $(STUDENT_LIBS) $(REF_LIBS)
+	$(Q)$(GRADER) bench $(BENCH_ARGS)
+
+traffic: $(GRADER) $(STUDENT_LIBS) $(REF_LIBS)
+	$(Q)$(GRADER) traffic $(BENCH_ARGS)
+
+ceilings: $(BUILD)/$(firstword $(CHAPTERS))/mw-grade
+	$(Q)$< ceilings --results $(RESULTS) --force
+
+plot:
+	$(Q)dir=$$(sh grader/results-dir.sh $(CHAPTER) '$(GPU)') && sh plots/plot.sh "$$dir"
+
+sanitize: $(GRADER) $(SRC_LIBS)
+	$(Q)sh grader/sanitize.sh $(GRADER) $(BUILD)/$(SRC)/$(CHAPTER) $(SRC)/$(CHAPTER)
+
+# ---- maintainers -----------------------------------------------------------------
+
+# Never a dependency of anything: regenerating overwrites exercises/, which
+# holds the student's work.
+skeletons: $(BUILD)/tools/mw-strip
+	$(Q)for f in $(wildcard solutions/[0-9][0-9]-*/*.cu); do \
+	    out=exercises/$${f#solutions/}; mkdir -p $$(dirname $$out); \
+	    $(BUILD)/tools/mw-strip $$f $$out || exit 1; printf '  STRIP   %s\n' $$out; \
+	done
+
+tables:
+	$(Q)sh plots/tables.sh
+
+build: $(foreach ch,$(CHAPTERS),$(BUILD)/$(ch)/mw-grade $(call libs_of,exercises,$(ch)) \
+                                $(call libs_of,solutions,$(ch)))
+
+UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/*.c))
+
+$(BUILD)/tests/%: tests/unit/%.c $(GRADER_PURE:%=$(BUILD)/grader/%.o)
+	$(call say,CC,$@)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -Itests/unit -o $@ $^ -lm
+
+test: build $(BUILD)/tools/mw-strip $(UNIT_TESTS)
+	$(Q)prove $(if $(filter 1,$(V)),-v) tests/
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

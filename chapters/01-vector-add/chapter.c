@@ -1,0 +1,222 @@
+/* chapter.c: chapter 01, vector add, as the grader sees it.
+ *
+ * c[i] = a[i] + b[i]. Minimum DRAM traffic: read a and b, write c, 12 bytes
+ * per element; 1 FLOP per element. The library line is cublasSgeam
+ * (C = 1*A + 1*B on an n x 1 matrix), the speed of light a device-to-device
+ * cudaMemcpy of n floats (8 bytes per element: read + write). */
+#define MW_WITH_CUBLAS
+#include "mw.h"
+
+#include "cuda_check.h"
+#include "vector_add.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+enum { A, B, C };
+
+static const mw_version versions[] = {
+    {"01_naive", "add_naive", "one thread per element; 2 reads + 1 write (12 bytes) each"},
+    {"02_fast", "add_fast",
+     "float4 accesses, any n, any alignment; the same 12 bytes, at the memory roof"},
+};
+
+#define N(n) {(n), 0, 0}
+#define OFFSETS(x, y, z) {(x), (y), (z), 0}
+#define TWO31 ((size_t)1 << 31)
+
+static const mw_case cases[] = {
+    /* n = 0 must launch nothing; 1-3 are shorter than one float4. */
+    {"edge", N(0), OFFSETS(0, 0, 0), MW_GEN_UNIFORM, 1, 0},
+    {"edge", N(1), OFFSETS(0, 0, 0), MW_GEN_UNIFORM, 1, 0},
+    {"edge", N(2), OFFSETS(0, 0, 0), MW_GEN_UNIFORM, 1, 0},
+    {"edge", N(3), OFFSETS(0, 0, 0), MW_GEN_UNIFORM, 1, 0},
+    /* Not multiples of 32, of the block, or of 4. */
+    {"tail", N(31), OFFSETS(0, 0, 0), MW_GEN_UNIFORM, 1, 0},
+    {"tail", N(33), OFFSETS(0, 0, 0), MW_GEN_UNIFORM, 1, 0},
+    {"tail", N(255), OFFSETS(0, 0, 0), MW_GEN_UNIFORM, 1, 0},
+    {"tail", N(257), OFFSETS(0, 0, 0), MW_GEN_UNIFORM, 1, 0},
+    {"tail", N(1000003), OFFSETS(0, 0, 0), MW_GEN_UNIFORM, 1, 0}, /* prime */
+    /* Views that start off a 16-byte boundary: same shift, then mixed. */
+    {"offset", N(33), OFFSETS(3, 3, 3), MW_GEN_UNIFORM, 1, 0},
+    {"offset", N(1000003), OFFSETS(1, 1, 1), MW_GEN_UNIFORM, 1, 0},
+    {"offset", N(4099), OFFSETS(2, 2, 2), MW_GEN_UNIFORM, 1, 0},
+    {"offset", N(1000003), OFFSETS(1, 2, 3), MW_GEN_UNIFORM, 1, 0},
+    {"offset", N(65536), OFFSETS(0, 0, 1), MW_GEN_UNIFORM, 1, 0},
+    /* NaN, +-Inf, -0.0: IEEE addition must come through unchanged. */
+    {"special", N(100003), OFFSETS(0, 0, 0), MW_GEN_SPECIAL, 1, 0},
+    /* Past the 50 MB L2; then past 2^31 elements (25.8 GB), where an int
+     * index overflows: checked on both ends, the 2^31 boundary and a sample. */
+    {"large", N((size_t)1 << 26), OFFSETS(0, 0, 0), MW_GEN_UNIFORM, 1, 0},
+    {"huge", N(TWO31 + 3), OFFSETS(0, 0, 0), MW_GEN_UNIFORM, 1, 1},
+};
+
+#define BENCH(k) {"bench", N((size_t)1 << (k)), OFFSETS(0, 0, 0), MW_GEN_UNIFORM, 1, 0}
+static const mw_case bench_cases[] = {
+    BENCH(10), BENCH(11), BENCH(12), BENCH(13), BENCH(14), BENCH(15), BENCH(16),
+    BENCH(17), BENCH(18), BENCH(19), BENCH(20), BENCH(21), BENCH(22), BENCH(23),
+    BENCH(24), BENCH(25), BENCH(26), BENCH(27), BENCH(28),
+};
+static const size_t traffic_sizes[] = {1 << 16, 1 << 20, 1 << 24, 1 << 28};
+
+static void buffers(const mw_case *c, mw_buffer_spec *s)
+{
+    s[A] = (mw_buffer_spec){"a", c->dim[0], 0};
+    s[B] = (mw_buffer_spec){"b", c->dim[0], 0};
+    s[C] = (mw_buffer_spec){"c", c->dim[0], 1};
+}
+
+static void describe(const mw_case *c, char *text, size_t len)
+{
+    if (c->offset[A] || c->offset[B] || c->offset[C])
+        snprintf(text, len, "n=%zu (views offset by %zu,%zu,%zu floats)", c->dim[0],
+                 c->offset[A], c->offset[B], c->offset[C]);
+    else
+        snprintf(text, len, "n=%zu%s", c->dim[0],
+                 c->gen == MW_GEN_SPECIAL ? " (with NaN, Inf, -0)" : "");
+}
+
+static double bench_x(const mw_case *c)
+{
+    return (double)c->dim[0];
+}
+
+typedef cudaError_t (*add_fn)(const float *, const float *, float *, size_t, cudaStream_t);
+
+static cudaError_t launch(void *fn, const mw_case *c, float *const *bufs, cudaStream_t s)
+{
+    return ((add_fn)fn)(bufs[A], bufs[B], bufs[C], c->dim[0], s);
+}
+
+/* The sum of two floats is exact in double. */
+static double reference(const mw_case *c, const mw_inputs *in, size_t i)
+{
+    (void)c;
+    return (double)mw_input(in, A, i) + (double)mw_input(in, B, i);
+}
+
+/* One float add rounds once: the result is within half an ulp (2^-24
+ * relative) of the exact sum. One ulp (2^-23) leaves room for nothing else:
+ * an answer computed any other way than a[i] + b[i] in float fails. */
+static mw_tol tolerance(const mw_case *c)
+{
+    (void)c;
+    return (mw_tol){0.0, ldexp(1.0, -23)};
+}
+
+static void model(const mw_case *c, double *read, double *write, double *flops)
+{
+    double n = (double)c->dim[0];
+    *read = 8 * n;
+    *write = 4 * n;
+    *flops = n;
+}
+
+/* ---- library baselines ------------------------------------------------- */
+
+static int geam_setup(void **state)
+{
+    cublasHandle_t h;
+    MW_CUBLAS_TRY(cublasCreate(&h), return -1);
+    *state = h;
+    return 0;
+}
+
+/* C = 1*A + 1*B with A, B, C seen as n x 1 column-major matrices. */
+static cudaError_t geam_run(void *state, const mw_case *c, float *const *bufs, cudaStream_t s)
+{
+    cublasHandle_t h = state;
+    const float one = 1.f;
+    int n = (int)c->dim[0];
+    cublasSetStream(h, s);
+    cublasStatus_t st = cublasSgeam(h, CUBLAS_OP_N, CUBLAS_OP_N, n, 1, &one, bufs[A], n, &one,
+                                    bufs[B], n, bufs[C], n);
+    return st == CUBLAS_STATUS_SUCCESS ? cudaSuccess : cudaErrorUnknown;
+}
+
+static void geam_teardown(void *state)
+{
+    cublasDestroy((cublasHandle_t)state);
+}
+
+static int copy_setup(void **state)
+{
+    *state = NULL;
+    return 0;
+}
+
+static cudaError_t copy_run(void *state, const mw_case *c, float *const *bufs, cudaStream_t s)
+{
+    (void)state;
+    return cudaMemcpyAsync(bufs[C], bufs[A], c->dim[0] * sizeof(float),
+                           cudaMemcpyDeviceToDevice, s);
+}
+
+static void copy_model(const mw_case *c, double *read, double *write, double *flops)
+{
+    *read = 4.0 * (double)c->dim[0];
+    *write = 4.0 * (double)c->dim[0];
+    *flops = 0;
+}
+
+static const mw_library libraries[] = {
+    {"cublasSgeam", "library", geam_setup, geam_run, geam_teardown, NULL, 1},
+    {"cudaMemcpy", "roof", copy_setup, copy_run, NULL, copy_model, 0},
+};
+
+/* ---- verdict ------------------------------------------------------------ */
+
+static const mw_result *find(const mw_result *r, int count, const char *impl)
+{
+    for (int i = 0; i < count; i++)
+        if (strcmp(r[i].impl, impl) == 0 && !isnan(r[i].median_ms))
+            return &r[i];
+    return NULL;
+}
+
+static void verdict(const mw_result *r, int count, double copy_gbps)
+{
+    const mw_result *lib = find(r, count, "library/cublasSgeam");
+    const mw_result *ref = find(r, count, "reference/02_fast");
+    const mw_result *mine = find(r, count, "student/02_fast");
+    printf("\nverdict:\n");
+    if (lib)
+        printf("  cublasSgeam moves %.0f GB/s, %.0f%% of the measured copy roof (%.0f GB/s).\n",
+               lib->gbps, 100 * lib->gbps / copy_gbps, copy_gbps);
+    if (lib && ref)
+        printf("  The fast reference runs at %.2fx the library's speed (%.0f GB/s).\n",
+               lib->median_ms / ref->median_ms, ref->gbps);
+    if (lib && mine)
+        printf("  Your 02_fast runs at %.2fx the library's speed (%.0f GB/s).\n",
+               lib->median_ms / mine->median_ms, mine->gbps);
+    printf("  A plain add is bound by memory: 12 bytes for 1 FLOP. The library is already at\n"
+           "  the roof, and a custom add can only match it. Nothing is gained by writing one\n"
+           "  except the skill of measuring; chapter 02 shows where a kernel of your own pays.\n");
+}
+
+const mw_chapter mw_chapter_def = {
+    .id = "01-vector-add",
+    .title = "Chapter 01: vector add",
+    .size_label = "elements (n)",
+    .roof = "copy",
+    .versions = versions,
+    .nversions = sizeof versions / sizeof versions[0],
+    .cases = cases,
+    .ncases = sizeof cases / sizeof cases[0],
+    .bench_cases = bench_cases,
+    .nbench = sizeof bench_cases / sizeof bench_cases[0],
+    .traffic_sizes = traffic_sizes,
+    .ntraffic = sizeof traffic_sizes / sizeof traffic_sizes[0],
+    .nbufs = 3,
+    .buffers = buffers,
+    .describe = describe,
+    .bench_x = bench_x,
+    .launch = launch,
+    .reference = reference,
+    .tolerance = tolerance,
+    .model = model,
+    .libraries = libraries,
+    .nlibraries = sizeof libraries / sizeof libraries[0],
+    .verdict = verdict,
+};

@@ -1,0 +1,310 @@
+/* bench.c: the bench command.
+ *
+ * Every implementation is validated against the reference before it is
+ * timed (a wrong kernel gets a row flagged "wrong" and no time), then timed
+ * by timing.c on the same inputs, same GPU, same run. bench.csv gets one row
+ * per implementation and size; the terminal gets the largest size and the
+ * chapter's verdict. */
+#define _GNU_SOURCE
+#include "bench.h"
+
+#include "ceilings.h"
+#include "cuda_check.h"
+#include "csv.h"
+#include "devinfo.h"
+#include "timing.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void add_versions(const mw_chapter *ch, const char *dir, const char *kind,
+                         mw_impl *impls, int *count)
+{
+    if (!dir)
+        return;
+    for (int vi = 0; vi < ch->nversions && *count < MW_MAX_IMPLS; vi++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s.so", dir, ch->versions[vi].file);
+        if (access(path, R_OK) != 0)
+            continue;
+        mw_impl *im = &impls[(*count)++];
+        memset(im, 0, sizeof *im);
+        snprintf(im->name, sizeof im->name, "%s/%s", kind, ch->versions[vi].file);
+        im->kind = kind;
+        im->loaded = mw_load_version(dir, &ch->versions[vi], &im->lib) == 0;
+        if (!im->loaded)
+            fprintf(stderr, "bench: %s: %s\n", im->name, im->lib.error);
+    }
+}
+
+int mw_impls_load(const mw_chapter *ch, const mw_bench_opts *o, mw_impl *impls)
+{
+    int count = 0;
+    add_versions(ch, o->student_dir, "student", impls, &count);
+    add_versions(ch, o->reference_dir, "reference", impls, &count);
+    for (int li = 0; li < ch->nlibraries && count < MW_MAX_IMPLS; li++) {
+        const mw_library *lib = &ch->libraries[li];
+        mw_impl *im = &impls[count];
+        memset(im, 0, sizeof *im);
+        snprintf(im->name, sizeof im->name, "%s/%s", lib->kind, lib->name);
+        im->kind = lib->kind;
+        im->library = lib;
+        if (lib->setup(&im->state) != 0) {
+            fprintf(stderr, "bench: %s is not available; left out\n", im->name);
+            continue;
+        }
+        im->loaded = 1;
+        count++;
+    }
+    return count;
+}
+
+void mw_impls_free(mw_impl *impls, int count)
+{
+    for (int i = 0; i < count; i++)
+        if (impls[i].library && impls[i].loaded && impls[i].library->teardown)
+            impls[i].library->teardown(impls[i].state);
+}
+
+cudaError_t mw_impl_run(const mw_chapter *ch, const mw_impl *im, const mw_case *c,
+                        mw_views *v, cudaStream_t s)
+{
+    if (im->library)
+        return im->library->run(im->state, c, v->view, s);
+    return ch->launch(im->lib.fn, c, v->view, s);
+}
+
+void mw_impl_model(const mw_chapter *ch, const mw_impl *im, const mw_case *c, double *read,
+                   double *write, double *flops)
+{
+    if (im->library && im->library->model)
+        im->library->model(c, read, write, flops);
+    else
+        ch->model(c, read, write, flops);
+}
+
+/* Does this implementation's output get checked? (A copy is not an add.) */
+static int validates(const mw_impl *im)
+{
+    return !im->library || im->library->computes_output;
+}
+
+typedef struct timed_call {
+    const mw_chapter *ch;
+    const mw_impl *im;
+    const mw_case *c;
+    mw_views *v;
+} timed_call;
+
+static cudaError_t call_impl(void *ctx, cudaStream_t s)
+{
+    timed_call *t = ctx;
+    return mw_impl_run(t->ch, t->im, t->c, t->v, s);
+}
+
+/* Runs once and checks the answer (sampled when large). Returns "" when
+ * right, else the flag for the CSV; a CUDA error ends the bench. */
+static const char *validate(const mw_chapter *ch, const mw_impl *im, const mw_case *c,
+                            const mw_inputs *in, mw_views *v)
+{
+    if (!validates(im))
+        return "";
+    mw_case sampled = *c;
+    sampled.sampled = v->spec[v->out].count > ((size_t)1 << 22);
+    cudaError_t err = mw_views_poison_output(v, 0);
+    cudaError_t ran = err == cudaSuccess ? mw_impl_run(ch, im, c, v, 0) : err;
+    if (ran == MW_NOT_IMPLEMENTED)
+        return "not-implemented";
+    if (ran == cudaSuccess)
+        ran = cudaDeviceSynchronize();
+    if (ran != cudaSuccess) {
+        char text[1024];
+        mw_format_cuda_error(text, sizeof text, im->name, ran);
+        fprintf(stderr, "bench: %s\nbench: run `make check` on it first; stopping\n", text);
+        exit(2);
+    }
+    mw_mismatch m;
+    MW_CUDA(mw_check_output(ch, &sampled, in, v, &m, NULL, NULL));
+    if (m.wrong == 0)
+        return "";
+    char shape[160];
+    ch->describe(c, shape, sizeof shape);
+    fprintf(stderr, "bench: %s gives wrong answers (%zu of %zu checked) at %s; not timed\n",
+            im->name, m.wrong, m.checked, shape);
+    return "wrong";
+}
+
+static const char *bench_header =
+    "chapter,impl,kind,size,shape,model_bytes,model_flops,reps,median_ms,q1_ms,q3_ms,wall_ms,"
+    "gbps,gflops,roof,pct_roof,flag";
+
+typedef struct row {
+    double bytes, flops;
+    mw_timing t;
+    const char *flag;
+} row;
+
+static void write_row(mw_csv *csv, const mw_chapter *ch, const mw_impl *im, const mw_case *c,
+                      const row *r, double pct)
+{
+    char shape[160];
+    ch->describe(c, shape, sizeof shape);
+    int timed = r->flag[0] == '\0' || strcmp(r->flag, "side-stream") == 0 ||
+                strcmp(r->flag, "faster-than-roof") == 0;
+    double ms = timed ? r->t.time_ms : NAN;
+    mw_csv_str(csv, ch->id);
+    mw_csv_str(csv, im->name);
+    mw_csv_str(csv, im->kind);
+    mw_csv_num(csv, ch->bench_x(c), 15);
+    mw_csv_str(csv, shape);
+    mw_csv_num(csv, r->bytes, 15);
+    mw_csv_num(csv, r->flops, 15);
+    mw_csv_num(csv, timed ? r->t.reps : NAN, 6);
+    mw_csv_num(csv, ms, 6);
+    mw_csv_num(csv, timed ? r->t.q1_ms : NAN, 6);
+    mw_csv_num(csv, timed ? r->t.q3_ms : NAN, 6);
+    mw_csv_num(csv, timed ? r->t.wall_ms : NAN, 6);
+    mw_csv_num(csv, r->bytes / (ms * 1e-3) / 1e9, 6);
+    mw_csv_num(csv, r->flops / (ms * 1e-3) / 1e9, 6);
+    mw_csv_str(csv, ch->roof);
+    mw_csv_num(csv, timed ? pct : NAN, 4);
+    mw_csv_str(csv, r->flag);
+    mw_csv_end_row(csv);
+}
+
+/* Percent of this chapter's roof, and whether it is impossibly fast (5%
+ * allows for the run-to-run spread of the ceiling itself). */
+static double percent_of_roof(const mw_chapter *ch, const mw_ceilings *roof, const row *r,
+                              int *too_fast)
+{
+    double s = r->t.time_ms * 1e-3;
+    double pct = strcmp(ch->roof, "fp32") == 0 ? 100 * r->flops / s / 1e9 / roof->fp32_gflops
+                                               : 100 * r->bytes / s / 1e9 / roof->copy_gbps;
+    *too_fast = pct > 105;
+    return pct;
+}
+
+static void print_table(const mw_chapter *ch, const mw_result *res, int count)
+{
+    char label[32];
+    mw_size_label(res[0].size, label, sizeof label);
+    double lib_ms = NAN;
+    for (int i = 0; i < count; i++)
+        if (strcmp(res[i].kind, "library") == 0 && isnan(lib_ms))
+            lib_ms = res[i].median_ms;
+    printf("\n%s at size %s:\n", ch->title, label);
+    printf("  %-28s %12s %10s %12s %10s\n", "implementation", "median", "GB/s", "GFLOP/s",
+           "vs library");
+    for (int i = 0; i < count; i++) {
+        if (isnan(res[i].median_ms)) {
+            printf("  %-28s %12s\n", res[i].impl, "(not timed)");
+            continue;
+        }
+        printf("  %-28s %9.4f ms %10.1f %12.1f %9.2fx\n", res[i].impl, res[i].median_ms,
+               res[i].gbps, res[i].gflops, lib_ms / res[i].median_ms);
+    }
+}
+
+/* Times every implementation at one size; appends rows and, at the largest
+ * size, the results for the verdict. */
+static void bench_case(const mw_chapter *ch, const mw_bench_opts *o, int bi, mw_impl *impls,
+                       int nimpl, mw_timer *timer, const mw_ceilings *roof, mw_csv *csv,
+                       mw_result *res, int *nres)
+{
+    const mw_case *c = &ch->bench_cases[bi];
+    mw_inputs in = mw_case_inputs(c, bi, o->seed);
+    mw_views v;
+    MW_CUDA(mw_views_alloc(ch, c, &v));
+    MW_CUDA(mw_views_fill(&v, &in, 0));
+    for (int i = 0; i < nimpl; i++) {
+        row r = {0};
+        double read, write;
+        mw_impl_model(ch, &impls[i], c, &read, &write, &r.flops);
+        r.bytes = read + write;
+        r.flag = impls[i].loaded ? validate(ch, &impls[i], c, &in, &v) : "wrong";
+        double pct = NAN;
+        if (r.flag[0] == '\0') {
+            timed_call call = {ch, &impls[i], c, &v};
+            MW_CUDA(mw_time(timer, call_impl, &call, &r.t));
+            int too_fast;
+            pct = percent_of_roof(ch, roof, &r, &too_fast);
+            if (r.t.side_stream)
+                r.flag = "side-stream";
+            else if (too_fast)
+                r.flag = "faster-than-roof";
+        }
+        write_row(csv, ch, &impls[i], c, &r, pct);
+        if (bi == ch->nbench - 1) {
+            int timed = r.flag[0] == '\0' || strcmp(r.flag, "side-stream") == 0;
+            double ms = timed ? r.t.time_ms : NAN;
+            res[(*nres)++] = (mw_result){impls[i].name, impls[i].kind, ch->bench_x(c), ms,
+                                         r.bytes / (ms * 1e-3) / 1e9,
+                                         r.flops / (ms * 1e-3) / 1e9};
+        }
+        if (strcmp(r.flag, "faster-than-roof") == 0)
+            fprintf(stderr, "bench: %s is faster than the measured roof allows: check it\n",
+                    impls[i].name);
+    }
+    mw_views_free(&v);
+    char label[32];
+    mw_size_label(ch->bench_x(c), label, sizeof label);
+    printf("  size %-8s done (%d implementations)\n", label, nimpl);
+    fflush(stdout);
+}
+
+int mw_cmd_bench(const mw_chapter *ch, const mw_bench_opts *o)
+{
+    mw_devinfo info;
+    char why[512], path[4096];
+    if (mw_devinfo_get(&info, why, sizeof why) != 0) {
+        printf("bench: %s; skipped\n", why);
+        return 77;
+    }
+    mw_ceilings roof;
+    if (mw_ceilings_get(o->results_root, info.dir, info.name, o->force_ceilings, &roof) != 0)
+        return 2;
+    mw_impl impls[MW_MAX_IMPLS];
+    int nimpl = mw_impls_load(ch, o, impls);
+    mw_timer timer;
+    MW_CUDA(mw_timer_init(&timer, info.l2_bytes, 0));
+
+    snprintf(path, sizeof path, "%s/%s/%s/bench.csv", o->results_root, info.dir, ch->id);
+    mw_csv csv;
+    if (mw_csv_open(&csv, path, bench_header) != 0)
+        return 2;
+    printf("memwall bench %s on %s, seed %llu: %d implementations, %d sizes\n", ch->id,
+           info.name, (unsigned long long)o->seed, nimpl, ch->nbench);
+    mw_result res[MW_MAX_IMPLS];
+    int nres = 0;
+    for (int bi = 0; bi < ch->nbench; bi++)
+        bench_case(ch, o, bi, impls, nimpl, &timer, &roof, &csv, res, &nres);
+    if (mw_csv_close(&csv) != 0)
+        return 2;
+    snprintf(path, sizeof path, "%s/%s/%s/env.csv", o->results_root, info.dir, ch->id);
+    mw_devinfo_write_env(path, &info, ch->id, ch->title, o->seed);
+    print_table(ch, res, nres);
+    printf("\nmeasured roofs on this GPU: copy %.0f GB/s, FP32 GEMM %.1f TFLOP/s\n",
+           roof.copy_gbps, roof.fp32_gflops / 1e3);
+    ch->verdict(res, nres, roof.copy_gbps);
+    printf("\nwrote %s/%s/%s/bench.csv\n", o->results_root, info.dir, ch->id);
+    mw_impls_free(impls, nimpl);
+    mw_timer_free(&timer);
+    return 0;
+}
+
+int mw_cmd_ceilings(const mw_bench_opts *o)
+{
+    mw_devinfo info;
+    char why[512];
+    if (mw_devinfo_get(&info, why, sizeof why) != 0) {
+        printf("ceilings: %s; skipped\n", why);
+        return 77;
+    }
+    mw_ceilings roof;
+    return mw_ceilings_get(o->results_root, info.dir, info.name, o->force_ceilings, &roof) == 0
+               ? 0
+               : 2;
+}

@@ -1,0 +1,41 @@
+/* bench.h: timing every implementation (student, reference, library, roof)
+ * on the same GPU in one run, and profiling their DRAM traffic. */
+#ifndef MW_BENCH_H
+#define MW_BENCH_H
+
+#include "harness.h"
+
+typedef struct mw_bench_opts {
+    const char *student_dir;   /* build/exercises/<chapter>, or NULL */
+    const char *reference_dir; /* build/solutions/<chapter>, or NULL */
+    const char *results_root;  /* "results" */
+    const char *self;          /* this program's path (traffic runs it under ncu) */
+    uint64_t seed;
+    int force_ceilings;
+} mw_bench_opts;
+
+/* One implementation: a kernel version from a .so, or a library call. */
+typedef struct mw_impl {
+    char name[96];            /* "student/01_naive", "library/cublasSgeam" */
+    const char *kind;         /* student, reference, library, roof */
+    mw_loaded lib;            /* kernel versions */
+    const mw_library *library;
+    void *state;
+    int loaded;               /* 0: could not load; see lib.error */
+} mw_impl;
+
+#define MW_MAX_IMPLS 24
+
+int mw_impls_load(const mw_chapter *ch, const mw_bench_opts *o, mw_impl *impls);
+void mw_impls_free(mw_impl *impls, int count);
+cudaError_t mw_impl_run(const mw_chapter *ch, const mw_impl *im, const mw_case *c,
+                        mw_views *v, cudaStream_t s);
+void mw_impl_model(const mw_chapter *ch, const mw_impl *im, const mw_case *c, double *read,
+                   double *write, double *flops);
+
+int mw_cmd_bench(const mw_chapter *ch, const mw_bench_opts *o);
+int mw_cmd_traffic(const mw_chapter *ch, const mw_bench_opts *o);
+int mw_cmd_traffic_run(const mw_chapter *ch, const mw_bench_opts *o, const char *map_path);
+int mw_cmd_ceilings(const mw_bench_opts *o);
+
+#endif

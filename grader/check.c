@@ -1,0 +1,174 @@
+/* check.c: tolerance, NaN policy, mismatch accounting and diagnosis. */
+#include "check.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+uint32_t mw_float_bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+int mw_matches(float got, double ref, mw_tol tol)
+{
+    if (isnan(ref))
+        return isnan(got);
+    if (isinf(ref))
+        return isinf(got) && (got > 0) == (ref > 0);
+    if (!isfinite(got))
+        return 0;
+    return fabs((double)got - ref) <= tol.atol + tol.rtol * fabs(ref);
+}
+
+void mw_mismatch_init(mw_mismatch *m)
+{
+    memset(m, 0, sizeof *m);
+}
+
+static void note_wrong(mw_mismatch *m, size_t index, float got, double ref)
+{
+    if (m->wrong == 0)
+        m->first_wrong = index;
+    m->last_wrong = index;
+    m->wrong++;
+    if (index >= ((size_t)1 << 31))
+        m->wrong_past_2_31++;
+    if (m->nshow < MW_SHOW) {
+        m->show_index[m->nshow] = index;
+        m->show_got[m->nshow] = got;
+        m->show_ref[m->nshow] = ref;
+        m->nshow++;
+    }
+}
+
+int mw_mismatch_add(mw_mismatch *m, size_t index, float got, double ref, mw_tol tol)
+{
+    m->checked++;
+    if (isfinite(ref) && isfinite(got)) {
+        double err = fabs((double)got - ref);
+        if (err > m->max_abs_err)
+            m->max_abs_err = err;
+    }
+    if (mw_matches(got, ref, tol))
+        return 1;
+    if (mw_float_bits(got) == MW_POISON_BITS) {
+        if (m->unwritten == 0)
+            m->first_unwritten = index;
+        m->last_unwritten = index;
+        m->unwritten++;
+    } else if (isfinite(ref) && !isfinite(got)) {
+        m->wrong_nonfinite++;
+    }
+    note_wrong(m, index, got, ref);
+    return 0;
+}
+
+/* Appends one hint; returns the new count. */
+static int add_hint(char hints[][256], int count, int max, const char *text)
+{
+    if (count < max)
+        snprintf(hints[count++], 256, "%s", text);
+    return count;
+}
+
+int mw_diagnose(const mw_mismatch *m, const mw_run_facts *f, char hints[][256], int max)
+{
+    char text[256];
+    int count = 0;
+
+    if (f->guard_after > 0) {
+        snprintf(text, sizeof text,
+                 "wrote %zu element(s) past the end of the output (up to index n+%zu): "
+                 "missing bounds check (if (i < n)) for threads beyond n",
+                 f->guard_after, f->guard_after_last);
+        count = add_hint(hints, count, max, text);
+    }
+    if (f->guard_before > 0) {
+        snprintf(text, sizeof text,
+                 "wrote %zu element(s) before the start of the output: a negative or "
+                 "wrapped index",
+                 f->guard_before);
+        count = add_hint(hints, count, max, text);
+    }
+    if (f->input_changed) {
+        snprintf(text, sizeof text,
+                 "input %s was modified (first at index %zu): a kernel must not write "
+                 "its inputs",
+                 f->input_name ? f->input_name : "?", f->input_index);
+        count = add_hint(hints, count, max, text);
+    }
+    if (f->runs_differ)
+        count = add_hint(hints, count, max,
+                         "two runs on the same inputs gave different results: a race "
+                         "(missing barrier, or threads writing the same element)");
+    if (m->wrong == 0)
+        return count;
+
+    int all_unwritten = m->unwritten == m->wrong;
+    if (all_unwritten && !f->sampled && m->last_unwritten == f->n - 1 &&
+        m->unwritten == f->n - m->first_unwritten && m->first_unwritten > 0) {
+        if (m->first_unwritten * 2 == f->n || m->first_unwritten * 2 + 1 == f->n)
+            snprintf(text, sizeof text,
+                     "only the first half was written (elements %zu..%zu never written): "
+                     "the grid covers n/2 threads",
+                     m->first_unwritten, f->n - 1);
+        else
+            snprintf(text, sizeof text,
+                     "elements %zu..%zu (the tail) were never written: the grid is too "
+                     "small; round the block count up: (n + block - 1) / block",
+                     m->first_unwritten, f->n - 1);
+        count = add_hint(hints, count, max, text);
+    } else if (all_unwritten && m->unwritten == m->checked) {
+        count = add_hint(hints, count, max,
+                         "no output element was written: was the kernel launched, on "
+                         "the stream given, with a non-empty grid?");
+    } else if (m->unwritten > 0) {
+        snprintf(text, sizeof text,
+                 "%zu element(s) were never written (first at %zu): some indices are "
+                 "skipped",
+                 m->unwritten, m->first_unwritten);
+        count = add_hint(hints, count, max, text);
+    }
+    if (m->wrong_past_2_31 > 0 && m->wrong_past_2_31 == m->wrong)
+        count = add_hint(hints, count, max,
+                         "wrong only at indices >= 2^31: a 32-bit int index overflows "
+                         "there; compute indices in size_t");
+    if (m->wrong_nonfinite > 0 && m->wrong_nonfinite == m->wrong - m->unwritten)
+        count = add_hint(hints, count, max,
+                         "NaN or Inf where the reference is finite: overflow, or reading "
+                         "memory that was never written");
+    return count;
+}
+
+const char *mw_cuda_error_hint(const char *name)
+{
+    static const struct {
+        const char *name;
+        const char *hint;
+    } table[] = {
+        {"cudaErrorMisalignedAddress",
+         "a vector access on an address not aligned to its width (a float4 needs "
+         "16 bytes): handle the unaligned head and tail with scalar accesses"},
+        {"cudaErrorIllegalAddress",
+         "read or wrote outside any allocation: check the bounds test and the index "
+         "type (an int overflows past 2^31)"},
+        {"cudaErrorInvalidConfiguration",
+         "invalid launch configuration: at most 1024 threads per block, grid.y and "
+         "grid.z at most 65535, and no zero-sized grid (return early when n == 0)"},
+        {"cudaErrorInvalidValue",
+         "a launch or call got an invalid argument (a zero-sized grid when n == 0?)"},
+        {"cudaErrorLaunchOutOfResources",
+         "too many registers or too much shared memory per block for this launch"},
+        {"cudaErrorInvalidDeviceFunction",
+         "no kernel image for this GPU: rebuild with ARCH= matching the GPU"},
+        {"cudaErrorNoKernelImageForDevice",
+         "no kernel image for this GPU: rebuild with ARCH= matching the GPU"},
+    };
+    for (size_t i = 0; name && i < sizeof table / sizeof table[0]; i++)
+        if (strcmp(name, table[i].name) == 0)
+            return table[i].hint;
+    return NULL;
+}

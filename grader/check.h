@@ -1,0 +1,73 @@
+/* check.h: comparing a kernel's output with the double-precision reference.
+ *
+ * Pure C with no CUDA: unit-tested on the CPU (tests/unit/test_check.c). */
+#ifndef MW_CHECK_H
+#define MW_CHECK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The bit pattern the harness writes into every output before a run: a NaN
+ * that no arithmetic produces (computed NaNs are 0x7fc00000 or 0xffc00000),
+ * so "never written" is told apart from "wrote NaN". */
+#define MW_POISON_BITS 0xffffffffu
+/* The pattern around every buffer: a write here went out of bounds. */
+#define MW_GUARD_BITS 0xfefefefeu
+
+/* |got - ref| <= atol + rtol * |ref|, per element. */
+typedef struct mw_tol {
+    double atol;
+    double rtol;
+} mw_tol;
+
+/* 1 when got matches ref: NaN must meet NaN, an infinity the same infinity,
+ * and a finite ref a finite got within tolerance. A NaN never passes by
+ * accident, in either direction. */
+int mw_matches(float got, double ref, mw_tol tol);
+
+uint32_t mw_float_bits(float f);
+
+#define MW_SHOW 5 /* how many wrong elements a report lists */
+
+/* What a comparison found, accumulated element by element. */
+typedef struct mw_mismatch {
+    size_t checked;
+    size_t wrong;            /* elements outside tolerance, unwritten included */
+    size_t unwritten;        /* still the poison pattern */
+    size_t first_wrong, last_wrong;
+    size_t first_unwritten, last_unwritten;
+    size_t wrong_past_2_31;  /* wrong elements at index >= 2^31 */
+    size_t wrong_nonfinite;  /* got NaN/Inf (not poison) where ref is finite */
+    double max_abs_err;      /* over finite pairs */
+    int nshow;
+    size_t show_index[MW_SHOW];
+    float show_got[MW_SHOW];
+    double show_ref[MW_SHOW];
+} mw_mismatch;
+
+void mw_mismatch_init(mw_mismatch *m);
+/* Returns 1 when the element matches. */
+int mw_mismatch_add(mw_mismatch *m, size_t index, float got, double ref, mw_tol tol);
+
+/* Facts gathered around one run, for the diagnosis. */
+typedef struct mw_run_facts {
+    size_t n;                  /* output elements */
+    int sampled;               /* only some elements were checked */
+    size_t guard_before;       /* guard elements overwritten before the output */
+    size_t guard_after;        /* ... and after it */
+    size_t guard_after_last;   /* furthest overwritten element past the end (0-based from n) */
+    int input_changed;         /* an input differs from what was generated */
+    const char *input_name;    /* which input */
+    size_t input_index;        /* first changed element of it */
+    int runs_differ;           /* two runs on the same inputs gave different bits */
+} mw_run_facts;
+
+/* Writes up to `max` hints (static strings or into `buf`) a student can act
+ * on, given the mismatch and the facts. Returns the number written. */
+int mw_diagnose(const mw_mismatch *m, const mw_run_facts *f, char hints[][256], int max);
+
+/* A hint for a CUDA error, by name ("cudaErrorMisalignedAddress" -> ...).
+ * Returns NULL when there is nothing to add to the error's own text. */
+const char *mw_cuda_error_hint(const char *error_name);
+
+#endif

@@ -1,0 +1,41 @@
+/* csv.h: writing and reading the project's CSV files.
+ *
+ * Every data file has a header row. Fields are quoted only when they hold a
+ * comma, a quote or a newline (quotes doubled inside), as RFC 4180 says.
+ * Files are written to "<path>.tmp" and renamed on close, so a crash never
+ * leaves half a file. Pure C, unit-tested. */
+#ifndef MW_CSV_H
+#define MW_CSV_H
+
+#include <stdio.h>
+
+typedef struct mw_csv {
+    FILE *fp;
+    char path[4096];
+    char tmp[4200];
+    int fields_in_row;
+} mw_csv;
+
+/* Opens `path` for writing (creating parent folders) and writes the header,
+ * a comma-separated list of names. Returns 0, or -1 with a message. */
+int mw_csv_open(mw_csv *c, const char *path, const char *header);
+void mw_csv_str(mw_csv *c, const char *s);
+/* A number with up to `digits` significant digits; NaN writes an empty field. */
+void mw_csv_num(mw_csv *c, double v, int digits);
+void mw_csv_end_row(mw_csv *c);
+/* Flushes, closes and renames into place. Returns 0 or -1. */
+int mw_csv_close(mw_csv *c);
+/* Drops the temporary file (on error paths). */
+void mw_csv_abort(mw_csv *c);
+
+/* Writes `s` to fp as one CSV field (quoted if needed). */
+void mw_csv_write_field(FILE *fp, const char *s);
+
+/* Splits one CSV line into at most `max` fields, in place (quotes removed,
+ * doubled quotes undone). Returns the field count. */
+int mw_csv_split(char *line, char **fields, int max);
+
+/* mkdir -p. Returns 0 or -1. */
+int mw_mkdirs(const char *path);
+
+#endif

@@ -1,0 +1,30 @@
+/* devinfo.h: which GPU this is, recorded beside every result. */
+#ifndef MW_DEVINFO_H
+#define MW_DEVINFO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct mw_devinfo {
+    char name[256];      /* "NVIDIA H100 80GB HBM3" */
+    char dir[256];       /* the same, safe as a folder name */
+    int sms, cc_major, cc_minor;
+    size_t l2_bytes, mem_total, mem_free;
+    int driver_api, runtime;      /* 13000 = 13.0 */
+    char driver[64];              /* "580.159.04", from nvidia-smi when present */
+    char sm_clock[32], mem_clock[32], max_sm_clock[32]; /* MHz, at start */
+    char date[32];                /* YYYY-MM-DD, UTC */
+} mw_devinfo;
+
+/* Fills info for device 0. Returns 0, or -1 with the reason in `why` when
+ * there is no usable CUDA GPU (no driver, no device). Initializes CUDA. */
+int mw_devinfo_get(mw_devinfo *info, char *why, size_t len);
+
+/* "NVIDIA H100 80GB HBM3" -> "NVIDIA_H100_80GB_HBM3". */
+void mw_safe_name(const char *name, char *out, size_t len);
+
+/* Writes env.csv (key,value) for a results folder. */
+int mw_devinfo_write_env(const char *path, const mw_devinfo *info, const char *chapter,
+                         const char *title, uint64_t seed);
+
+#endif

@@ -1,0 +1,498 @@
+/* grade.c: `check`, every case of every version, isolated from crashes and
+ * hangs.
+ *
+ * The parent process never touches CUDA. It forks a child that runs the
+ * jobs (version x case) in order and reports each over a pipe: "B j" when
+ * job j begins, "L text" for a line to print, "R j status" when it ends. If
+ * the child dies (an illegal address poisons its CUDA context; a segfault)
+ * or job j outlives the timeout, the parent reports job j as a crash or a
+ * timeout, kills what is left, and forks a fresh child from job j+1. */
+#define _GNU_SOURCE
+#include "grade.h"
+
+#include "devinfo.h"
+#include "harness.h"
+#include "timing.h"
+
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+enum { ST_PASS, ST_FAIL, ST_ERROR, ST_NOTIMPL, ST_SKIP, ST_COUNT };
+static const char *status_word[ST_COUNT] = {"PASS", "FAIL", "ERROR", "TODO", "SKIP"};
+
+/* A job's status plus whether the child's CUDA context survived it. */
+typedef struct job_result {
+    int status;
+    int fatal;
+} job_result;
+
+typedef struct job {
+    int version, kase;
+} job;
+
+typedef struct tally tally;
+
+typedef struct checker {
+    const mw_chapter *ch;
+    const mw_check_opts *opt;
+    job *jobs;
+    int njobs;
+    int out_fd;     /* child: where reports go */
+    tally *direct;  /* in-process mode: reports go straight to this tally */
+    int current;    /* the job in flight, -1 between jobs */
+    double started; /* when it began */
+} checker;
+
+static void handle_line(checker *k, tally *t, const char *line);
+
+/* ---- the child's side ---------------------------------------------------- */
+
+static void report(checker *k, const char *fmt, ...)
+{
+    char text[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    if (k->direct)
+        handle_line(k, k->direct, text);
+    else
+        dprintf(k->out_fd, "%s\n", text);
+}
+
+/* A job that ended in an error: its line, the reason (possibly several
+ * lines), and the result. */
+static void report_error(checker *k, int jnum, const char *label, const char *why)
+{
+    report(k, "L   %-5s %s", "ERROR", label);
+    const char *p = why;
+    while (*p) {
+        size_t len = strcspn(p, "\n");
+        report(k, "L         %.*s", (int)len, p);
+        p += len + (p[len] == '\n');
+    }
+    report(k, "R %d %d", jnum, ST_ERROR);
+}
+
+static void case_label(const checker *k, const job *j, char *text, size_t len)
+{
+    char shape[160];
+    const mw_case *c = &k->ch->cases[j->kase];
+    k->ch->describe(c, shape, sizeof shape);
+    snprintf(text, len, "%-12s %-8s %s", k->ch->versions[j->version].file, c->group, shape);
+}
+
+static void report_status(checker *k, int jnum, int status, const char *label)
+{
+    report(k, "L   %-5s %s", status_word[status], label);
+    report(k, "R %d %d", jnum, status);
+}
+
+static void report_mismatch(checker *k, const mw_mismatch *m, const mw_run_facts *f)
+{
+    if (m->wrong > 0) {
+        report(k, "L         %zu of %zu %s elements wrong (%zu never written)", m->wrong,
+               m->checked, f->sampled ? "sampled" : "checked", m->unwritten);
+        for (int i = 0; i < m->nshow; i++) {
+            int poison = mw_float_bits(m->show_got[i]) == MW_POISON_BITS;
+            report(k, "L         [%zu] got %.9g%s, expected %.9g", m->show_index[i],
+                   (double)m->show_got[i], poison ? " (never written)" : "", m->show_ref[i]);
+        }
+    }
+    char hints[6][256];
+    int nh = mw_diagnose(m, f, hints, 6);
+    for (int i = 0; i < nh; i++)
+        report(k, "L         hint: %s", hints[i]);
+}
+
+static int bits_differ(const float *a, const float *b, size_t n)
+{
+    return n > 0 && memcmp(a, b, n * sizeof *a) != 0;
+}
+
+/* One launch plus synchronize; a CUDA error is reported and is fatal. */
+static int launch_once(checker *k, void *fn, const mw_case *c, mw_views *v, const char *label,
+                       int jnum, job_result *res)
+{
+    cudaError_t err = k->ch->launch(fn, c, v->view, 0);
+    if (err == MW_NOT_IMPLEMENTED) {
+        res->status = ST_NOTIMPL;
+        return -1;
+    }
+    cudaError_t last = cudaGetLastError();
+    cudaError_t sync = cudaDeviceSynchronize();
+    const char *what = "the launcher returned an error";
+    if (err == cudaSuccess) {
+        err = last != cudaSuccess ? last : sync;
+        what = last != cudaSuccess ? "launch failed" : "kernel failed";
+    }
+    if (err == cudaSuccess)
+        return 0;
+    char text[1024];
+    mw_format_cuda_error(text, sizeof text, what, err);
+    report_error(k, jnum, label, text);
+    res->status = ST_ERROR;
+    res->fatal = 1; /* the context may be poisoned: start a fresh process */
+    return -1;
+}
+
+static job_result run_job(checker *k, int jnum, mw_loaded *lib)
+{
+    const job *j = &k->jobs[jnum];
+    const mw_case *c = &k->ch->cases[j->kase];
+    job_result res = {ST_ERROR, 0};
+    char label[256], text[1024];
+    case_label(k, j, label, sizeof label);
+
+    if (!lib->fn) {
+        report_error(k, jnum, label, lib->error);
+        return res;
+    }
+    size_t need = mw_case_bytes(k->ch, c), free_b = 0, total_b = 0;
+    cudaMemGetInfo(&free_b, &total_b);
+    if (need + ((size_t)1 << 30) > free_b) {
+        report(k, "L   %-5s %s: needs %.1f GiB, the GPU has %.1f GiB free", status_word[ST_SKIP],
+               label, need / 1073741824.0, free_b / 1073741824.0);
+        report(k, "R %d %d", jnum, ST_SKIP);
+        res.status = ST_SKIP;
+        return res;
+    }
+    mw_inputs in = mw_case_inputs(c, j->kase, k->opt->seed);
+    mw_views v;
+    cudaError_t err = mw_views_alloc(k->ch, c, &v);
+    if (err == cudaSuccess)
+        err = mw_views_fill(&v, &in, 0);
+    if (err != cudaSuccess) {
+        mw_format_cuda_error(text, sizeof text, "harness could not set up the case", err);
+        report_error(k, jnum, label, text);
+        res.fatal = 1;
+        return res;
+    }
+
+    /* Two runs on the same inputs: a race shows as a difference. */
+    mw_mismatch m[2];
+    float *copy[2] = {NULL, NULL};
+    size_t count[2] = {0, 0};
+    mw_run_facts facts = {0};
+    facts.n = v.spec[v.out].count;
+    facts.sampled = c->sampled;
+    for (int run = 0; run < 2 && res.status == ST_ERROR; run++) {
+        if (run == 1 && (err = mw_views_poison_output(&v, 0)) != cudaSuccess)
+            break;
+        if (launch_once(k, lib->fn, c, &v, label, jnum, &res) != 0)
+            goto done;
+        err = mw_check_output(k->ch, c, &in, &v, &m[run], &copy[run], &count[run]);
+        if (err != cudaSuccess)
+            break;
+        if (run == 1)
+            res.status = ST_PASS; /* provisional; decided below */
+    }
+    if (err == cudaSuccess)
+        err = mw_check_surroundings(&v, &in, &facts);
+    if (err != cudaSuccess) {
+        mw_format_cuda_error(text, sizeof text, "harness check failed", err);
+        report_error(k, jnum, label, text);
+        res.status = ST_ERROR;
+        res.fatal = 1;
+        goto done;
+    }
+    facts.runs_differ = count[0] == count[1] && bits_differ(copy[0], copy[1], count[0]);
+    const mw_mismatch *worst = m[1].wrong > m[0].wrong ? &m[1] : &m[0];
+    int clean = facts.guard_before == 0 && facts.guard_after == 0 && !facts.input_changed &&
+                !facts.runs_differ;
+    res.status = (worst->wrong == 0 && clean) ? ST_PASS : ST_FAIL;
+    report(k, "L   %-5s %s", status_word[res.status], label);
+    if (res.status == ST_FAIL)
+        report_mismatch(k, worst, &facts);
+    report(k, "R %d %d", jnum, res.status);
+done:
+    if (res.status == ST_NOTIMPL)
+        report_status(k, jnum, ST_NOTIMPL, label);
+    free(copy[0]);
+    free(copy[1]);
+    mw_views_free(&v);
+    return res;
+}
+
+/* Runs jobs from `first` on; returns the child's exit code. */
+static int run_jobs(checker *k, int first)
+{
+    mw_devinfo info;
+    char why[512];
+    if (mw_devinfo_get(&info, why, sizeof why) != 0) {
+        report(k, "N %s", why);
+        return 77;
+    }
+    report(k, "G %s", info.name);
+    mw_loaded libs[16];
+    int loaded[16] = {0}, notimpl[16] = {0};
+    for (int jnum = first; jnum < k->njobs; jnum++) {
+        int vi = k->jobs[jnum].version;
+        if (!loaded[vi]) {
+            mw_load_version(k->opt->lib_dir, &k->ch->versions[vi], &libs[vi]);
+            loaded[vi] = 1;
+        }
+        report(k, "B %d", jnum);
+        if (notimpl[vi]) {
+            report(k, "R %d %d", jnum, ST_NOTIMPL);
+            continue;
+        }
+        job_result r = run_job(k, jnum, &libs[vi]);
+        if (r.status == ST_NOTIMPL)
+            notimpl[vi] = 1;
+        if (r.fatal)
+            return 3;
+    }
+    return 0;
+}
+
+/* ---- the parent's side --------------------------------------------------- */
+
+struct tally {
+    int n[ST_COUNT];
+    int *status; /* per job, -1 until known */
+    int nogpu;
+    char gpu[256];
+};
+
+/* Reads one line from the child, waiting at most `wait_ms` (-1: forever).
+ * Returns 1 with a line, 0 on end of stream, -1 on timeout. */
+static int read_line(int fd, char *buf, size_t len, int wait_ms, char *pending, size_t *plen)
+{
+    for (;;) {
+        char *nl = memchr(pending, '\n', *plen);
+        if (nl) {
+            size_t l = (size_t)(nl - pending);
+            size_t copy = l < len - 1 ? l : len - 1;
+            memcpy(buf, pending, copy);
+            buf[copy] = '\0';
+            memmove(pending, nl + 1, *plen - l - 1);
+            *plen -= l + 1;
+            return 1;
+        }
+        struct pollfd p = {fd, POLLIN, 0};
+        int r = poll(&p, 1, wait_ms);
+        if (r == 0)
+            return -1;
+        if (r < 0 && errno == EINTR)
+            continue;
+        ssize_t got = read(fd, pending + *plen, 8192 - *plen - 1);
+        if (got <= 0)
+            return 0;
+        *plen += (size_t)got;
+    }
+}
+
+static void record(const checker *k, tally *t, int jnum, int status)
+{
+    (void)k;
+    if (jnum < 0 || t->status[jnum] >= 0)
+        return;
+    t->status[jnum] = status;
+    t->n[status]++;
+}
+
+/* One protocol line from the job runner: print, or record. */
+static void handle_line(checker *k, tally *t, const char *line)
+{
+    if (line[0] == 'L') {
+        printf("%s\n", line[1] ? line + 2 : "");
+    } else if (line[0] == 'B') {
+        k->current = atoi(line + 2);
+        k->started = mw_now_s();
+    } else if (line[0] == 'R') {
+        int jnum, status;
+        if (sscanf(line + 2, "%d %d", &jnum, &status) == 2 && status >= 0 && status < ST_COUNT)
+            record(k, t, jnum, status);
+        k->current = -1;
+    } else if (line[0] == 'N') {
+        printf("%s\n", line + 2);
+        t->nogpu = 1;
+    } else if (line[0] == 'G') {
+        snprintf(t->gpu, sizeof t->gpu, "%s", line + 2);
+        printf("GPU: %s\n", t->gpu);
+    }
+    fflush(stdout);
+}
+
+static void print_lost_job(const checker *k, int jnum, const char *why)
+{
+    char label[256];
+    case_label(k, &k->jobs[jnum], label, sizeof label);
+    printf("  %-5s %s\n        %s\n", status_word[ST_ERROR], label, why);
+    fflush(stdout);
+}
+
+/* Forks a child from job `first`; supervises it; returns the next job to
+ * start from (njobs when all are done). */
+static int supervise(checker *k, tally *t, int first)
+{
+    int fds[2];
+    if (pipe(fds) != 0) {
+        perror("pipe");
+        exit(2);
+    }
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fds[0]);
+        k->out_fd = fds[1];
+        _exit(run_jobs(k, first));
+    }
+    close(fds[1]);
+    char line[2048], pending[8192];
+    size_t plen = 0;
+    int timed_out = 0;
+    k->current = -1;
+    k->started = mw_now_s();
+    for (;;) {
+        /* Between jobs the child may be starting CUDA: allow a minute more. */
+        double limit = k->opt->timeout_s + (k->current >= 0 ? 0 : 60);
+        int wait_ms = (int)fmax(0, (limit - (mw_now_s() - k->started)) * 1e3);
+        int r = read_line(fds[0], line, sizeof line, wait_ms, pending, &plen);
+        if (r == 0)
+            break;
+        if (r < 0) {
+            timed_out = 1;
+            kill(pid, SIGKILL);
+            break;
+        }
+        handle_line(k, t, line);
+    }
+    close(fds[0]);
+    int wstatus = 0;
+    waitpid(pid, &wstatus, 0);
+    if (t->nogpu)
+        return k->njobs;
+    int current = k->current;
+    if (current >= 0 && t->status[current] < 0) {
+        char why[256];
+        if (timed_out)
+            snprintf(why, sizeof why,
+                     "timed out after %.0f s (TIMEOUT=%.0f): the kernel never finished; an "
+                     "endless loop, or a barrier that not every thread reaches?",
+                     k->opt->timeout_s, k->opt->timeout_s);
+        else if (WIFSIGNALED(wstatus))
+            snprintf(why, sizeof why, "crashed: the process died of signal %d (%s)",
+                     WTERMSIG(wstatus), strsignal(WTERMSIG(wstatus)));
+        else
+            snprintf(why, sizeof why, "the process exited (status %d) in the middle of the case",
+                     WEXITSTATUS(wstatus));
+        print_lost_job(k, current, why);
+        record(k, t, current, ST_ERROR);
+        return current + 1;
+    }
+    /* The child ended between jobs: go on from the first job not reported. */
+    for (int jnum = first; jnum < k->njobs; jnum++)
+        if (t->status[jnum] < 0)
+            return timed_out || (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 3)
+                       ? jnum
+                       : (print_lost_job(k, jnum, "the grader's process ended unexpectedly"),
+                          record(k, t, jnum, ST_ERROR), jnum + 1);
+    return k->njobs;
+}
+
+static int build_jobs(checker *k)
+{
+    const mw_chapter *ch = k->ch;
+    k->jobs = calloc((size_t)ch->nversions * (size_t)ch->ncases, sizeof *k->jobs);
+    k->njobs = 0;
+    for (int vi = 0; vi < ch->nversions; vi++) {
+        const char *want = k->opt->only_version;
+        if (want && strncmp(ch->versions[vi].file, want, strlen(want)) != 0)
+            continue;
+        for (int ci = 0; ci < ch->ncases; ci++) {
+            const mw_case *c = &ch->cases[ci];
+            if (k->opt->small && (c->sampled || mw_case_bytes(ch, c) > ((size_t)64 << 20)))
+                continue;
+            k->jobs[k->njobs++] = (job){vi, ci};
+        }
+    }
+    return k->njobs;
+}
+
+/* A pattern across cases: every failure is on an offset (misaligned) view. */
+static void cross_case_hints(const checker *k, const tally *t)
+{
+    int bad = 0, bad_offset = 0;
+    for (int jnum = 0; jnum < k->njobs; jnum++) {
+        if (t->status[jnum] != ST_FAIL && t->status[jnum] != ST_ERROR)
+            continue;
+        const mw_case *c = &k->ch->cases[k->jobs[jnum].kase];
+        bad++;
+        for (int b = 0; b < MW_MAX_BUFS; b++)
+            if (c->offset[b] != 0) {
+                bad_offset++;
+                break;
+            }
+    }
+    if (bad > 0 && bad == bad_offset)
+        printf("hint: every failing case uses views offset from an aligned address: vector "
+               "loads or stores assume 16-byte alignment; handle the unaligned head and tail "
+               "separately\n");
+}
+
+int mw_cmd_check(const mw_chapter *ch, const mw_check_opts *opt)
+{
+    checker k = {ch, opt, NULL, 0, -1, NULL, -1, 0};
+    if (build_jobs(&k) == 0) {
+        fprintf(stderr, "check: no version matches EX=%s; versions:", opt->only_version);
+        for (int vi = 0; vi < ch->nversions; vi++)
+            fprintf(stderr, " %s", ch->versions[vi].file);
+        fprintf(stderr, "\n");
+        return 2;
+    }
+    tally t;
+    memset(&t, 0, sizeof t);
+    t.status = malloc((size_t)k.njobs * sizeof *t.status);
+    for (int jnum = 0; jnum < k.njobs; jnum++)
+        t.status[jnum] = -1;
+
+    printf("memwall check %s (%s), seed %llu (replay with SEED=%llu)\n", ch->id, opt->src_label,
+           (unsigned long long)opt->seed, (unsigned long long)opt->seed);
+    fflush(stdout);
+    if (opt->no_fork) {
+        /* In-process, for compute-sanitizer: no crash isolation, and after
+         * a fatal CUDA error the remaining jobs are not run. */
+        k.direct = &t;
+        if (run_jobs(&k, 0) == 3)
+            for (int jnum = 0; jnum < k.njobs; jnum++)
+                if (t.status[jnum] < 0) {
+                    print_lost_job(&k, jnum, "not run: an earlier CUDA error ended the run");
+                    record(&k, &t, jnum, ST_ERROR);
+                }
+    } else {
+        int next = 0;
+        while (next < k.njobs)
+            next = supervise(&k, &t, next);
+    }
+    if (t.nogpu) {
+        printf("0 passed, 0 failed, %d skipped\n", k.njobs);
+        return 77;
+    }
+    cross_case_hints(&k, &t);
+    if (t.n[ST_NOTIMPL] > 0)
+        printf("not implemented yet: fill in the TODOs in %s (cases marked TODO)\n",
+               opt->src_label);
+    int failed = t.n[ST_FAIL] + t.n[ST_ERROR], skipped = t.n[ST_NOTIMPL] + t.n[ST_SKIP];
+    if (skipped > 0)
+        printf("%d passed, %d failed, %d skipped\n", t.n[ST_PASS], failed, skipped);
+    else
+        printf("%d passed, %d failed\n", t.n[ST_PASS], failed);
+    free(t.status);
+    free(k.jobs);
+    if (t.n[ST_ERROR] > 0)
+        return 2;
+    if (t.n[ST_FAIL] > 0)
+        return 1;
+    if (t.n[ST_NOTIMPL] > 0 || t.n[ST_PASS] == 0)
+        return 77;
+    return 0;
+}

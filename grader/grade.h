@@ -1,0 +1,21 @@
+/* grade.h: the check command. */
+#ifndef MW_GRADE_H
+#define MW_GRADE_H
+
+#include "mw.h"
+
+typedef struct mw_check_opts {
+    const char *lib_dir;      /* build/<src>/<chapter> */
+    const char *src_label;    /* "exercises/01-vector-add", for messages */
+    const char *only_version; /* EX=02: versions whose file starts with this */
+    uint64_t seed;
+    double timeout_s;         /* per case */
+    int small;                /* only small cases (sanitizers) */
+    int no_fork;              /* run in-process (sanitizers) */
+} mw_check_opts;
+
+/* Exit codes: 0 pass, 1 wrong answer, 2 CUDA error/crash/timeout,
+ * 77 not implemented or no GPU. Last line: "N passed, N failed". */
+int mw_cmd_check(const mw_chapter *ch, const mw_check_opts *opt);
+
+#endif

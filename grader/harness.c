@@ -1,0 +1,234 @@
+/* harness.c: buffers with guards, loading versions, checking outputs. */
+#define _GNU_SOURCE
+#include "harness.h"
+
+#include "device.h"
+
+#include <dlfcn.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+mw_inputs mw_case_inputs(const mw_case *c, int case_index, uint64_t seed)
+{
+    mw_inputs in;
+    in.seed = seed;
+    for (int b = 0; b < MW_MAX_BUFS; b++)
+        in.stream[b] = (uint32_t)(case_index * MW_MAX_BUFS + b + 1);
+    in.gen = c->gen;
+    in.scale = c->scale != 0.f ? c->scale : 1.f;
+    return in;
+}
+
+static void specs_of(const mw_chapter *ch, const mw_case *c, mw_views *v)
+{
+    memset(v, 0, sizeof *v);
+    v->nbufs = ch->nbufs;
+    ch->buffers(c, v->spec);
+    v->out = -1;
+    for (int b = 0; b < v->nbufs; b++)
+        if (v->spec[b].is_output)
+            v->out = b;
+}
+
+size_t mw_case_bytes(const mw_chapter *ch, const mw_case *c)
+{
+    mw_views v;
+    specs_of(ch, c, &v);
+    size_t bytes = 0;
+    for (int b = 0; b < v.nbufs; b++)
+        bytes += (v.spec[b].count + 2 * MW_GUARD + c->offset[b]) * sizeof(float);
+    return bytes;
+}
+
+cudaError_t mw_views_alloc(const mw_chapter *ch, const mw_case *c, mw_views *v)
+{
+    specs_of(ch, c, v);
+    for (int b = 0; b < v->nbufs; b++) {
+        v->lead[b] = MW_GUARD + c->offset[b];
+        v->alloc_count[b] = v->lead[b] + v->spec[b].count + MW_GUARD;
+        cudaError_t err = cudaMalloc((void **)&v->alloc[b], v->alloc_count[b] * sizeof(float));
+        if (err != cudaSuccess) {
+            mw_views_free(v);
+            return err;
+        }
+        v->view[b] = v->alloc[b] + v->lead[b];
+    }
+    return cudaSuccess;
+}
+
+cudaError_t mw_views_poison_output(mw_views *v, cudaStream_t s)
+{
+    int o = v->out;
+    return cudaMemsetAsync(v->view[o], 0xff, v->spec[o].count * sizeof(float), s);
+}
+
+cudaError_t mw_views_fill(mw_views *v, const mw_inputs *in, cudaStream_t s)
+{
+    cudaError_t err = cudaSuccess;
+    for (int b = 0; b < v->nbufs && err == cudaSuccess; b++) {
+        err = cudaMemsetAsync(v->alloc[b], 0xfe, v->alloc_count[b] * sizeof(float), s);
+        if (err == cudaSuccess && !v->spec[b].is_output)
+            err = mw_dev_fill(v->view[b], v->spec[b].count, in->seed, in->stream[b], in->gen,
+                              in->scale, s);
+    }
+    if (err == cudaSuccess)
+        err = mw_views_poison_output(v, s);
+    if (err == cudaSuccess)
+        err = cudaStreamSynchronize(s);
+    return err;
+}
+
+void mw_views_free(mw_views *v)
+{
+    for (int b = 0; b < v->nbufs; b++) {
+        cudaFree(v->alloc[b]);
+        v->alloc[b] = v->view[b] = NULL;
+    }
+}
+
+int mw_load_version(const char *lib_dir, const mw_version *v, mw_loaded *out)
+{
+    char path[4096];
+    memset(out, 0, sizeof *out);
+    out->version = v;
+    snprintf(path, sizeof path, "%s/%s.so", lib_dir, v->file);
+    out->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!out->handle) {
+        snprintf(out->error, sizeof out->error, "cannot load %s: %s", path, dlerror());
+        return -1;
+    }
+    out->fn = dlsym(out->handle, v->symbol);
+    if (!out->fn) {
+        snprintf(out->error, sizeof out->error,
+                 "%s defines no launcher named %s (is it declared extern \"C\" through "
+                 "the chapter header?)",
+                 path, v->symbol);
+        return -1;
+    }
+    return 0;
+}
+
+/* Indices checked on a huge output: both ends, the 2^31 and 2^32 boundaries
+ * (where int and unsigned indices wrap), and a random sample. */
+static size_t *sample_indices(size_t n, uint64_t seed, size_t *count)
+{
+    const size_t edge = 1 << 16, random = 1 << 18;
+    size_t cap = 4 * edge + random, m = 0;
+    size_t *idx = malloc(cap * sizeof *idx);
+    if (!idx)
+        return NULL;
+    size_t starts[4] = {0, n > edge ? n - edge : 0, ((size_t)1 << 31) - edge / 2,
+                        ((size_t)1 << 32) - edge / 2};
+    for (int r = 0; r < 4; r++)
+        for (size_t i = starts[r]; i < starts[r] + edge && i < n; i++)
+            idx[m++] = i;
+    for (size_t j = 0; j < random; j++)
+        idx[m++] = mw_hash(seed, 0xabcdef, j) % n;
+    *count = m;
+    return idx;
+}
+
+/* Copies the output (or the sampled part of it) to the host. */
+static cudaError_t fetch_output(const mw_case *c, const mw_views *v, uint64_t seed,
+                                float **vals, size_t **idx, size_t *count)
+{
+    size_t n = v->spec[v->out].count;
+    const float *out = v->view[v->out];
+    *idx = NULL;
+    if (!c->sampled) {
+        *count = n;
+        *vals = malloc((n ? n : 1) * sizeof **vals);
+        if (!*vals)
+            return cudaErrorMemoryAllocation;
+        return cudaMemcpy(*vals, out, n * sizeof **vals, cudaMemcpyDeviceToHost);
+    }
+    *idx = sample_indices(n, seed, count);
+    *vals = malloc(*count * sizeof **vals);
+    if (!*idx || !*vals)
+        return cudaErrorMemoryAllocation;
+    size_t *d_idx = NULL;
+    float *d_vals = NULL;
+    cudaError_t err = cudaMalloc((void **)&d_idx, *count * sizeof *d_idx);
+    if (err == cudaSuccess)
+        err = cudaMalloc((void **)&d_vals, *count * sizeof *d_vals);
+    if (err == cudaSuccess)
+        err = cudaMemcpy(d_idx, *idx, *count * sizeof *d_idx, cudaMemcpyHostToDevice);
+    if (err == cudaSuccess)
+        err = mw_dev_gather(out, d_idx, *count, d_vals, 0);
+    if (err == cudaSuccess)
+        err = cudaMemcpy(*vals, d_vals, *count * sizeof *d_vals, cudaMemcpyDeviceToHost);
+    cudaFree(d_idx);
+    cudaFree(d_vals);
+    return err;
+}
+
+cudaError_t mw_check_output(const mw_chapter *ch, const mw_case *c, const mw_inputs *in,
+                            const mw_views *v, mw_mismatch *m, float **host_copy,
+                            size_t *host_count)
+{
+    float *vals = NULL;
+    size_t *idx = NULL, count = 0;
+    mw_mismatch_init(m);
+    cudaError_t err = fetch_output(c, v, in->seed, &vals, &idx, &count);
+    if (err == cudaSuccess) {
+        mw_tol tol = ch->tolerance(c);
+        for (size_t j = 0; j < count; j++) {
+            size_t i = idx ? idx[j] : j;
+            mw_mismatch_add(m, i, vals[j], ch->reference(c, in, i), tol);
+        }
+    }
+    free(idx);
+    if (host_copy && err == cudaSuccess) {
+        *host_copy = vals;
+        *host_count = count;
+    } else {
+        free(vals);
+    }
+    return err;
+}
+
+cudaError_t mw_check_surroundings(const mw_views *v, const mw_inputs *in, mw_run_facts *f)
+{
+    unsigned long long r[3];
+    cudaError_t err = cudaSuccess;
+    for (int b = 0; b < v->nbufs && err == cudaSuccess; b++) {
+        size_t count = v->spec[b].count;
+        size_t after = v->alloc_count[b] - v->lead[b] - count;
+        err = mw_dev_count_not(v->alloc[b], v->lead[b], MW_GUARD_BITS, r);
+        if (err == cudaSuccess && b == v->out)
+            f->guard_before += r[0];
+        if (err == cudaSuccess)
+            err = mw_dev_count_not(v->view[b] + count, after, MW_GUARD_BITS, r);
+        if (err == cudaSuccess && b == v->out && r[0] > 0) {
+            f->guard_after += r[0];
+            f->guard_after_last = r[2];
+        }
+        if (err != cudaSuccess || v->spec[b].is_output)
+            continue;
+        err = mw_dev_verify_fill(v->view[b], count, in->seed, in->stream[b], in->gen, in->scale,
+                                 r);
+        if (err == cudaSuccess && r[0] > 0 && !f->input_changed) {
+            f->input_changed = 1;
+            f->input_name = v->spec[b].name;
+            f->input_index = r[1];
+        }
+    }
+    return err;
+}
+
+void mw_format_cuda_error(char *text, size_t len, const char *what, cudaError_t err)
+{
+    const char *hint = mw_cuda_error_hint(cudaGetErrorName(err));
+    snprintf(text, len, "%s: %s (%s)%s%s", what, cudaGetErrorName(err), cudaGetErrorString(err),
+             hint ? "\n        hint: " : "", hint ? hint : "");
+}
+
+void mw_size_label(double x, char *text, size_t len)
+{
+    double l = log2(x);
+    if (x >= 1024 && l == floor(l))
+        snprintf(text, len, "2^%d", (int)l);
+    else
+        snprintf(text, len, "%.0f", x);
+}

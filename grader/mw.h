@@ -1,0 +1,118 @@
+/* mw.h: what a chapter declares, and what the shared harness does with it.
+ *
+ * A chapter (chapters/NN-name/chapter.c) fills one `mw_chapter`: its kernel
+ * versions, test cases, buffers, CPU reference, tolerance, analytic bytes and
+ * FLOPs, library baselines and verdict. Everything else (allocation with
+ * guards, NaN poisoning, random inputs, checking, diagnosis, crash and hang
+ * isolation, timing, CSV, ncu) lives in grader/ and serves every chapter. */
+#ifndef MW_H
+#define MW_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <cuda_runtime_api.h>
+
+#include "check.h"
+#include "rng.h"
+#include "student.h"
+
+
+#define MW_MAX_BUFS 4
+
+/* One kernel version: solutions/NN/<file>.cu defines `symbol`. */
+typedef struct mw_version {
+    const char *file;   /* "01_naive" */
+    const char *symbol; /* the launcher's C name: "add_naive" */
+    const char *budget; /* the exercise's stated budget, one line */
+} mw_version;
+
+/* One test or bench case. The meaning of dim[] is the chapter's own. */
+typedef struct mw_case {
+    const char *group;           /* "edge", "tail", "offset", "special", "large"... */
+    size_t dim[3];               /* e.g. n for vector add; M, N, K for matmul */
+    size_t offset[MW_MAX_BUFS];  /* per buffer: the view starts this many floats
+                                    past a 256-byte aligned address */
+    int gen;                     /* MW_GEN_* for the inputs */
+    float scale;                 /* inputs are scaled by this (0 means 1) */
+    int sampled;                 /* huge: check sampled entries only */
+} mw_case;
+
+/* One buffer of a case: inputs first, then the one output. */
+typedef struct mw_buffer_spec {
+    const char *name;
+    size_t count;  /* elements */
+    int is_output;
+} mw_buffer_spec;
+
+/* Read access to a case's inputs for the CPU reference: element i of input
+ * buffer b, recomputed from the seed (no host copy needed). */
+typedef struct mw_inputs {
+    uint64_t seed;
+    uint32_t stream[MW_MAX_BUFS];
+    int gen;
+    float scale;
+} mw_inputs;
+
+static inline float mw_input(const mw_inputs *in, int b, size_t i)
+{
+    return mw_gen(in->seed, in->stream[b], i, in->gen, in->scale);
+}
+
+/* A library call (or the copy roof) timed beside the kernels. */
+typedef struct mw_library {
+    const char *name; /* "cublasSgeam" */
+    const char *kind; /* "library", or "roof" for the speed of light */
+    /* Returns 0 and a state, or -1 after printing why it is unavailable. */
+    int (*setup)(void **state);
+    cudaError_t (*run)(void *state, const mw_case *c, float *const *bufs, cudaStream_t s);
+    void (*teardown)(void *state);
+    /* Optional: its own byte count (a copy moves 8 bytes per element, not 12). */
+    void (*model)(const mw_case *c, double *read, double *write, double *flops);
+    int computes_output; /* 1: validated against the reference before timing */
+} mw_library;
+
+/* One measured implementation at one size, for the verdict. */
+typedef struct mw_result {
+    const char *impl;    /* "reference/02_fast" */
+    const char *kind;    /* student, reference, library, roof */
+    double size;
+    double median_ms;    /* NaN when not timed */
+    double gbps, gflops;
+} mw_result;
+
+typedef struct mw_chapter {
+    const char *id;    /* "01-vector-add" */
+    const char *title; /* "Chapter 01: vector add" */
+    const char *size_label; /* x axis of the plots: "elements (n)" */
+    const char *roof;  /* "copy" (memory-bound) or "fp32" (compute-bound) */
+
+    const mw_version *versions;
+    int nversions;
+    const mw_case *cases;       /* make check */
+    int ncases;
+    const mw_case *bench_cases; /* make bench, smallest first */
+    int nbench;
+    const size_t *traffic_sizes; /* make traffic: bench_x values to profile */
+    int ntraffic;
+
+    int nbufs;
+    void (*buffers)(const mw_case *c, mw_buffer_spec *specs);
+    void (*describe)(const mw_case *c, char *text, size_t len);
+    double (*bench_x)(const mw_case *c);
+    /* Calls the version's launcher `fn` on the case's views. */
+    cudaError_t (*launch)(void *fn, const mw_case *c, float *const *bufs, cudaStream_t s);
+    /* The exact answer, in double, for output element i. */
+    double (*reference)(const mw_case *c, const mw_inputs *in, size_t i);
+    mw_tol (*tolerance)(const mw_case *c);
+    void (*model)(const mw_case *c, double *read, double *write, double *flops);
+
+    const mw_library *libraries;
+    int nlibraries;
+    /* Prints the chapter's verdict in words from the largest bench size. */
+    void (*verdict)(const mw_result *results, int count, double copy_gbps);
+} mw_chapter;
+
+/* Defined by the chapter. */
+extern const mw_chapter mw_chapter_def;
+
+#endif

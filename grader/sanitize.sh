@@ -1,0 +1,34 @@
+#!/bin/sh
+# sanitize.sh GRADER LIBDIR LABEL: run the small cases of a chapter under
+# compute-sanitizer's four tools, in-process, and say what each found.
+grader=$1 libdir=$2 label=$3
+if ! command -v compute-sanitizer >/dev/null 2>&1; then
+    echo "sanitize: compute-sanitizer not found: it ships with the CUDA toolkit (put its bin/ on the PATH)"
+    exit 77
+fi
+status=0
+for tool in memcheck racecheck initcheck synccheck; do
+    log=$(mktemp)
+    compute-sanitizer --tool "$tool" --error-exitcode 10 --print-limit 20 \
+        "$grader" check --small --no-fork --lib-dir "$libdir" --label "$label" \
+        ${SEED:+--seed "$SEED"} >"$log" 2>&1
+    rc=$?
+    summary=$(grep 'ERROR SUMMARY' "$log" | tail -n 1 | sed 's/^=* *//')
+    if [ $rc -eq 10 ]; then
+        echo "sanitize: $tool found problems: $summary"
+        grep -E '^=========' "$log" | grep -v -E 'COMPUTE-SANITIZER|ERROR SUMMARY' | head -n 40
+        status=1
+    elif [ $rc -eq 77 ] && grep -q 'no CUDA GPU' "$log"; then
+        grep 'no CUDA GPU' "$log" | head -n 1
+        rm -f "$log"
+        exit 77
+    elif [ $rc -ne 0 ] && [ $rc -ne 77 ]; then
+        echo "sanitize: $tool: the cases themselves failed (exit $rc); run make check first:"
+        tail -n 15 "$log"
+        status=1
+    else
+        echo "sanitize: $tool: ${summary:-no report}"
+    fi
+    rm -f "$log"
+done
+exit $status

@@ -1,0 +1,465 @@
+/* strip.c: mw-strip, which makes a student skeleton from a reference solution.
+ *
+ * The reference solutions in solutions/NN-name/ are the single source of
+ * truth; the skeletons in exercises/NN-name/ are generated from them with
+ * this tool and committed, and a test fails when the two drift apart.
+ *
+ * Marker syntax
+ * -------------
+ * A solution region starts with a line "// BEGIN SOLUTION" and ends with a
+ * line "// END SOLUTION", each marker alone on its line (whitespace around it
+ * is allowed). Inside a region:
+ *
+ *   - a line that starts with "// TODO" (after its indentation) is kept as it
+ *     is: it tells the student what goes there;
+ *   - a line that starts with "// STUB: " is kept without that prefix, with
+ *     its indentation: it is the placeholder code the skeleton compiles with;
+ *   - every other line, and the two marker lines, are dropped.
+ *
+ * Lines outside regions are copied verbatim. For example, the solution
+ *
+ *     cudaError_t launch_add(const float *x, const float *y, float *z, int n)
+ *     {
+ *         // BEGIN SOLUTION
+ *         // TODO: launch add_kernel with one thread per element.
+ *         // STUB: return MW_NOT_IMPLEMENTED;
+ *         int block = 256;
+ *         add_kernel<<<(n + block - 1) / block, block>>>(x, y, z, n);
+ *         return cudaGetLastError();
+ *         // END SOLUTION
+ *     }
+ *
+ * becomes the skeleton
+ *
+ *     cudaError_t launch_add(const float *x, const float *y, float *z, int n)
+ *     {
+ *         // TODO: launch add_kernel with one thread per element.
+ *         return MW_NOT_IMPLEMENTED;
+ *     }
+ *
+ * Mistakes that could leak a solution or leave the student without guidance
+ * are errors, reported as "FILE:LINE: what is wrong": a nested BEGIN, an END
+ * with no open region, a region left open at the end of the file, a region
+ * without a TODO line, a line that mentions BEGIN/END SOLUTION but is not an
+ * exact marker (a typo would copy the solution into the skeleton), a
+ * misspelt STUB line inside a region, and a file with no region at all
+ * (unless --allow-none).
+ *
+ * Usage
+ * -----
+ *   mw-strip [--allow-none] IN OUT          write OUT (atomically)
+ *   mw-strip [--allow-none] --check IN OUT  is OUT what IN generates?
+ *
+ * Exit status: 0 done (or up to date); 1 a marker error in IN, or OUT out of
+ * date; 2 wrong usage or an I/O error. On any error OUT is left untouched.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MARK_BEGIN "// BEGIN SOLUTION"
+#define MARK_END "// END SOLUTION"
+#define PREFIX_TODO "// TODO"
+#define PREFIX_STUB "// STUB: "
+
+enum {
+    EXIT_REJECTED = 1,    /* a marker error in IN, or OUT out of date */
+    EXIT_USAGE_OR_IO = 2, /* wrong arguments, a file that cannot be read or written */
+};
+
+static const char usage_text[] =
+    "usage: mw-strip [--allow-none] IN OUT\n"
+    "       mw-strip [--allow-none] --check IN OUT\n"
+    "       mw-strip --help\n"
+    "\n"
+    "Makes a student skeleton OUT from the reference solution IN: lines between\n"
+    "'// BEGIN SOLUTION' and '// END SOLUTION' are dropped, except '// TODO'\n"
+    "lines (kept) and '// STUB: code' lines (kept as 'code').\n"
+    "\n"
+    "  --check       write nothing; exit 1 if OUT differs from what IN generates\n"
+    "  --allow-none  accept an IN without any solution region\n"
+    "\n"
+    "Exit status: 0 ok, 1 marker error or OUT out of date, 2 usage or I/O error.\n";
+
+/* A growable byte buffer; files may lack a final newline or hold any byte. */
+struct buffer {
+    char *data;
+    size_t len, cap;
+};
+
+/* One line of the input: its text without the '\n', and whether it had one. */
+struct line {
+    const char *text;
+    size_t len;
+    bool has_newline;
+};
+
+static void append(struct buffer *buf, const char *bytes, size_t count)
+{
+    if (count == 0)
+        return;
+    if (buf->len + count > buf->cap) {
+        size_t cap = buf->cap ? buf->cap : 4096;
+        while (cap < buf->len + count)
+            cap *= 2;
+        buf->data = realloc(buf->data, cap);
+        if (!buf->data) {
+            perror("mw-strip");
+            exit(EXIT_USAGE_OR_IO);
+        }
+        buf->cap = cap;
+    }
+    memcpy(buf->data + buf->len, bytes, count);
+    buf->len += count;
+}
+
+/* Reads a whole file; on failure prints why and returns false. */
+static bool read_file(const char *path, struct buffer *buf)
+{
+    FILE *file = fopen(path, "rb");
+    if (!file) {
+        fprintf(stderr, "mw-strip: cannot read %s: %s\n", path, strerror(errno));
+        return false;
+    }
+    char chunk[65536];
+    size_t got;
+    while ((got = fread(chunk, 1, sizeof chunk, file)) > 0)
+        append(buf, chunk, got);
+    bool failed = ferror(file);
+    fclose(file);
+    if (failed)
+        fprintf(stderr, "mw-strip: error reading %s\n", path);
+    return !failed;
+}
+
+/* ---- Classifying lines ------------------------------------------------ */
+
+static size_t indent_width(const struct line *line)
+{
+    size_t i = 0;
+    while (i < line->len && (line->text[i] == ' ' || line->text[i] == '\t'))
+        i++;
+    return i;
+}
+
+/* The line's text without the whitespace around it (including a '\r'). */
+static struct line trimmed(const struct line *line)
+{
+    size_t start = indent_width(line), end = line->len;
+    while (end > start && isspace((unsigned char)line->text[end - 1]))
+        end--;
+    return (struct line){ line->text + start, end - start, line->has_newline };
+}
+
+static bool equals(struct line text, const char *word)
+{
+    return text.len == strlen(word) && memcmp(text.text, word, text.len) == 0;
+}
+
+static bool starts_with(struct line text, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    return text.len >= n && memcmp(text.text, prefix, n) == 0;
+}
+
+/* Case-insensitive match of word at text[at]; returns the end or 0. */
+static size_t match_word(struct line text, size_t at, const char *word)
+{
+    for (; *word; word++, at++)
+        if (at >= text.len || toupper((unsigned char)text.text[at]) != *word)
+            return 0;
+    return at;
+}
+
+/* Does the line mention BEGIN or END SOLUTION in any spelling, such as a
+ * block comment, "//BEGIN SOLUTION", "// begin_solution" or "// END
+ * SOLUTIONS"? BEGIN/END must start a word: "append_solution" does not count. */
+static bool mentions_marker(struct line text)
+{
+    for (size_t i = 0; i < text.len; i++) {
+        if (i > 0 && isalnum((unsigned char)text.text[i - 1]))
+            continue;
+        size_t after = match_word(text, i, "BEGIN");
+        if (!after)
+            after = match_word(text, i, "END");
+        if (!after)
+            continue;
+        while (after < text.len && text.text[after] != '\0' &&
+               strchr(" \t_-", text.text[after]))
+            after++;
+        if (match_word(text, after, "SOLUTION"))
+            return true;
+    }
+    return false;
+}
+
+/* A comment that looks meant as a STUB but lacks the exact "// STUB: ". */
+static bool misspelt_stub(struct line text)
+{
+    if (starts_with(text, PREFIX_STUB) || !starts_with(text, "//"))
+        return false;
+    size_t i = 2;
+    while (i < text.len && isspace((unsigned char)text.text[i]))
+        i++;
+    return match_word(text, i, "STUB") != 0;
+}
+
+/* ---- Stripping ---------------------------------------------------------- */
+
+static bool next_line(const struct buffer *in, size_t *pos, struct line *line)
+{
+    if (*pos >= in->len)
+        return false;
+    const char *start = in->data + *pos;
+    const char *newline = memchr(start, '\n', in->len - *pos);
+    line->text = start;
+    line->len = newline ? (size_t)(newline - start) : in->len - *pos;
+    line->has_newline = newline != NULL;
+    *pos += line->len + line->has_newline;
+    return true;
+}
+
+static void emit(struct buffer *out, const char *text, size_t len, bool newline)
+{
+    append(out, text, len);
+    if (newline)
+        append(out, "\n", 1);
+}
+
+/* Emits one line from inside a region; returns false for a misspelt STUB. */
+static bool emit_region_line(struct buffer *out, const struct line *line,
+                             int *todo_count)
+{
+    struct line text = trimmed(line);
+    if (starts_with(text, PREFIX_TODO)) {
+        emit(out, line->text, line->len, line->has_newline);
+        (*todo_count)++;
+    } else if (starts_with(text, PREFIX_STUB)) {
+        size_t indent = indent_width(line);
+        size_t code = indent + strlen(PREFIX_STUB);
+        append(out, line->text, indent);
+        emit(out, line->text + code, line->len - code, line->has_newline);
+    } else if (misspelt_stub(text)) {
+        return false;
+    }
+    return true;
+}
+
+/* Prints "name:LINE: message" and returns false, for "return report(...)". */
+__attribute__((format(printf, 3, 4)))
+static bool report(const char *name, int line_no, const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    fprintf(stderr, "%s:%d: ", name, line_no);
+    vfprintf(stderr, format, args);
+    fputc('\n', stderr);
+    va_end(args);
+    return false;
+}
+
+/* Turns the solution in into the skeleton out. On a marker error prints
+ * "name:LINE: what is wrong" and returns false. */
+static bool strip(const char *name, const struct buffer *in, struct buffer *out,
+                  bool allow_none)
+{
+    struct line line;
+    size_t pos = 0;
+    int line_no = 0, open_line = 0, todo_count = 0, regions = 0;
+
+    while (next_line(in, &pos, &line)) {
+        line_no++;
+        struct line text = trimmed(&line);
+        if (equals(text, MARK_BEGIN)) {
+            if (open_line)
+                return report(name, line_no, "nested '%s': the region opened "
+                              "at line %d is still open", MARK_BEGIN, open_line);
+            open_line = line_no;
+            todo_count = 0;
+        } else if (equals(text, MARK_END)) {
+            if (!open_line)
+                return report(name, line_no, "'%s' without an open region",
+                              MARK_END);
+            if (todo_count == 0)
+                return report(name, open_line, "solution region (lines %d-%d) "
+                              "has no '%s' line saying what the student writes "
+                              "there", open_line, line_no, PREFIX_TODO);
+            open_line = 0;
+            regions++;
+        } else if (mentions_marker(text)) {
+            return report(name, line_no, "malformed marker '%.*s': a marker is "
+                          "exactly '%s' or '%s', alone on its line",
+                          (int)text.len, text.text, MARK_BEGIN, MARK_END);
+        } else if (!open_line) {
+            emit(out, line.text, line.len, line.has_newline);
+        } else if (!emit_region_line(out, &line, &todo_count)) {
+            return report(name, line_no, "malformed stub '%.*s': a stub line "
+                          "starts with exactly '%s'", (int)text.len, text.text,
+                          PREFIX_STUB);
+        }
+    }
+    if (open_line)
+        return report(name, open_line, "'%s' is never closed by '%s'",
+                      MARK_BEGIN, MARK_END);
+    if (regions == 0 && !allow_none)
+        return report(name, 1, "no '%s' region: nothing to strip (use "
+                      "--allow-none if that is intended)", MARK_BEGIN);
+    return true;
+}
+
+/* ---- Writing and checking ----------------------------------------------- */
+
+static bool write_all(int fd, const struct buffer *buf)
+{
+    size_t done = 0;
+    while (done < buf->len) {
+        ssize_t wrote = write(fd, buf->data + done, buf->len - done);
+        if (wrote < 0 && errno != EINTR)
+            return false;
+        done += wrote > 0 ? (size_t)wrote : 0;
+    }
+    return true;
+}
+
+/* Writes buf to path through a temporary file in the same folder and a
+ * rename, so that path is either the old file or the complete new one. */
+static bool write_atomically(const char *path, const struct buffer *buf)
+{
+    const char *slash = strrchr(path, '/');
+    int dir_len = slash ? (int)(slash - path + 1) : 0;
+    size_t temp_size = strlen(path) + sizeof "..XXXXXX";
+    char *temp = malloc(temp_size);
+    if (!temp) {
+        perror("mw-strip");
+        return false;
+    }
+    snprintf(temp, temp_size, "%.*s.%s.XXXXXX", dir_len, path, path + dir_len);
+
+    mode_t mask = umask(0);
+    umask(mask);
+    int fd = mkstemp(temp);
+    bool created = fd >= 0;
+    bool ok = created && fchmod(fd, 0666 & ~mask) == 0 && write_all(fd, buf) &&
+              fsync(fd) == 0;
+    if (created && close(fd) != 0)
+        ok = false;
+    ok = ok && rename(temp, path) == 0;
+    if (!ok) {
+        fprintf(stderr, "mw-strip: cannot write %s: %s\n", path, strerror(errno));
+        if (created)
+            unlink(temp);
+    }
+    free(temp);
+    return ok;
+}
+
+/* 1-based number of the first line where a and b differ; 0 if equal. */
+static int first_difference(const struct buffer *a, const struct buffer *b)
+{
+    if (a->len == b->len && (a->len == 0 || !memcmp(a->data, b->data, a->len)))
+        return 0;
+    int line_no = 1;
+    for (size_t i = 0; i < a->len && i < b->len && a->data[i] == b->data[i]; i++)
+        line_no += a->data[i] == '\n';
+    return line_no;
+}
+
+static int check_up_to_date(const char *in_path, const char *out_path,
+                            const struct buffer *expected)
+{
+    struct buffer found = { 0 };
+    struct stat st;
+    int line_no;
+    if (stat(out_path, &st) != 0 && errno == ENOENT) {
+        fprintf(stderr, "%s is out of date with %s: run 'make skeletons'\n"
+                "%s: does not exist\n", out_path, in_path, out_path);
+        return EXIT_REJECTED;
+    }
+    if (!read_file(out_path, &found))
+        return EXIT_USAGE_OR_IO;
+    line_no = first_difference(expected, &found);
+    free(found.data);
+    if (line_no == 0)
+        return EXIT_SUCCESS;
+    fprintf(stderr, "%s is out of date with %s: run 'make skeletons'\n"
+            "%s:%d: first differing line\n", out_path, in_path, out_path, line_no);
+    return EXIT_REJECTED;
+}
+
+static bool same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 &&
+           sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+static bool exists_but_not_regular(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) == 0 && !S_ISREG(st.st_mode);
+}
+
+static int usage_error(const char *why)
+{
+    fprintf(stderr, "mw-strip: %s\n%s", why, usage_text);
+    return EXIT_USAGE_OR_IO;
+}
+
+int main(int argc, char **argv)
+{
+    bool check = false, allow_none = false;
+    const char *paths[2];
+    int path_count = 0;
+
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help")) {
+            fputs(usage_text, stdout);
+            return EXIT_SUCCESS;
+        } else if (!strcmp(argv[i], "--check")) {
+            check = true;
+        } else if (!strcmp(argv[i], "--allow-none")) {
+            allow_none = true;
+        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+            return usage_error("unknown option");
+        } else if (path_count == 2) {
+            return usage_error("too many arguments");
+        } else {
+            paths[path_count++] = argv[i];
+        }
+    }
+    if (path_count != 2)
+        return usage_error("expected IN and OUT");
+    const char *in_path = paths[0], *out_path = paths[1];
+    if (same_file(in_path, out_path)) {
+        fprintf(stderr, "mw-strip: IN and OUT are the same file: %s\n", in_path);
+        return EXIT_USAGE_OR_IO;
+    }
+    if (!check && exists_but_not_regular(out_path)) {
+        /* The rename would replace a link, a device or a folder's entry. */
+        fprintf(stderr, "mw-strip: %s is not a regular file\n", out_path);
+        return EXIT_USAGE_OR_IO;
+    }
+
+    struct buffer solution = { 0 }, skeleton = { 0 };
+    if (!read_file(in_path, &solution))
+        return EXIT_USAGE_OR_IO;
+    int status;
+    if (!strip(in_path, &solution, &skeleton, allow_none))
+        status = EXIT_REJECTED;
+    else if (check)
+        status = check_up_to_date(in_path, out_path, &skeleton);
+    else
+        status = write_atomically(out_path, &skeleton) ? EXIT_SUCCESS
+                                                        : EXIT_USAGE_OR_IO;
+    free(solution.data);
+    free(skeleton.data);
+    return status;
+}

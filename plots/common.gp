@@ -1,0 +1,20 @@
+# common.gp: loaded first by plot.sh, before speed.gp, traffic.gp or
+# roofline.gp. Sets up the PNG output (out.'.png') and defines @svg, which a
+# script runs after its plot command to redraw the same plot as out.'.svg'.
+# Variables set by plot.sh with -e: out (path without extension), title, gpu,
+# date.
+
+if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {
+    set terminal pngcairo size 1200,750 enhanced font 'Sans,13' linewidth 1.2
+} else {
+    set terminal png size 1200,750 enhanced font 'Sans,12'
+}
+set output out.'.png'
+svg = "set terminal svg size 1200,750 dynamic enhanced font 'Sans,14' linewidth 1.2; set output out.'.svg'; replot; unset output"
+
+set datafile separator "\t"
+set title noenhanced font ',15'
+set grid xtics ytics back lt 1 lc rgb '#D9D9D9' lw 1
+set border lw 1.2
+# "on GPU (date)", or whatever part of it env.csv gave.
+on = (gpu ne '' ? ' on '.gpu : '').(date ne '' ? ' ('.date.')' : '')

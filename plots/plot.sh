@@ -1,0 +1,59 @@
+#!/bin/sh
+# plot.sh DIR: draw a chapter's benchmark results as PNG and SVG.
+#
+# DIR is a chapter's results folder, e.g. results/<gpu>/01-vector-add. Reads
+# DIR/bench.csv (required), DIR/traffic.csv, DIR/env.csv and
+# DIR/../ceilings.csv (optional); writes DIR/{speed,traffic,roofline}.{png,svg}
+# and prints their paths. Exit status: 0 drawn, 1 bad input or a gnuplot
+# error, 2 gnuplot not installed (the GPU machine has none: copy the CSVs to a
+# machine that has it and run this there).
+set -eu
+
+if [ $# -ne 1 ]; then
+    echo "usage: plots/plot.sh RESULTS_DIR   (e.g. results/<gpu>/01-vector-add)" >&2
+    exit 1
+fi
+dir=${1%/}
+if [ ! -f "$dir/bench.csv" ]; then
+    ch=${dir##*/}; ch=${ch%%-*}
+    echo "plot: $dir/bench.csv not found; run 'make bench CH=${ch:-NN}' first to produce it" >&2
+    exit 1
+fi
+if ! command -v gnuplot >/dev/null 2>&1; then
+    echo "plot: gnuplot not found; install it (Debian/Ubuntu: apt-get install gnuplot-nox) to draw plots. The data is in $dir/*.csv" >&2
+    exit 2
+fi
+
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/memwall-plot.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
+
+opt() { if [ -f "$1" ]; then printf '%s' "$1"; fi; }
+
+# prep.awk parses the CSVs once, writes plain data files into $tmp and prints
+# shell assignments (gpu, title, impls, ceilings, axis ranges, ...).
+vars=$(awk -f "$here/prep.awk" -v tmp="$tmp" -v bench="$dir/bench.csv" \
+    -v traffic="$(opt "$dir/traffic.csv")" -v env="$(opt "$dir/env.csv")" \
+    -v ceilings="$(opt "$dir/../ceilings.csv")")
+eval "$vars"
+
+# A value as a gnuplot string literal: inside '...' a quote is written ''.
+q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/''/g")"; }
+
+common="title=$(q "$title"); gpu=$(q "$gpu"); date=$(q "$date")"
+if [ "$roof" = fp32 ]; then roofval=$fp32; else roofval=$copy; fi
+
+draw() {   # draw NAME GNUPLOT-VARIABLES
+    rm -f "$dir/$1.png" "$dir/$1.svg"     # so that a stale plot cannot pass
+    gnuplot -e "out=$(q "$dir/$1"); data=$(q "$tmp/$1.dat"); $common; $2" \
+        "$here/common.gp" "$here/$1.gp" || { echo "plot: gnuplot failed on $1.gp" >&2; exit 1; }
+    for ext in png svg; do
+        [ -s "$dir/$1.$ext" ] || { echo "plot: $dir/$1.$ext was not written" >&2; exit 1; }
+        echo "$dir/$1.$ext"
+    done
+}
+
+draw speed "impls=$(q "$impls"); kinds=$(q "$kinds"); colours=$(q "$colours"); roof=$(q "$roof"); roofval=$roofval; xlabel=$(q "$xlabel"); ymax=$ymax; smin=$smin; smax=$smax; xstep=$xstep"
+draw traffic "tmode=$(q "$tmode"); n=$ntraffic; tylo=$tylo; tyhi=$tyhi"
+draw roofline "n=$npoints; copy=$copy; fp32=$fp32; tf32=$tf32; xlo=$xlo; xhi=$xhi; ylo=$ylo; yhi=$yhi"

@@ -1,0 +1,49 @@
+# roofline.gp: achieved GFLOP/s against arithmetic intensity, under the
+# measured roofs. Variables from plot.sh: data (roofline.dat from prep.awk:
+# x, y, label x, label y, colour, label, L or R: label left- or right-aligned), n (number of points), copy, fp32,
+# tf32 (measured ceilings, 0 if unknown), xlo, xhi, ylo, yhi (axis range).
+
+# Real numbers: gnuplot divides integers as integers (51700/1000 = 51).
+copy = copy * 1.0; fp32 = fp32 * 1.0; tf32 = tf32 * 1.0
+roofs = copy > 0 && fp32 > 0
+set title title.': roofline'.on.(roofs ? '' : "\nno ceilings.csv (measured roofs) found: no roofs drawn")
+set xlabel 'arithmetic intensity (FLOP per byte of DRAM traffic, log scale)'
+set ylabel 'GFLOP/s (log scale)'
+set logscale xy
+set xrange [xlo:xhi]
+set yrange [ylo:yhi]
+set format x '%g'
+set format y '10^{%L}'
+set xtics out
+set ytics out
+set key outside below center horizontal Left reverse noenhanced spacing 1.3 width 2
+if (!roofs) unset key
+set samples 3000
+
+# The memory roof (copy bandwidth times intensity) meets the FP32 roof at the
+# ridge point; left of it a kernel is memory-bound. TF32 runs on the tensor
+# cores at lower precision, so its roof is drawn apart, dashed.
+ridge = roofs ? fp32 / copy : 1
+mem(x) = copy * x
+cmd = 'plot '
+if (roofs) {
+    cmd = cmd.'x <= ridge ? mem(x) : 1/0 lc rgb "#333333" lw 3 title sprintf("memory roof: copy %.0f GB/s (measured)", copy), '
+    cmd = cmd.'x >= ridge ? fp32 : 1/0 lc rgb "#0072B2" lw 3 title sprintf("FP32 roof: %.1f TFLOP/s (measured, cuBLAS SGEMM)", fp32 / 1000), '
+    set label sprintf('ridge %.3g FLOP/B', ridge) at first ridge, first fp32 offset -0.8, 0.8 right font ',11' tc rgb '#0072B2'
+}
+if (roofs && tf32 > 0) {
+    cmd = cmd.'x >= ridge ? (mem(x) < tf32 ? mem(x) : tf32) : 1/0 lc rgb "#009E73" lw 2 dt 2 title sprintf("TF32 roof: %.0f TFLOP/s (measured; tensor cores, lower precision)", tf32 / 1000), '
+}
+if (n > 0) {
+    # Leader lines from each point to its label (labels are spread apart).
+    cmd = cmd.'data using 1:2:($3 - $1):($4 - $2) with vectors nohead lc rgb "#AAAAAA" lw 1 notitle, '
+    cmd = cmd.'data using 1:2:5 with points pt 7 ps 1.8 lc rgb variable notitle, '
+    # Labels sit right of their points, or left of them near the right edge.
+    cmd = cmd.'data using 3:(strcol(7) eq "L" ? $4 : NaN):6 with labels left offset 0.4, 0 noenhanced font ",12" notitle, '
+    cmd = cmd.'data using 3:(strcol(7) eq "R" ? $4 : NaN):6 with labels right offset -0.4, 0 noenhanced font ",12" notitle'
+} else {
+    set label 'no timed implementation with FLOPs to place' at graph 0.5, graph 0.5 center
+    cmd = cmd.'1/0 notitle'
+}
+eval cmd
+@svg

@@ -1,0 +1,48 @@
+# speed.gp: speed against problem size, one line per implementation.
+# Variables from plot.sh: data (speed.dat from prep.awk: one block per
+# implementation; size, speed, speed at q3, speed at q1), impls, kinds,
+# colours (space-separated lists, one word per block), roof ('copy': GB/s,
+# 'fp32': GFLOP/s), roofval (measured ceiling, 0 if unknown), xlabel, ymax,
+# smin, smax (range of sizes), xstep (factor between x ticks).
+
+roofval = roofval * 1.0; ymax = ymax * 1.0
+unit = roof eq 'copy' ? 'GB/s' : 'GFLOP/s'
+set title title.': speed'.on
+set xlabel xlabel
+set ylabel (roof eq 'copy' ? 'GB/s (model bytes / median time)' : 'GFLOP/s (model FLOPs / median time)')
+set logscale x 2
+set format x '2^{%L}'
+# A little room beyond the end points so that their bars are not clipped.
+set xrange [smin / 1.25 : smax * 1.25]
+# Ticks on whole powers of two (a log axis otherwise starts them at the range's
+# left end).
+set xtics 2 ** ceil(log(smin / 1.25) / log(2)), xstep out
+set mxtics 2
+set ytics out
+set yrange [0:1.1 * (ymax > roofval ? ymax : roofval)]
+set key outside right top vertical Left reverse noenhanced spacing 1.3 width 1
+
+# The ceiling as a line across the plot, labelled where the small (slow) sizes
+# leave room.
+if (roofval > 0) {
+    set arrow from graph 0, first roofval to graph 1, first roofval nohead lc rgb '#555555' lw 2 dt 3 front
+    set label sprintf('%s roof %.0f %s (measured)', roof eq 'copy' ? 'copy' : 'FP32', roofval, unit) \
+        at graph 0.02, first roofval offset 0, 0.8 left front
+}
+
+# Student: solid; reference: dashed in the colour of the student version of
+# the same name; library: black dash-dot; roof: thin grey. Bars: quartiles.
+style(k, a, b, c, d) = k eq 'student' ? a : k eq 'reference' ? b : k eq 'library' ? c : d
+if (words(impls) > 0) {
+    plot for [i=1:words(impls)] data index (i - 1) using 1:2:3:4 with yerrorlines \
+        lc rgb word(colours, i) \
+        dt 0 + style(word(kinds, i), 1, 2, 4, 1) \
+        lw style(word(kinds, i), 2.5, 2.5, 2.5, 1.2) \
+        pt style(word(kinds, i), 7, 6, 9, 1) \
+        ps style(word(kinds, i), 1.1, 1.2, 1.3, 0.5) \
+        title word(impls, i)
+} else {
+    set label 'no timed rows (all wrong or not implemented)' at graph 0.5, graph 0.5 center
+    plot 1/0 notitle
+}
+@svg

@@ -1,0 +1,114 @@
+# table.awk: a GitHub Markdown table of a chapter's bench.csv, one row per
+# implementation at its largest size.
+#
+#   awk -f plots/table.awk [-v env=DIR/env.csv] DIR/bench.csv
+#
+# Rows that are wrong or not implemented are shown with their flag and blank
+# numbers, never dropped. "vs library" is the library's median time over this
+# one (above 1x: faster than the library), against the first library row of
+# the same size; blank for roof rows, which do other work. With env=, a line under the table says where and when it was
+# measured.
+
+# Split one CSV line into f[1..n]; fields may be double-quoted ("" is a quote).
+function csvsplit(line, f,    n, i, c, q, cur) {
+    split("", f)
+    sub(/\r$/, "", line)
+    if (index(line, "\"") == 0)
+        return split(line, f, ",")
+    n = 0; cur = ""; q = 0
+    for (i = 1; i <= length(line); i++) {
+        c = substr(line, i, 1)
+        if (q) {
+            if (c != "\"") cur = cur c
+            else if (substr(line, i + 1, 1) == "\"") { cur = cur c; i++ }
+            else q = 0
+        } else if (c == "\"") q = 1
+        else if (c == ",") { f[++n] = cur; cur = "" }
+        else cur = cur c
+    }
+    f[++n] = cur
+    return n
+}
+
+function kindrank(k) {
+    return k == "student" ? 1 : k == "reference" ? 2 : k == "library" ? 3 : k == "roof" ? 4 : 5
+}
+
+# A time in ms, in the unit that keeps 3 to 4 digits: 2.71 µs, 1.076 ms.
+# The thresholds sit where rounding would carry (99.96 -> "100", not "100.0").
+function fmt_time(ms,    v) {
+    if (ms == "") return ""
+    ms += 0
+    if (ms < 0.9995) { v = ms * 1000; return sprintf(v < 9.995 ? "%.2f µs" : v < 99.95 ? "%.1f µs" : "%.0f µs", v) }
+    if (ms < 999.95) return sprintf(ms < 9.9995 ? "%.3f ms" : ms < 99.995 ? "%.2f ms" : "%.1f ms", ms)
+    return sprintf("%.3f s", ms / 1000)
+}
+
+function fmt_rate(v) {
+    if (v == "") return ""
+    v += 0
+    return sprintf(v >= 99.95 ? "%.0f" : v >= 9.995 ? "%.1f" : "%.2f", v)
+}
+
+function cell(r, name) { return R[r, col[name]] }
+
+function timed(r) { return cell(r, "median_ms") + 0 > 0 }
+
+FNR == 1 {
+    csvsplit($0, h)
+    for (i in h) col[h[i]] = i
+    for (i = split("impl kind size shape median_ms q1_ms q3_ms gbps gflops model_flops pct_roof flag", need, " "); i > 0; i--)
+        if (!(need[i] in col)) { print "table: " FILENAME ": no column " need[i] > "/dev/stderr"; bad = 1; exit 1 }
+    next
+}
+/^[ \t\r]*$/ { next }
+{
+    nr++; n = csvsplit($0, f)
+    for (i = 1; i <= n; i++) R[nr, i] = f[i]
+    im = cell(nr, "impl")
+    if (!(im in pick)) { order[++ni] = im; pick[im] = nr }
+    else if (cell(nr, "size") + 0 > cell(pick[im], "size") + 0) pick[im] = nr
+    if (roof == "") roof = cell(nr, "roof")
+}
+
+END {
+    if (bad) exit 1
+    if (nr == 0) { print "table: no data rows" > "/dev/stderr"; exit 1 }
+    # Student, reference, library, roof; otherwise in order of appearance.
+    for (a = 2; a <= ni; a++)
+        for (b = a; b > 1 && kindrank(cell(pick[order[b]], "kind")) < kindrank(cell(pick[order[b - 1]], "kind")); b--) {
+            t = order[b]; order[b] = order[b - 1]; order[b - 1] = t
+        }
+    print "| implementation | size | median time | IQR | GB/s | GFLOP/s | % of roof | vs library | flag |"
+    print "|---|---|--:|--:|--:|--:|--:|--:|---|"
+    for (a = 1; a <= ni; a++) {
+        r = pick[order[a]]
+        iqr = vs = pct = gf = ""
+        if (timed(r)) {
+            if (cell(r, "q1_ms") != "" && cell(r, "q3_ms") != "") iqr = fmt_time(cell(r, "q3_ms") - cell(r, "q1_ms"))
+            if (cell(r, "pct_roof") != "") pct = sprintf("%.1f%%", cell(r, "pct_roof"))
+            if (cell(r, "model_flops") + 0 > 0) gf = fmt_rate(cell(r, "gflops"))   # a copy has no FLOPs
+            # A roof row times other work (a copy moves 8 bytes per element,
+            # not 12): its time against the library's would mislead.
+            if (cell(r, "kind") != "roof") for (s = 1; s <= nr; s++)
+                if (cell(s, "kind") == "library" && cell(s, "size") + 0 == cell(r, "size") + 0) {
+                    if (timed(s)) vs = sprintf("%.2fx", cell(s, "median_ms") / cell(r, "median_ms"))
+                    break
+                }
+        }
+        size = cell(r, "shape") != "" ? cell(r, "shape") : cell(r, "size")
+        med = timed(r) ? fmt_time(cell(r, "median_ms")) : ""
+        gb = timed(r) ? fmt_rate(cell(r, "gbps")) : ""
+        printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", order[a], size, med, iqr, gb, gf, pct, vs, cell(r, "flag")
+    }
+    if (env != "" && (getline line < env) > 0) {
+        while ((getline line < env) > 0) { csvsplit(line, f); E[f[1]] = f[2] }
+        close(env)
+        where = E["gpu"] != "" ? E["gpu"] : "an unrecorded GPU"
+        if (E["date"] != "") where = where ", " E["date"]
+        if (E["driver"] != "") where = where ", driver " E["driver"]
+        if (E["cuda_runtime"] != "") where = where ", CUDA " E["cuda_runtime"]
+        of = roof == "fp32" ? "FP32 GEMM rate (cuBLAS)" : roof == "copy" ? "device-to-device copy bandwidth" : roof " ceiling"
+        printf "\nMeasured on %s. %% of roof: of the measured %s; vs library: library time / this time.\n", where, of
+    }
+}

@@ -1,0 +1,11 @@
+// strip fixture: error at line 6: malformed marker
+__global__ void scale(float *x, int n)
+{
+    // BEGIN SOLUTION
+    // TODO: scale x[i] by 2 for every i < n.
+    /// END SOLUTION
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        x[i] *= 2.0f;
+    // END SOLUTION
+}

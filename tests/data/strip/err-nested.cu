@@ -1,0 +1,12 @@
+// strip fixture: error at line 7: nested
+__global__ void scale(float *x, int n)
+{
+    // BEGIN SOLUTION
+    // TODO: scale x[i] by 2 for every i < n.
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    // BEGIN SOLUTION
+    if (i < n)
+        x[i] *= 2.0f;
+    // END SOLUTION
+    // END SOLUTION
+}

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# t0400-plots.t: plots/plot.sh draws the six plots from the sample results,
+# says so plainly when gnuplot, traffic counters, ceilings or bench.csv are
+# missing, and fails when gnuplot fails. TAP; run with prove from the root.
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+if ! command -v gnuplot >/dev/null 2>&1; then
+    echo "1..0 # SKIP gnuplot not installed"
+    exit 0
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cp -R "$root/tests/data/sample-results" "$tmp/r"
+
+n=0 failed=0
+ok() {   # ok STATUS NAME: STATUS 0 passes
+    n=$((n + 1))
+    if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed + 1)); fi
+}
+has() { grep -qF -- "$2" "$1"; }          # has FILE TEXT
+png() { [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; }
+plot() { "$root/plots/plot.sh" "$@" >"$tmp/out" 2>"$tmp/err"; }
+
+# The full sample: measured traffic and ceilings.
+d=$tmp/r/01-vector-add
+plot "$d"; ok $? "plot.sh draws the sample"
+for f in speed traffic roofline; do
+    png "$d/$f.png"; ok $? "$f.png is a PNG"
+    has "$d/$f.svg" "<svg"; ok $? "$f.svg is an SVG"
+    has "$tmp/out" "$d/$f.png" && has "$tmp/out" "$d/$f.svg"; ok $? "$f.png and $f.svg are listed"
+done
+has "$d/speed.svg" "copy roof 3013 GB/s (measured)"; ok $? "speed: measured copy roof labelled"
+has "$d/speed.svg" "NVIDIA H100 80GB HBM3 (2026-11-22)"; ok $? "speed: title names GPU and date"
+has "$d/speed.svg" "library/cublasSgeam" && ! has "$d/speed.svg" "student/03_vec4"
+ok $? "speed: timed implementations drawn, not-implemented one left out"
+! has "$d/traffic.svg" "model bytes only"; ok $? "traffic: measured bytes drawn"
+has "$d/traffic.svg" "reference/02_fast n=2^24"; ok $? "traffic: cluster labelled with 2^k"
+has "$d/roofline.svg" "memory roof: copy 3013 GB/s (measured)" && has "$d/roofline.svg" "FP32 roof: 51.7 TFLOP/s"
+ok $? "roofline: measured roofs labelled"
+has "$d/roofline.svg" "reference/02_fast 250 GFLOP/s" && ! has "$d/roofline.svg" "(model bytes)"
+ok $? "roofline: points labelled, placed with measured bytes"
+
+# No DRAM counters: traffic.csv has model rows only.
+d=$tmp/r/01-vector-add-model-only
+plot "$d"; ok $? "plot.sh draws the model-only sample"
+has "$d/traffic.svg" "model bytes only"; ok $? "model-only: traffic says model bytes only"
+has "$d/roofline.svg" "(model bytes)"; ok $? "model-only: roofline points say model bytes"
+
+# No traffic.csv, no ceilings.csv, a title with a quote in it.
+mkdir -p "$tmp/bare/01-vector-add"
+d=$tmp/bare/01-vector-add
+cp "$tmp/r/01-vector-add/bench.csv" "$d/"
+sed "s/^title,.*/title,Chapter 01: Amdahl's add/" "$tmp/r/01-vector-add/env.csv" > "$d/env.csv"
+plot "$d"; ok $? "plot.sh draws without traffic.csv and ceilings.csv"
+has "$d/traffic.svg" "model bytes only"; ok $? "no traffic.csv: model bytes from bench.csv"
+has "$d/roofline.svg" "no roofs drawn"; ok $? "no ceilings.csv: roofline says so"
+has "$d/speed.svg" "Amdahl"; ok $? "a quote in the title survives"
+
+# No gnuplot on the PATH: exit 2 and how to install it.
+mkdir "$tmp/bin"
+for t in awk sed dirname mktemp rm cat; do ln -s "$(command -v $t)" "$tmp/bin/$t"; done
+PATH=$tmp/bin "$(command -v sh)" "$root/plots/plot.sh" "$tmp/r/01-vector-add" >"$tmp/out" 2>&1
+ok $(($? != 2)) "no gnuplot: exit status 2"
+has "$tmp/out" "gnuplot not found; install it (Debian/Ubuntu: apt-get install gnuplot-nox)"
+ok $? "no gnuplot: says how to install it"
+
+# gnuplot fails: plot.sh fails.
+mkdir "$tmp/badbin"
+printf '#!/bin/sh\necho "fake gnuplot: error" >&2\nexit 1\n' > "$tmp/badbin/gnuplot"
+chmod +x "$tmp/badbin/gnuplot"
+PATH=$tmp/badbin:$PATH "$root/plots/plot.sh" "$tmp/r/01-vector-add" >"$tmp/out" 2>&1
+ok $(($? == 0)) "failing gnuplot: non-zero exit"
+
+# No bench.csv: a clear error naming the file and the make goal.
+mkdir -p "$tmp/empty/01-vector-add"
+plot "$tmp/empty/01-vector-add"; st=$?
+ok $((st != 1)) "no bench.csv: exit status 1"
+has "$tmp/err" "bench.csv not found" && has "$tmp/err" "make bench CH=01"
+ok $? "no bench.csv: says to run make bench CH=01"
+
+echo "1..$n"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# t0410-tables.t: plots/table.awk picks the right rows and computes the ratio
+# to the library; plots/readme-table.sh replaces exactly the text between the
+# markers, and leaves the file alone on any error. TAP; run with prove.
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+n=0 failed=0
+ok() {   # ok STATUS NAME: STATUS 0 passes
+    n=$((n + 1))
+    if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed + 1)); fi
+}
+is() {   # is GOT WANT NAME
+    [ "$1" = "$2" ]; ok $? "$3"
+    [ "$1" = "$2" ] || printf '#   got:  %s\n#   want: %s\n' "$1" "$2"
+}
+row() { grep -F "| $1 |" "$tmp/table"; }  # row IMPL: its line of the table
+
+# A small bench.csv: a quoted shape with a comma, a wrong row at the largest
+# size of one implementation, rows out of order, two libraries, a roof.
+cat > "$tmp/bench.csv" <<'EOF'
+chapter,impl,kind,size,shape,model_bytes,model_flops,reps,median_ms,q1_ms,q3_ms,wall_ms,gbps,gflops,roof,pct_roof,flag
+09-t,student/01_naive,student,1024,"m=32,n=32",12288,1024,10,0.005,0.0049,0.0052,1,2.46,0.20,copy,0.1,
+09-t,student/01_naive,student,4096,"m=64,n=64",49152,4096,,,,,,,,copy,,wrong
+09-t,reference/02_fast,reference,4096,"m=64,n=64",49152,4096,10,0.25,0.24,0.26,3,196.6,16.38,copy,6.5,
+09-t,library/lib,library,4096,"m=64,n=64",49152,4096,10,0.5,0.49,0.52,6,98.3,8.19,copy,3.3,
+09-t,reference/02_fast,reference,1024,"m=32,n=32",12288,1024,10,0.004,0.0039,0.0041,1,3.07,0.26,copy,0.1,
+09-t,student/02_big,student,4096,"m=64,n=64",49152,4096,10,12.3456,12.3,12.4,130,0.004,0.00033,copy,0.0,side-stream
+09-t,library/other,library,4096,"m=64,n=64",49152,4096,10,1.0,0.99,1.01,11,49.2,4.10,copy,1.6,
+09-t,roof/copy,roof,4096,"m=64,n=64",32768,0,10,0.2,0.19,0.21,2,163.8,0,copy,5.4,
+EOF
+awk -f "$root/plots/table.awk" "$tmp/bench.csv" > "$tmp/table"; ok $? "table.awk runs"
+is "$(sed -n 1p "$tmp/table")" "| implementation | size | median time | IQR | GB/s | GFLOP/s | % of roof | vs library | flag |" "header"
+is "$(sed -n 2p "$tmp/table" | cut -c1-4)" "|---" "alignment row"
+is "$(sed 1,2d "$tmp/table" | cut -d'|' -f2 | tr -d ' ' | tr '\n' ' ')" \
+   "student/01_naive student/02_big reference/02_fast library/lib library/other roof/copy " \
+   "one row per implementation, student first, roof last"
+is "$(row student/01_naive)" "| student/01_naive | m=64,n=64 |  |  |  |  |  |  | wrong |" \
+   "a wrong row at the largest size is shown, blank, with its flag"
+is "$(row reference/02_fast)" "| reference/02_fast | m=64,n=64 | 250 µs | 20.0 µs | 197 | 16.4 | 6.5% | 2.00x |  |" \
+   "largest size picked though it comes first; ratio to the library"
+is "$(row student/02_big)" "| student/02_big | m=64,n=64 | 12.35 ms | 100 µs | 0.00 | 0.00 | 0.0% | 0.04x | side-stream |" \
+   "milliseconds, and other flags shown"
+is "$(row library/lib)" "| library/lib | m=64,n=64 | 500 µs | 30.0 µs | 98.3 | 8.19 | 3.3% | 1.00x |  |" "the library against itself"
+is "$(row library/other)" "| library/other | m=64,n=64 | 1.000 ms | 20.0 µs | 49.2 | 4.10 | 1.6% | 0.50x |  |" \
+   "ratio against the first library row of that size"
+is "$(row roof/copy)" "| roof/copy | m=64,n=64 | 200 µs | 20.0 µs | 164 |  | 5.4% |  |  |" \
+   "roof row: no FLOPs, no ratio"
+
+# The sample: not-implemented row kept, ratios against cublasSgeam.
+s=$root/tests/data/sample-results/01-vector-add
+awk -f "$root/plots/table.awk" -v env="$s/env.csv" "$s/bench.csv" > "$tmp/table"; ok $? "table.awk runs on the sample"
+is "$(grep -c '| n=268435456 |' "$tmp/table")" 7 "sample: seven implementations at n=2^28"
+is "$(row student/03_vec4)" "| student/03_vec4 | n=268435456 |  |  |  |  |  |  | not-implemented |" "sample: not-implemented row shown"
+row student/01_naive | grep -qF '| 0.90x |'; ok $? "sample: naive at 0.90x the library"
+grep -qF 'Measured on NVIDIA H100 80GB HBM3, 2026-11-22' "$tmp/table"; ok $? "sample: caption from env.csv"
+
+# readme-table.sh
+md=$tmp/README.md
+cat > "$md" <<'EOF'
+# Chapter
+
+Text before.
+
+<!-- BEGIN bench-table -->
+| old | table |
+<!-- END bench-table -->
+
+Text after.
+EOF
+chmod 640 "$md"
+"$root/plots/readme-table.sh" "$md" "$s/bench.csv" > /dev/null; ok $? "readme-table.sh runs"
+grep -qF '| old | table |' "$md"; ok $((! $?)) "old table removed"
+grep -qF '| student/03_vec4 | n=268435456 |' "$md"; ok $? "new table inserted"
+is "$(grep -c -e '<!-- BEGIN bench-table -->' -e '<!-- END bench-table -->' "$md")" 2 "markers kept"
+is "$(sed -n '1,5p;$p' "$md" | tr '\n' '/')" "# Chapter//Text before.//<!-- BEGIN bench-table -->/Text after./" \
+   "text outside the markers kept"
+awk '/BEGIN bench-table/ { b = NR } /END bench-table/ { e = NR } /student\/02_fast/ { t = NR } END { exit !(b < t && t < e) }' "$md"
+ok $? "table between the markers"
+is "$(stat -c %a "$md")" 640 "file mode kept"
+cp "$md" "$tmp/before"
+"$root/plots/readme-table.sh" "$md" "$s/bench.csv" > /dev/null && cmp -s "$md" "$tmp/before"; ok $? "running it twice changes nothing"
+
+# Errors leave the file as it was and no temporary file behind.
+fails() {   # fails NAME FILE-CONTENT [BENCH]
+    printf '%s' "$2" > "$md"; cp "$md" "$tmp/before"
+    "$root/plots/readme-table.sh" "$md" "${3:-$s/bench.csv}" > /dev/null 2> "$tmp/err"
+    local st=$?
+    [ $st -ne 0 ] && [ -s "$tmp/err" ] && cmp -s "$md" "$tmp/before" && [ -z "$(ls "$tmp" | grep 'README.md.')" ]
+    ok $? "$1: error, file unchanged"
+}
+fails "no markers" $'# Chapter\n\nno table here\n'
+fails "BEGIN without END" $'a\n<!-- BEGIN bench-table -->\nb\n'
+fails "END without BEGIN" $'a\n<!-- END bench-table -->\nb\n'
+fails "END before BEGIN" $'<!-- END bench-table -->\n<!-- BEGIN bench-table -->\n'
+fails "two BEGINs" $'<!-- BEGIN bench-table -->\n<!-- BEGIN bench-table -->\n<!-- END bench-table -->\n'
+fails "missing bench.csv" $'<!-- BEGIN bench-table -->\n<!-- END bench-table -->\n' "$tmp/none.csv"
+grep -q 'no <!-- BEGIN bench-table -->' <(printf 'x\n' > "$md"; "$root/plots/readme-table.sh" "$md" "$s/bench.csv" 2>&1)
+ok $? "missing markers: the error names the marker"
+
+echo "1..$n"
+[ "$failed" -eq 0 ]
