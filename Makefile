@@ -34,6 +34,8 @@ GPU       ?=
 CFLAGS    := -std=c11 -O2 -g -Wall -Wextra -Werror -Wno-format-truncation -MMD -MP \
              -Igrader -I$(CUDA_HOME)/include
 NVFLAGS   := -O3 -lineinfo $(GENCODE) -Igrader -Xcompiler -fPIC,-Wall -MMD -MP
+# A kernel version is a shared library linked against the CUDA runtime only.
+SO_FLAGS  := -shared -cudart shared -Xlinker -z,defs
 LDLIBS    := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcublas -lcudart -lstdc++ -ldl -lm -lpthread
 
 ifeq ($(V),1)
@@ -98,12 +100,12 @@ $(BUILD)/$(1)/mw-grade: $$($(1)_OBJS) $(GRADER_OBJS) $(BUILD)/grader/main.o
 $(BUILD)/exercises/$(1)/%.so: exercises/$(1)/%.cu
 	$$(call say,NVCC,$$@)
 	@mkdir -p $$(@D)
-	$(Q)$(NVCC) $(NVFLAGS) -Ichapters/$(1) -shared -cudart shared -Xlinker -z,defs -o $$@ $$<
+	$(Q)$(NVCC) $(NVFLAGS) -Ichapters/$(1) $(SO_FLAGS) -o $$@ $$<
 
 $(BUILD)/solutions/$(1)/%.so: solutions/$(1)/%.cu
 	$$(call say,NVCC,$$@)
 	@mkdir -p $$(@D)
-	$(Q)$(NVCC) $(NVFLAGS) -Ichapters/$(1) -shared -cudart shared -Xlinker -z,defs -o $$@ $$<
+	$(Q)$(NVCC) $(NVFLAGS) -Ichapters/$(1) $(SO_FLAGS) -o $$@ $$<
 endef
 $(foreach ch,$(CHAPTERS),$(eval $(call chapter_rules,$(ch))))
 
@@ -111,7 +113,7 @@ libs_of = $(patsubst %.cu,$(BUILD)/%.so,$(wildcard $(1)/$(2)/*.cu))
 
 # ---- the chapter a goal is about ---------------------------------------------
 
-CHAPTER_GOALS := check bench traffic plot sanitize grade-build
+CHAPTER_GOALS := check bench traffic plot sanitize grade-build lib
 ifneq ($(filter $(CHAPTER_GOALS),$(MAKECMDGOALS)),)
   CHAPTER := $(shell sh grader/chapter.sh '$(CH)')
   ifeq ($(CHAPTER),)
@@ -132,7 +134,7 @@ endif
 # ---- what users run -------------------------------------------------------------
 
 .PHONY: help check bench traffic ceilings plot sanitize skeletons test build clean \
-        grade-build tables
+        grade-build tables lib
 
 help:
 	@echo 'memwall: a graded C/CUDA workbook about the memory wall'
@@ -168,6 +170,16 @@ help:
 	@echo 'Chapters: $(CHAPTERS)'
 
 grade-build: $(GRADER) $(SRC_LIBS)
+
+# One kernel file built as the chapter builds its exercises, into a folder of
+# its own: make lib CH=01 KERNEL=path/01_naive.cu LIBDIR=dir (for the tests,
+# and for grading submissions).
+lib: $(GRADER)
+	$(if $(and $(KERNEL),$(LIBDIR)),,$(error lib needs KERNEL=file.cu and LIBDIR=folder))
+	$(call say,NVCC,$(LIBDIR)/$(notdir $(KERNEL:.cu=.so)))
+	@mkdir -p $(LIBDIR)
+	$(Q)$(NVCC) $(NVFLAGS) -Ichapters/$(CHAPTER) $(SO_FLAGS) \
+	    -o $(LIBDIR)/$(notdir $(KERNEL:.cu=.so)) $(KERNEL)
 
 # The grader's exit code is what `make check` fails with: make reports it as
 # "Error 1" (wrong answer), "Error 2" (CUDA error, crash, timeout) or

@@ -26,7 +26,8 @@ static void usage(FILE *fp)
             "  traffic   [--student DIR] [--reference DIR] [--results DIR]\n"
             "            measured DRAM bytes with Nsight Compute; write traffic.csv\n"
             "  ceilings  [--results DIR] [--force]   measure and cache this GPU's roofs\n"
-            "  list      the chapter's versions and cases\n",
+            "  list      the chapter's versions and cases\n"
+            "  info      the GPU and its software (exit 77 when there is none)\n",
             mw_chapter_def.id);
 }
 
@@ -55,6 +56,23 @@ static void list_chapter(const mw_chapter *ch)
         printf("  %-8s %s%s\n", ch->cases[c].group, shape,
                ch->cases[c].sampled ? " (sampled check)" : "");
     }
+}
+
+static int print_info(void)
+{
+    mw_devinfo info;
+    char why[512];
+    if (mw_devinfo_get(&info, why, sizeof why) != 0) {
+        printf("%s\n", why);
+        return 77;
+    }
+    printf("%s: compute capability %d.%d, %d SMs, %zu MB L2, %.1f GiB memory\n", info.name,
+           info.cc_major, info.cc_minor, info.sms, info.l2_bytes >> 20,
+           info.mem_total / 1073741824.0);
+    printf("driver %s (CUDA %d.%d), runtime %d.%d; clocks now: SM %s MHz, memory %s MHz\n",
+           info.driver, info.driver_api / 1000, info.driver_api % 1000 / 10, info.runtime / 1000,
+           info.runtime % 1000 / 10, info.sm_clock, info.mem_clock);
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -132,6 +150,8 @@ int main(int argc, char **argv)
         return mw_cmd_traffic_run(ch, &bench, map);
     if (strcmp(cmd, "ceilings") == 0)
         return mw_cmd_ceilings(&bench);
+    if (strcmp(cmd, "info") == 0)
+        return print_info();
     if (strcmp(cmd, "list") == 0) {
         list_chapter(ch);
         return 0;

@@ -10,7 +10,7 @@ if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {
     set terminal png size 1200,750 enhanced font 'Sans,12'
 }
 set output out.'.png'
-svg = "set terminal svg size 1200,750 dynamic enhanced font 'Sans,14' linewidth 1.2; set output out.'.svg'; replot; unset output"
+svg = "set terminal svg size 1200,750 dynamic enhanced background rgb 'white' font 'Sans,14' linewidth 1.2; set output out.'.svg'; replot; unset output"
 
 set datafile separator "\t"
 set title noenhanced font ',15'

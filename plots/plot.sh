@@ -15,8 +15,9 @@ if [ $# -ne 1 ]; then
 fi
 dir=${1%/}
 if [ ! -f "$dir/bench.csv" ]; then
-    ch=${dir##*/}; ch=${ch%%-*}
-    echo "plot: $dir/bench.csv not found; run 'make bench CH=${ch:-NN}' first to produce it" >&2
+    ch=${dir##*/}; ch=${ch%%-*}         # results/<gpu>/01-vector-add -> 01
+    case $ch in [0-9][0-9]) ;; *) ch=NN ;; esac
+    echo "plot: $dir/bench.csv not found; run 'make bench CH=$ch' first to produce it" >&2
     exit 1
 fi
 if ! command -v gnuplot >/dev/null 2>&1; then

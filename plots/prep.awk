@@ -11,6 +11,8 @@
 #   roofline.dat x, y, label x, label y, colour (24-bit int), label, L|R
 #                (label left of its anchor, or right)
 # and prints shell assignments (values single-quoted) for plot.sh to eval.
+# The x label of the speed plot comes from the shape ("n=...": elements);
+# an xlabel key in env.csv overrides it.
 
 # Split one CSV line into f[1..n]; fields may be double-quoted ("" is a quote).
 function csvsplit(line, f,    n, i, c, q, cur) {
@@ -98,7 +100,6 @@ function ceil(v) { v -= 1e-9; return v == int(v) || v < 0 ? int(v) : int(v) + 1 
 function num(v) { return sprintf("%.6g", v) }
 
 BEGIN {
-    FS = ","
     nb = load(bench, B)
     if (nb <= 0) { print "prep: " bench ": no data rows" > "/dev/stderr"; exit 1 }
     ne = load(env, E); nc = load(ceilings, C); nt = load(traffic, T)

@@ -1,7 +1,8 @@
 # roofline.gp: achieved GFLOP/s against arithmetic intensity, under the
 # measured roofs. Variables from plot.sh: data (roofline.dat from prep.awk:
-# x, y, label x, label y, colour, label, L or R: label left- or right-aligned), n (number of points), copy, fp32,
-# tf32 (measured ceilings, 0 if unknown), xlo, xhi, ylo, yhi (axis range).
+# x, y, label x, label y, colour, label, L or R for a label left or right of
+# its anchor), n (number of points), copy, fp32, tf32 (measured ceilings, 0 if
+# unknown), xlo, xhi, ylo, yhi (axis range).
 
 # Real numbers: gnuplot divides integers as integers (51700/1000 = 51).
 copy = copy * 1.0; fp32 = fp32 * 1.0; tf32 = tf32 * 1.0

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Everything compiles without a GPU: the chapter programs, every exercise,
+# every solution and every known-wrong submission; and an exercise that calls
+# a library is refused at link time.
+. tests/lib.sh
+
+make -s --no-print-directory build >/tmp/mw-build.$$ 2>&1
+ok $? "make build: chapter programs, exercises and solutions"
+[ -s /tmp/mw-build.$$ ] && grep -i -E 'error|warning' /tmp/mw-build.$$ | head -n 20 | diag
+rm -f /tmp/mw-build.$$
+
+for ch in $(chapters); do
+    ok "$([ -x build/$ch/mw-grade ] && echo 0 || echo 1)" "$ch: build/$ch/mw-grade exists"
+    for src in solutions exercises; do
+        for f in $src/$ch/*.cu; do
+            [ -e "$f" ] || continue
+            so=build/${f%.cu}.so
+            ok "$([ -s "$so" ] && echo 0 || echo 1)" "$f compiles to $so"
+        done
+    done
+done
+
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+for dir in tests/wrong/*/*/; do
+    ch=$(basename "$(dirname "$dir")")
+    for f in "$dir"*.cu; do
+        build_lib "$ch" "$f" "$scratch/$(basename "$dir")" >/dev/null 2>&1
+        ok $? "known-wrong $(basename "$dir") ($ch) compiles"
+    done
+done
+
+# The exercise libraries link against the CUDA runtime only: a cuBLAS call
+# is an undefined symbol at build time, with the symbol's name in the error.
+out=$(build_lib 01-vector-add tests/data/calls-cublas/01_naive.cu "$scratch/cublas" 2>&1)
+rc=$?
+ok "$([ $rc -ne 0 ] && echo 0 || echo 1)" "an exercise that calls cuBLAS does not link"
+printf '%s' "$out" | grep -q 'cublasSaxpy'
+ok $? "the link error names the library call"
+
+done_testing

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# The make interface: help, chapter names, errors a user can act on.
+. tests/lib.sh
+
+out=$(make --no-print-directory help 2>&1)
+ok $? "make help succeeds"
+for word in check bench traffic plot sanitize ceilings test clean 'CH=' 'SRC=' 'EX=' 'SEED=' 'TIMEOUT=' 'V=1'; do
+    printf '%s' "$out" | grep -q -- "$word"
+    ok $? "make help mentions $word"
+done
+
+for name in 01 1 01-vector-add vector-add; do
+    out=$(make --no-print-directory -n check CH=$name 2>&1)
+    printf '%s' "$out" | grep -q -- '--lib-dir build/exercises/01-vector-add'
+    ok $? "CH=$name names chapter 01-vector-add"
+done
+
+out=$(make --no-print-directory -n check CH=nope 2>&1)
+rc=$?
+ok "$([ $rc -ne 0 ] && echo 0 || echo 1)" "an unknown chapter fails"
+printf '%s' "$out" | grep -q 'unknown chapter' && printf '%s' "$out" | grep -q '01-vector-add'
+ok $? "an unknown chapter lists the chapters"
+
+out=$(make --no-print-directory -n check 2>&1)
+printf '%s' "$out" | grep -q 'give a chapter'
+ok $? "check without CH asks for one"
+
+out=$(make --no-print-directory -n check CH=01 SRC=answers 2>&1)
+printf '%s' "$out" | grep -q 'SRC must be exercises or solutions'
+ok $? "a wrong SRC is named"
+
+out=$(make --no-print-directory -n check CH=01 SRC=solutions EX=02 SEED=7 TIMEOUT=9 2>&1)
+printf '%s' "$out" | grep -q -- '--lib-dir build/solutions/01-vector-add' &&
+    printf '%s' "$out" | grep -q -- '--version 02' &&
+    printf '%s' "$out" | grep -q -- '--seed 7' &&
+    printf '%s' "$out" | grep -q -- '--timeout 9'
+ok $? "SRC, EX, SEED and TIMEOUT reach the grader"
+
+out=$(make --no-print-directory -n clean 2>&1)
+printf '%s' "$out" | grep -q 'rm -rf build' && ! printf '%s' "$out" | grep -q results
+ok $? "make clean removes build/ and never results/"
+
+out=$(make --no-print-directory -n -B V=1 build/solutions/01-vector-add/01_naive.so 2>&1)
+printf '%s' "$out" | grep -q -- '-gencode arch=compute_'
+ok $? "V=1 shows full commands with the GPU architecture"
+
+out=$(make --no-print-directory -n ARCH=sm_80 build/solutions/01-vector-add/01_naive.so -B 2>&1)
+printf '%s' "$out" | grep -q 'arch=compute_80,code=sm_80'
+ok $? "ARCH= overrides the detected architecture"
+
+# Without a GPU the grader skips with the reason and exit 77.
+if have_gpu; then
+    skip "no-GPU behaviour: this machine has a GPU"
+    skip "no-GPU behaviour: this machine has a GPU"
+else
+    out=$(build/01-vector-add/mw-grade check --lib-dir build/solutions/01-vector-add 2>&1)
+    rc=$?
+    is77=$([ $rc -eq 77 ] && echo 0 || echo 1)
+    ok "$is77" "check without a GPU exits 77 (got $rc)"
+    printf '%s' "$out" | tail -n 1 | grep -q -E '^0 passed, 0 failed, [0-9]+ skipped$' &&
+        printf '%s' "$out" | grep -q 'no CUDA GPU'
+    ok $? "and says why, ending in the pass/fail line"
+fi
+
+out=$(build/01-vector-add/mw-grade check --lib-dir x --version 99 2>&1)
+rc=$?
+ok "$([ $rc -eq 2 ] && printf '%s' "$out" | grep -q '01_naive 02_fast' && echo 0 || echo 1)" \
+    "EX= naming no version lists the versions"
+
+done_testing

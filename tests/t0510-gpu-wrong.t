@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# On a GPU: every known-wrong submission in tests/wrong/<chapter>/<name>/ is
+# rejected with the exit code and the diagnostic its `expect` file names.
+. tests/lib.sh
+have_gpu || skip_all "$GPU_REASON"
+
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+field() { sed -n "s/^$1: *//p" "$2"; }
+
+for dir in tests/wrong/*/*/; do
+    dir=${dir%/}
+    name=$(basename "$dir")
+    ch=$(basename "$(dirname "$dir")")
+    expect=$dir/expect
+    version=$(field version "$expect")
+    want_exit=$(field exit "$expect")
+    phrase=$(field diagnostic "$expect")
+    timeout=$(field timeout "$expect")
+    lib=$scratch/$ch-$name
+    if ! build_lib "$ch" "$dir/$version.cu" "$lib" >/dev/null 2>&1; then
+        ok 1 "$ch/$name: builds"
+        continue
+    fi
+    out=$(build/$ch/mw-grade check --lib-dir "$lib" --version "$version" \
+        --timeout "${timeout:-30}" --seed 7 2>&1)
+    rc=$?
+    ok "$([ "$rc" = "$want_exit" ] && echo 0 || echo 1)" "$ch/$name: exit $want_exit (got $rc)"
+    printf '%s' "$out" | grep -q -F -- "$phrase"
+    ok $? "$ch/$name: says '$phrase'"
+    if [ "$rc" != "$want_exit" ] || ! printf '%s' "$out" | grep -q -F -- "$phrase"; then
+        printf '%s\n' "$out" | grep -v '^  PASS' | head -n 30 | diag
+    fi
+    printf '%s' "$out" | tail -n 1 | grep -q -E '^[0-9]+ passed, [0-9]+ failed'
+    ok $? "$ch/$name: the last line is the pass/fail count"
+done
+
+done_testing

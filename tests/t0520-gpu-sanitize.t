@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# On a GPU: compute-sanitizer's memcheck, racecheck, initcheck and synccheck
+# find nothing in the reference solutions (small cases, in-process).
+. tests/lib.sh
+have_gpu || skip_all "$GPU_REASON"
+command -v compute-sanitizer >/dev/null 2>&1 || skip_all "compute-sanitizer not on the PATH"
+
+for ch in $(chapters); do
+    out=$(make -s --no-print-directory sanitize CH=$ch SRC=solutions 2>&1)
+    rc=$?
+    ok $rc "$ch: make sanitize finds nothing in the solutions (exit $rc)"
+    [ $rc -ne 0 ] && printf '%s\n' "$out" | tail -n 30 | diag
+    for tool in memcheck racecheck initcheck synccheck; do
+        printf '%s' "$out" | grep -q "sanitize: $tool: ERROR SUMMARY: 0 errors"
+        ok $? "$ch: $tool reports 0 errors"
+    done
+done
+
+# The sanitizer itself must catch a planted out-of-bounds write.
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+build_lib 01-vector-add tests/wrong/01-vector-add/int-index/01_naive.cu "$scratch" >/dev/null 2>&1
+mkdir -p "$scratch/oob"
+cat >"$scratch/oob/01_naive.cu" <<'CU'
+#include "vector_add.h"
+__global__ void k(const float *a, const float *b, float *c, size_t n)
+{
+    size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (i < n)
+        c[i + (1 << 20)] = a[i] + b[i]; /* 4 MB past the end: outside the guard */
+}
+cudaError_t add_naive(const float *a, const float *b, float *c, size_t n, cudaStream_t s)
+{
+    if (n == 0)
+        return cudaSuccess;
+    k<<<(unsigned)((n + 255) / 256), 256, 0, s>>>(a, b, c, n);
+    return cudaGetLastError();
+}
+CU
+build_lib 01-vector-add "$scratch/oob/01_naive.cu" "$scratch/oob/lib" >/dev/null 2>&1
+out=$(sh grader/sanitize.sh build/01-vector-add/mw-grade "$scratch/oob/lib" planted 2>&1)
+printf '%s' "$out" | grep -q 'memcheck found problems'
+ok $? "memcheck reports a planted out-of-bounds write"
+
+done_testing

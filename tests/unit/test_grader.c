@@ -1,0 +1,302 @@
+/* test_grader.c: unit tests of the grader's pure-C parts (no GPU needed):
+ * tolerance and NaN policy, diagnosis, statistics, CSV, the ncu parser on a
+ * sample ncu wrote on an H100, the ceilings cache, the input generator. */
+#define _POSIX_C_SOURCE 200809L
+#include "tap.h"
+
+#include "ceilings.h"
+#include "check.h"
+#include "csv.h"
+#include "ncu.h"
+#include "rng.h"
+#include "stats.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+
+static const char *data_dir = "tests/data";
+
+static void test_nan_policy(void)
+{
+    mw_tol tol = {0.0, 1e-6};
+    float nan = mw_from_bits(0x7fc00000u), poison = mw_from_bits(MW_POISON_BITS);
+    ok(mw_matches(nan, NAN, tol), "NaN matches a NaN reference");
+    ok(!mw_matches(nan, 1.0, tol), "NaN never matches a finite reference");
+    ok(!mw_matches(1.0f, NAN, tol), "a finite value never matches a NaN reference");
+    ok(!mw_matches(poison, 0.0, tol), "the poison pattern never matches");
+    ok(mw_matches(INFINITY, INFINITY, tol), "+Inf matches +Inf");
+    ok(!mw_matches(-INFINITY, INFINITY, tol), "-Inf does not match +Inf");
+    ok(!mw_matches(1e30f, INFINITY, tol), "a large finite value does not match Inf");
+    ok(!mw_matches(INFINITY, 1e30, tol), "Inf does not match a large finite reference");
+    ok(mw_matches(1.0f, 1.0 + 0.5e-6, tol), "inside rtol passes");
+    ok(!mw_matches(1.0f, 1.0 + 2e-6, tol), "outside rtol fails");
+    mw_tol abs_tol = {1e-3, 0};
+    ok(mw_matches(0.0f, 0.9e-3, abs_tol), "inside atol passes");
+    ok(!mw_matches(0.0f, 1.1e-3, abs_tol), "outside atol fails");
+}
+
+/* Chapter 01's tolerance is one float ulp: a correctly rounded float add
+ * passes, one ulp of error on top of it does not. */
+static void test_add_tolerance(void)
+{
+    mw_tol tol = {0.0, ldexp(1.0, -23)};
+    float a = 0.1f, b = 0.2f;
+    double exact = (double)a + (double)b;
+    float sum = a + b;
+    ok(mw_matches(sum, exact, tol), "float a+b passes the add tolerance");
+    float off = nextafterf(nextafterf(sum, 1.f), 1.f);
+    ok(!mw_matches(off, exact, tol), "two ulps off fails the add tolerance");
+}
+
+static int has_hint(char hints[][256], int n, const char *needle)
+{
+    for (int i = 0; i < n; i++)
+        if (strstr(hints[i], needle))
+            return 1;
+    return 0;
+}
+
+static void test_diagnosis(void)
+{
+    mw_tol tol = {0, 1e-6};
+    float poison = mw_from_bits(MW_POISON_BITS);
+    char hints[6][256];
+    mw_mismatch m;
+    mw_run_facts f;
+
+    /* Tail never written. */
+    mw_mismatch_init(&m);
+    memset(&f, 0, sizeof f);
+    f.n = 1000;
+    for (size_t i = 0; i < 1000; i++)
+        mw_mismatch_add(&m, i, i < 768 ? 1.0f : poison, 1.0, tol);
+    is_int((long long)m.wrong, 232, "tail: 232 wrong");
+    is_int((long long)m.unwritten, 232, "tail: all never written");
+    int n = mw_diagnose(&m, &f, hints, 6);
+    ok(has_hint(hints, n, "the tail") && has_hint(hints, n, "768..999"),
+       "tail: the hint names the unwritten range");
+
+    /* First half only. */
+    mw_mismatch_init(&m);
+    f.n = 1001;
+    for (size_t i = 0; i < 1001; i++)
+        mw_mismatch_add(&m, i, i < 500 ? 1.0f : poison, 1.0, tol);
+    n = mw_diagnose(&m, &f, hints, 6);
+    ok(has_hint(hints, n, "first half"), "half: the hint says only the first half");
+
+    /* Out-of-bounds writes and modified inputs, with a right answer. */
+    mw_mismatch_init(&m);
+    mw_mismatch_add(&m, 0, 1.0f, 1.0, tol);
+    f.n = 1;
+    f.guard_after = 223;
+    f.guard_after_last = 222;
+    f.input_changed = 1;
+    f.input_name = "a";
+    n = mw_diagnose(&m, &f, hints, 6);
+    ok(has_hint(hints, n, "missing bounds check"), "guard: names the missing bounds check");
+    ok(has_hint(hints, n, "input a was modified"), "input: names the modified input");
+
+    /* A race. */
+    memset(&f, 0, sizeof f);
+    f.n = 1;
+    f.runs_differ = 1;
+    n = mw_diagnose(&m, &f, hints, 6);
+    ok(has_hint(hints, n, "race"), "race: two runs that differ are called a race");
+
+    /* Wrong only past 2^31. */
+    mw_mismatch_init(&m);
+    memset(&f, 0, sizeof f);
+    f.n = ((size_t)1 << 31) + 3;
+    f.sampled = 1;
+    mw_mismatch_add(&m, 5, 1.0f, 1.0, tol);
+    mw_mismatch_add(&m, ((size_t)1 << 31) + 1, 2.0f, 1.0, tol);
+    n = mw_diagnose(&m, &f, hints, 6);
+    ok(has_hint(hints, n, "2^31"), "int overflow: wrong only past 2^31 is named");
+
+    /* Nothing written at all. */
+    mw_mismatch_init(&m);
+    memset(&f, 0, sizeof f);
+    f.n = 10;
+    for (size_t i = 0; i < 10; i++)
+        mw_mismatch_add(&m, i, poison, 1.0, tol);
+    n = mw_diagnose(&m, &f, hints, 6);
+    ok(has_hint(hints, n, "no output element was written"), "nothing written is named");
+    is_int(m.nshow, 5, "at most five wrong elements are listed");
+
+    ok(mw_cuda_error_hint("cudaErrorMisalignedAddress") != NULL, "misaligned address has a hint");
+    ok(mw_cuda_error_hint("cudaErrorIllegalAddress") != NULL, "illegal address has a hint");
+    ok(mw_cuda_error_hint("cudaSuccess") == NULL, "no hint for success");
+}
+
+static void test_stats(void)
+{
+    double x[] = {5, 1, 4, 2, 3};
+    is_double(mw_median(x, 5), 3, 1e-12, "median of 1..5");
+    is_double(mw_quantile(x, 5, 0.25), 2, 1e-12, "first quartile of 1..5");
+    is_double(mw_quantile(x, 5, 0.75), 4, 1e-12, "third quartile of 1..5");
+    double y[] = {4, 1, 3, 2};
+    is_double(mw_median(y, 4), 2.5, 1e-12, "median of an even count interpolates");
+    is_double(x[0], 5, 0, "quantile leaves its input unsorted");
+    is_double(mw_stddev(x, 5), sqrt(2.5), 1e-12, "sample standard deviation");
+    is_double(mw_rel_stderr(x, 5), sqrt(2.5) / sqrt(5.0) / 3.0, 1e-12, "relative standard error");
+    double same[] = {2, 2, 2};
+    is_double(mw_rel_stderr(same, 3), 0, 0, "no spread, no error");
+}
+
+static void test_csv(void)
+{
+    char path[] = "/tmp/mw-test-csv-XXXXXX";
+    int fd = mkstemp(path);
+    close(fd);
+    unlink(path);
+    mw_csv c;
+    ok(mw_csv_open(&c, path, "a,b,c") == 0, "csv opens");
+    mw_csv_str(&c, "plain");
+    mw_csv_str(&c, "with, comma");
+    mw_csv_str(&c, "with \"quote\"");
+    mw_csv_end_row(&c);
+    mw_csv_num(&c, 1.5, 6);
+    mw_csv_num(&c, NAN, 6);
+    mw_csv_num(&c, 123456789, 15);
+    mw_csv_end_row(&c);
+    ok(access(path, F_OK) != 0, "nothing at the path before close (atomic)");
+    ok(mw_csv_close(&c) == 0, "csv closes");
+    FILE *fp = fopen(path, "r");
+    char line[256], *f[8];
+    ok(fp && fgets(line, sizeof line, fp), "header read back");
+    is_str(line, "a,b,c\n", "header as written");
+    ok(fgets(line, sizeof line, fp) != NULL, "row 1 read back");
+    is_str(line, "plain,\"with, comma\",\"with \"\"quote\"\"\"\n", "quoting per RFC 4180");
+    int n = mw_csv_split(line, f, 8);
+    is_int(n, 3, "split finds 3 fields");
+    is_str(f[1], "with, comma", "split undoes quoting");
+    is_str(f[2], "with \"quote\"", "split undoes doubled quotes");
+    ok(fgets(line, sizeof line, fp) != NULL, "row 2 read back");
+    is_str(line, "1.5,,123456789\n", "NaN is an empty field");
+    fclose(fp);
+    unlink(path);
+}
+
+static void test_ncu_sample(void)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/ncu_sample.csv", data_dir);
+    FILE *fp = fopen(path, "r");
+    ok(fp != NULL, "the H100 ncu sample is there");
+    if (!fp)
+        return;
+    mw_ncu_kernel *k = NULL;
+    int n = mw_ncu_parse(fp, &k);
+    fclose(fp);
+    is_int(n, 3, "three kernels in the sample (marker, add, marker)");
+    if (n != 3)
+        return;
+    is_str(k[1].name, "add(const float *, const float *, float *, unsigned long)", "kernel name");
+    is_double(k[1].dram_read, 134235648, 0, "thousands separators are removed (read)");
+    is_double(k[1].dram_write, 54499584, 0, "write bytes");
+    is_double(k[1].time_ns, 72160, 0, "duration in ns");
+    is_int(k[0].grid_x, 7, "the marker's grid size is read");
+    mw_ncu_segment *s = NULL;
+    int ns = mw_ncu_segments(k, n, &s);
+    is_int(ns, 2, "markers 7 and 8 open two segments");
+    is_int(s[0].k, 7, "segment 7 first");
+    is_int(s[0].kernels, 1, "segment 7 holds the add");
+    is_double(s[0].dram_read, 134235648, 0, "segment 7 read bytes");
+    free(k);
+    free(s);
+    is_double(mw_ncu_number("1,234"), 1234, 0, "number with separator");
+    ok(isnan(mw_ncu_number("n/a")), "n/a is NaN");
+}
+
+/* A library that launches two kernels between markers with the same k. */
+static void test_ncu_segments(void)
+{
+    const char *csv =
+        "==PROF== Connected to process 1\n"
+        "\"ID\",\"Kernel Name\",\"Grid Size\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
+        "\"0\",\"mw_fill_kernel\",\"(9, 1, 1)\",\"dram__bytes_read.sum\",\"byte\",\"5\"\n"
+        "\"1\",\"mw_marker()\",\"(3, 1, 1)\",\"dram__bytes_read.sum\",\"byte\",\"0\"\n"
+        "\"2\",\"lib_a\",\"(64, 1, 1)\",\"dram__bytes_read.sum\",\"byte\",\"1,000\"\n"
+        "\"2\",\"lib_a\",\"(64, 1, 1)\",\"dram__bytes_write.sum\",\"byte\",\"10\"\n"
+        "\"3\",\"lib_b\",\"(64, 1, 1)\",\"dram__bytes_read.sum\",\"byte\",\"2,000\"\n"
+        "\"3\",\"lib_b\",\"(64, 1, 1)\",\"dram__bytes_write.sum\",\"byte\",\"20\"\n"
+        "\"4\",\"mw_marker()\",\"(3, 1, 1)\",\"dram__bytes_read.sum\",\"byte\",\"0\"\n"
+        "\"5\",\"mw_fill_kernel\",\"(9, 1, 1)\",\"dram__bytes_read.sum\",\"byte\",\"7\"\n";
+    FILE *fp = fmemopen((void *)csv, strlen(csv), "r");
+    mw_ncu_kernel *k = NULL;
+    int n = mw_ncu_parse(fp, &k);
+    fclose(fp);
+    is_int(n, 6, "six kernels parsed");
+    mw_ncu_segment *s = NULL;
+    int ns = mw_ncu_segments(k, n, &s);
+    is_int(ns, 1, "one bracketed segment");
+    is_int(s[0].kernels, 2, "both library kernels counted, harness kernels outside left out");
+    is_double(s[0].dram_read, 3000, 0, "reads summed over the segment");
+    is_double(s[0].dram_write, 30, 0, "writes summed over the segment");
+    free(k);
+    free(s);
+    fp = fmemopen((void *)"no table here\n", 14, "r");
+    ok(mw_ncu_parse(fp, &k) == -1, "output without a table is an error");
+    fclose(fp);
+    free(k);
+}
+
+static void test_ceilings_cache(void)
+{
+    char dir[] = "/tmp/mw-test-ceil-XXXXXX";
+    ok(mkdtemp(dir) != NULL, "temp dir");
+    char path[256];
+    snprintf(path, sizeof path, "%s/gpu/ceilings.csv", dir);
+    mw_ceilings c = {3013.5, 51700, 454000, "2026-11-22"}, back;
+    ok(mw_ceilings_load(path, &back) == -1, "a missing cache does not load");
+    ok(mw_ceilings_save(path, &c, "Some GPU, 80GB") == 0, "cache saved (folders created)");
+    ok(mw_ceilings_load(path, &back) == 0, "cache loads");
+    is_double(back.copy_gbps, 3013.5, 1e-9, "copy bandwidth round-trips");
+    is_double(back.fp32_gflops, 51700, 1e-9, "FP32 rate round-trips");
+    is_double(back.tf32_gflops, 454000, 1e-9, "TF32 rate round-trips");
+    is_str(back.date, "2026-11-22", "date round-trips");
+    FILE *fp = fopen(path, "w");
+    fputs("metric,value,unit,detail\ncopy_gbps,3000,GB/s,x\n", fp);
+    fclose(fp);
+    ok(mw_ceilings_load(path, &back) == -1, "an incomplete cache does not load");
+    unlink(path);
+    snprintf(path, sizeof path, "%s/gpu", dir);
+    rmdir(path);
+    rmdir(dir);
+}
+
+static void test_generator(void)
+{
+    int in_range = 1, specials = 0, exact = 1;
+    for (uint64_t i = 0; i < 100000; i++) {
+        float u = mw_gen(42, 1, i, MW_GEN_UNIFORM, 1.f);
+        in_range &= u >= -1.f && u < 1.f;
+        exact &= (double)u * 8388608.0 == floor((double)u * 8388608.0);
+        float s = mw_gen(42, 1, i, MW_GEN_SPECIAL, 1.f);
+        specials += !isfinite(s) || s == 0.f;
+    }
+    ok(in_range, "uniform values lie in [-1, 1)");
+    ok(exact, "uniform values are multiples of 2^-23 (exact on host and device)");
+    ok(specials > 5000 && specials < 20000, "about 1 in 8 special values are special");
+    ok(mw_gen(42, 1, 7, 0, 1.f) == mw_gen(42, 1, 7, 0, 1.f), "same seed, same value");
+    ok(mw_gen(42, 1, 7, 0, 1.f) != mw_gen(43, 1, 7, 0, 1.f), "another seed, another value");
+    ok(mw_gen(42, 1, 7, 0, 1.f) != mw_gen(42, 2, 7, 0, 1.f), "another stream, another value");
+    float k = mw_gen(42, 1, 7, MW_GEN_SMALLINT, 1.f);
+    ok(k == floorf(k) && k >= -4 && k <= 4, "small integers are integers in [-4, 4]");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1)
+        data_dir = argv[1];
+    test_nan_policy();
+    test_add_tolerance();
+    test_diagnosis();
+    test_stats();
+    test_csv();
+    test_ncu_sample();
+    test_ncu_segments();
+    test_ceilings_cache();
+    test_generator();
+    return done_testing();
+}
