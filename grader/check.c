@@ -159,7 +159,8 @@ const char *mw_cuda_error_hint(const char *name)
          "invalid launch configuration: at most 1024 threads per block, grid.y and "
          "grid.z at most 65535, and no zero-sized grid (return early when n == 0)"},
         {"cudaErrorInvalidValue",
-         "a launch or call got an invalid argument (a zero-sized grid when n == 0?)"},
+         "a launch or call got an invalid argument: more than 1024 threads per block, a "
+         "zero-sized grid (return early when n == 0), or a bad pointer"},
         {"cudaErrorLaunchOutOfResources",
          "too many registers or too much shared memory per block for this launch"},
         {"cudaErrorInvalidDeviceFunction",

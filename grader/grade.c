@@ -315,7 +315,7 @@ static void handle_line(checker *k, tally *t, const char *line)
     } else if (line[0] == 'N') {
         printf("%s\n", line + 2);
         t->nogpu = 1;
-    } else if (line[0] == 'G') {
+    } else if (line[0] == 'G' && t->gpu[0] == '\0') { /* once, not per restart */
         snprintf(t->gpu, sizeof t->gpu, "%s", line + 2);
         printf("GPU: %s\n", t->gpu);
     }

@@ -109,6 +109,12 @@ int mw_load_version(const char *lib_dir, const mw_version *v, mw_loaded *out)
     return 0;
 }
 
+static int compare_size(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return (x > y) - (x < y);
+}
+
 /* Indices checked on a huge output: both ends, the 2^31 and 2^32 boundaries
  * (where int and unsigned indices wrap), and a random sample. */
 static size_t *sample_indices(size_t n, uint64_t seed, size_t *count)
@@ -125,7 +131,13 @@ static size_t *sample_indices(size_t n, uint64_t seed, size_t *count)
             idx[m++] = i;
     for (size_t j = 0; j < random; j++)
         idx[m++] = mw_hash(seed, 0xabcdef, j) % n;
-    *count = m;
+    /* Sorted and without repeats, so that a report lists each index once. */
+    qsort(idx, m, sizeof *idx, compare_size);
+    size_t unique = 0;
+    for (size_t j = 0; j < m; j++)
+        if (unique == 0 || idx[j] != idx[unique - 1])
+            idx[unique++] = idx[j];
+    *count = unique;
     return idx;
 }
 
@@ -221,7 +233,7 @@ void mw_format_cuda_error(char *text, size_t len, const char *what, cudaError_t 
 {
     const char *hint = mw_cuda_error_hint(cudaGetErrorName(err));
     snprintf(text, len, "%s: %s (%s)%s%s", what, cudaGetErrorName(err), cudaGetErrorString(err),
-             hint ? "\n        hint: " : "", hint ? hint : "");
+             hint ? "\nhint: " : "", hint ? hint : "");
 }
 
 void mw_size_label(double x, char *text, size_t len)

@@ -13,7 +13,9 @@ for tool in memcheck racecheck initcheck synccheck; do
         "$grader" check --small --no-fork --lib-dir "$libdir" --label "$label" \
         ${SEED:+--seed "$SEED"} >"$log" 2>&1
     rc=$?
-    summary=$(grep 'ERROR SUMMARY' "$log" | tail -n 1 | sed 's/^=* *//')
+    # memcheck, initcheck and synccheck end in "ERROR SUMMARY: N errors";
+    # racecheck in "RACECHECK SUMMARY: N hazards displayed (N errors, N warnings)".
+    summary=$(grep -E '(ERROR|RACECHECK) SUMMARY' "$log" | tail -n 1 | sed 's/^=* *//')
     if [ $rc -eq 10 ]; then
         echo "sanitize: $tool found problems: $summary"
         grep -E '^=========' "$log" | grep -v -E 'COMPUTE-SANITIZER|ERROR SUMMARY' | head -n 40

@@ -19,7 +19,10 @@ ok() { # ok CONDITION_STATUS NAME
 
 skip() { T_COUNT=$((T_COUNT + 1)); echo "ok $T_COUNT # SKIP $*"; }
 
-diag() { printf '%s\n' "$@" | sed 's/^/# /'; }
+# diag TEXT...: comment lines; with no arguments, comments standard input.
+diag() {
+    if [ $# -gt 0 ]; then printf '%s\n' "$@"; else cat; fi | sed 's/^/# /'
+}
 
 done_testing() {
     echo "1..$T_COUNT"

@@ -5,9 +5,9 @@
 __global__ void add_naive_kernel(const float *a, const float *b, float *c, size_t n)
 {
     size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
-    volatile int spin = (n == 257);
-    while (spin)
-        ;
+    if (n == 257)
+        while (clock64() >= 0) /* always true; clock64 cannot be optimized away */
+            ;
     if (i < n)
         c[i] = a[i] + b[i];
 }

@@ -1,5 +1,6 @@
 /* Known wrong: a 32-bit index. Right for every n below 2^31; past it, i
- * wraps to a negative number and the kernel reads 8 GB before the array. */
+ * wraps to a negative number, the test i < n (done in size_t) is false, and
+ * every element from 2^31 on is never written. */
 #include "vector_add.h"
 
 __global__ void add_naive_kernel(const float *a, const float *b, float *c, size_t n)

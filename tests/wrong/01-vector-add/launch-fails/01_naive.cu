@@ -1,5 +1,5 @@
 /* Known wrong: 2048 threads per block, over the hardware's 1024: every
- * launch fails with cudaErrorInvalidConfiguration. */
+ * launch fails (cudaErrorInvalidValue on this runtime). */
 #include "vector_add.h"
 
 __global__ void add_naive_kernel(const float *a, const float *b, float *c, size_t n)
