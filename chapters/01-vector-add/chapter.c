@@ -123,15 +123,20 @@ static int geam_setup(void **state)
     return 0;
 }
 
-/* C = 1*A + 1*B with A, B, C seen as n x 1 column-major matrices. */
+/* C = 1*A + 1*B with the vectors seen as a rows x cols column-major matrix,
+ * as square as n's factors of two allow. The shape matters: at n = 2^28 on
+ * an H100, 16384 x 16384 runs at 3027 GB/s and 2^28 x 1 at 269 GB/s. */
 static cudaError_t geam_run(void *state, const mw_case *c, float *const *bufs, cudaStream_t s)
 {
     cublasHandle_t h = state;
     const float one = 1.f;
-    int n = (int)c->dim[0];
+    size_t n = c->dim[0], cols = 1;
+    while ((cols * 2) * (cols * 2) <= n && n % (cols * 2) == 0)
+        cols *= 2;
+    int rows = (int)(n / cols);
     cublasSetStream(h, s);
-    cublasStatus_t st = cublasSgeam(h, CUBLAS_OP_N, CUBLAS_OP_N, n, 1, &one, bufs[A], n, &one,
-                                    bufs[B], n, bufs[C], n);
+    cublasStatus_t st = cublasSgeam(h, CUBLAS_OP_N, CUBLAS_OP_N, rows, (int)cols, &one, bufs[A],
+                                    rows, &one, bufs[B], rows, bufs[C], rows);
     return st == CUBLAS_STATUS_SUCCESS ? cudaSuccess : cudaErrorUnknown;
 }
 
