@@ -48,7 +48,7 @@ int mw_ceilings_save(const char *path, const mw_ceilings *c, const char *gpu)
         const char *unit, *detail;
     } rows[] = {
         {"copy_gbps", c->copy_gbps, "GB/s",
-         "cudaMemcpy device to device, 2 GiB, bytes read + written, median"},
+         "cudaMemcpy device to device of 1 GiB: 2 GiB read + written, median"},
         {"fp32_gflops", c->fp32_gflops, "GFLOP/s",
          "cublasSgemm 8192^3, CUBLAS_PEDANTIC_MATH (plain FP32), median"},
         {"tf32_gflops", c->tf32_gflops, "GFLOP/s",

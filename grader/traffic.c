@@ -326,6 +326,12 @@ int mw_cmd_traffic(const mw_chapter *ch, const mw_bench_opts *o)
     }
     if (join_and_write(ch, o, dir, path, (double)info.l2_bytes) != 0)
         return write_model_only(ch, o, path);
+    /* The map and ncu's own log were only needed for the join. */
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s/traffic-map.csv", dir);
+    remove(tmp);
+    snprintf(tmp, sizeof tmp, "%s/ncu.log", dir);
+    remove(tmp);
     printf("wrote %s (ncu's raw output: %s/ncu.csv)\n", path, dir);
     return 0;
 }
