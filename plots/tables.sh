@@ -1,0 +1,22 @@
+#!/bin/sh
+# tables.sh: refresh the bench tables in the lessons and the README from the
+# results of the workbook's reference GPU (or GPU=<folder> under results/).
+# A file is touched only where it has the bench-table markers.
+set -eu
+gpu=${GPU:-NVIDIA_H100_80GB_HBM3}
+status=0
+for lesson in chapters/[0-9][0-9]-*/README.md; do
+    ch=$(basename "$(dirname "$lesson")")
+    bench=results/$gpu/$ch/bench.csv
+    grep -q '<!-- BEGIN bench-table -->' "$lesson" || continue
+    if [ ! -f "$bench" ]; then
+        echo "tables: no $bench; $lesson left as it is" >&2
+        continue
+    fi
+    sh plots/readme-table.sh "$lesson" "$bench" && echo "  TABLE   $lesson" || status=1
+done
+# The README shows chapter 01's table.
+if grep -q '<!-- BEGIN bench-table -->' README.md && [ -f "results/$gpu/01-vector-add/bench.csv" ]; then
+    sh plots/readme-table.sh README.md "results/$gpu/01-vector-add/bench.csv" && echo "  TABLE   README.md" || status=1
+fi
+exit $status
