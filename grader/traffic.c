@@ -84,13 +84,14 @@ int mw_cmd_traffic_run(const mw_chapter *ch, const mw_bench_opts *o, const char 
     return mw_csv_close(&map) == 0 ? 0 : 2;
 }
 
-/* Looks for ncu: $NCU, then the PATH, then the toolkit's usual place. */
+/* Looks for ncu: $NCU when set (and only there), else the PATH, then the
+ * toolkit's usual place. */
 static int find_ncu(char *path, size_t len)
 {
     const char *env = getenv("NCU");
-    if (env && access(env, X_OK) == 0) {
+    if (env && *env) {
         snprintf(path, len, "%s", env);
-        return 0;
+        return access(env, X_OK) == 0 ? 0 : -1;
     }
     const char *dirs = getenv("PATH");
     char buf[8192];

@@ -45,4 +45,13 @@ else
     skip "ncu not on the PATH"
 fi
 
+# Without ncu, traffic says so and falls back to the model's bytes, labelled.
+out=$(NCU=/nonexistent/ncu make -s --no-print-directory traffic CH=01 RESULTS="$scratch" 2>&1)
+ok $? "make traffic without ncu still succeeds"
+printf '%s' "$out" | grep -q 'ncu (Nsight Compute) not found'
+ok $? "and says ncu was not found"
+models=$(awk -F, 'NR > 1 && $12 == "model" && $8 == ""' "$tcsv" | wc -l)
+rows=$(awk 'NR > 1' "$tcsv" | wc -l)
+ok "$([ "$models" -eq "$rows" ] && [ "$rows" -gt 0 ] && echo 0 || echo 1)" "traffic.csv holds model bytes only, labelled source=model"
+
 done_testing
