@@ -34,7 +34,7 @@ opt() { if [ -f "$1" ]; then printf '%s' "$1"; fi; }
 
 # prep.awk parses the CSVs once, writes plain data files into $tmp and prints
 # shell assignments (gpu, title, impls, ceilings, axis ranges, ...).
-vars=$(awk -f "$here/prep.awk" -v tmp="$tmp" -v bench="$dir/bench.csv" \
+vars=$(awk -f "$here/csv.awk" -f "$here/prep.awk" -v tmp="$tmp" -v bench="$dir/bench.csv" \
     -v traffic="$(opt "$dir/traffic.csv")" -v env="$(opt "$dir/env.csv")" \
     -v ceilings="$(opt "$dir/../ceilings.csv")")
 eval "$vars"

@@ -1,6 +1,6 @@
 # prep.awk: turn a chapter's result CSVs into plain data files for gnuplot.
 #
-#   awk -f plots/prep.awk -v tmp=DIR -v bench=F [-v traffic=F] [-v env=F] [-v ceilings=F]
+#   awk -f plots/csv.awk -f plots/prep.awk -v tmp=DIR -v bench=F [-v traffic=F] [-v env=F] [-v ceilings=F]
 #
 # All work happens in BEGIN, reading the files with getline, so that each CSV
 # is parsed once here (quoted fields included) and gnuplot only ever sees
@@ -13,27 +13,6 @@
 # and prints shell assignments (values single-quoted) for plot.sh to eval.
 # The x label of the speed plot comes from the shape ("n=...": elements);
 # an xlabel key in env.csv overrides it.
-
-# Split one CSV line into f[1..n]; fields may be double-quoted ("" is a quote).
-function csvsplit(line, f,    n, i, c, q, cur) {
-    split("", f)
-    sub(/\r$/, "", line)
-    if (index(line, "\"") == 0)
-        return split(line, f, ",")
-    n = 0; cur = ""; q = 0
-    for (i = 1; i <= length(line); i++) {
-        c = substr(line, i, 1)
-        if (q) {
-            if (c != "\"") cur = cur c
-            else if (substr(line, i + 1, 1) == "\"") { cur = cur c; i++ }
-            else q = 0
-        } else if (c == "\"") q = 1
-        else if (c == ",") { f[++n] = cur; cur = "" }
-        else cur = cur c
-    }
-    f[++n] = cur
-    return n
-}
 
 # Read a CSV with a header row into T[row, column name]. Returns the number of
 # data rows, or -1 when the file is missing, unreadable or empty.

@@ -20,7 +20,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 env=$(dirname "$bench")/env.csv
 [ -f "$env" ] || env=
-table=$(awk -f "$here/table.awk" -v env="$env" "$bench") || exit 1
+table=$(awk -f "$here/csv.awk" -f "$here/table.awk" -v env="$env" "$bench") || exit 1
 
 # cp -p first: the temporary copy gets the file's permissions, which the
 # rename then keeps.

@@ -1,34 +1,13 @@
 # table.awk: a GitHub Markdown table of a chapter's bench.csv, one row per
 # implementation at its largest size.
 #
-#   awk -f plots/table.awk [-v env=DIR/env.csv] DIR/bench.csv
+#   awk -f plots/csv.awk -f plots/table.awk [-v env=DIR/env.csv] DIR/bench.csv
 #
 # Rows that are wrong or not implemented are shown with their flag and blank
 # numbers, never dropped. "vs library" is the library's median time over this
 # one (above 1x: faster than the library), against the first library row of
 # the same size; blank for roof rows, which do other work. With env=, a line under the table says where and when it was
 # measured.
-
-# Split one CSV line into f[1..n]; fields may be double-quoted ("" is a quote).
-function csvsplit(line, f,    n, i, c, q, cur) {
-    split("", f)
-    sub(/\r$/, "", line)
-    if (index(line, "\"") == 0)
-        return split(line, f, ",")
-    n = 0; cur = ""; q = 0
-    for (i = 1; i <= length(line); i++) {
-        c = substr(line, i, 1)
-        if (q) {
-            if (c != "\"") cur = cur c
-            else if (substr(line, i + 1, 1) == "\"") { cur = cur c; i++ }
-            else q = 0
-        } else if (c == "\"") q = 1
-        else if (c == ",") { f[++n] = cur; cur = "" }
-        else cur = cur c
-    }
-    f[++n] = cur
-    return n
-}
 
 function kindrank(k) {
     return k == "student" ? 1 : k == "reference" ? 2 : k == "library" ? 3 : k == "roof" ? 4 : 5

@@ -13,18 +13,7 @@ DATA=tests/data/strip
 WORK=$(mktemp -d) || exit 1
 trap 'rm -rf "$WORK"' EXIT
 
-count=0
-failed=0
-ok() { # ok CONDITION-STATUS NAME
-    count=$((count + 1))
-    if [ "$1" -eq 0 ]; then
-        echo "ok $count - $2"
-    else
-        echo "not ok $count - $2"
-        failed=$((failed + 1))
-    fi
-}
-diag() { sed 's/^/#   /' "$@"; }
+. tests/lib.sh
 
 # Runs the tool, keeping its status in $status and its stderr in $WORK/err.
 run() { "$TOOL" "$@" >"$WORK/out" 2>"$WORK/err"; status=$?; }
@@ -35,12 +24,12 @@ if [ ! -x "$TOOL" ] || [ grader/strip.c -nt "$TOOL" ]; then
     mkdir -p build/tools
     gcc -std=c11 -Wall -Wextra -Werror -O2 -o "$TOOL" grader/strip.c 2>"$WORK/err"
     ok $? "mw-strip builds cleanly with -Wall -Wextra -Werror"
-    [ -s "$WORK/err" ] && diag "$WORK/err"
+    [ -s "$WORK/err" ] && diag <"$WORK/err"
 else
     ok 0 "mw-strip is up to date"
 fi
 if [ ! -x "$TOOL" ]; then
-    echo "1..$count"
+    done_testing
     exit 1
 fi
 
@@ -50,7 +39,7 @@ for expected in "$DATA"/*.expected.cu; do
     out=$WORK/$name.out.cu
     run "$DATA/$name.cu" "$out"
     ok $status "$name: exit 0"
-    [ -s "$WORK/err" ] && diag "$WORK/err"
+    [ -s "$WORK/err" ] && diag <"$WORK/err"
     cmp -s "$out" "$expected"
     ok $? "$name: output is $name.expected.cu byte for byte"
     cmp -s "$out" "$expected" || diff "$expected" "$out" | diag
@@ -82,7 +71,7 @@ stderr_has "$WORK/stale.cu is out of date with $DATA/good.cu: run 'make skeleton
 ok $? "--check out of sync: says which file and what to run"
 stderr_has "$WORK/stale.cu:9:"
 ok $? "--check out of sync: names the first differing line (9)"
-diag "$WORK/err"
+diag <"$WORK/err"
 cmp -s "$WORK/stale.cu" "$WORK/stale.orig"
 ok $? "--check out of sync: writes nothing"
 head -c -1 "$DATA/good.expected.cu" >"$WORK/short.cu"
@@ -110,7 +99,7 @@ for input in "$DATA"/err-*.cu; do
     grep -q "^$(echo "$input" | sed 's/[.]/[.]/g'):$line: .*$text" "$WORK/err"
     ok $? "$name: error names line $line ($text)"
     grep -q . "$WORK/err" || echo "#   no message"
-    diag "$WORK/err"
+    diag <"$WORK/err"
     [ ! -e "$out" ] && [ -z "$(ls -A "$WORK" | grep "^\.$name")" ]
     ok $? "$name: no output file created"
     echo "previous skeleton" >"$out"
@@ -155,5 +144,4 @@ run "$DATA/good.cu" "$WORK/link.cu"
 [ $status -eq 2 ] && [ -L "$WORK/link.cu" ] && [ "$(cat "$WORK/target")" = target ]
 ok $? "OUT a symbolic link: exit 2, link and target untouched"
 
-echo "1..$count"
-[ $failed -eq 0 ]
+done_testing

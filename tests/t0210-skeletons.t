@@ -14,23 +14,13 @@ if [ ${#solutions[@]} -eq 0 ]; then
     exit 0
 fi
 
-count=0
-failed=0
-ok() { # ok CONDITION-STATUS NAME
-    count=$((count + 1))
-    if [ "$1" -eq 0 ]; then
-        echo "ok $count - $2"
-    else
-        echo "not ok $count - $2"
-        failed=$((failed + 1))
-    fi
-}
+. tests/lib.sh
 
 if [ ! -x "$TOOL" ] || [ grader/strip.c -nt "$TOOL" ]; then
     mkdir -p build/tools
     gcc -std=c11 -Wall -Wextra -Werror -O2 -o "$TOOL" grader/strip.c
     ok $? "mw-strip builds"
-    [ -x "$TOOL" ] || { echo "1..$count"; exit 1; }
+    [ -x "$TOOL" ] || { done_testing; exit 1; }
 fi
 
 scratch=$(mktemp -d)
@@ -80,5 +70,4 @@ for working in "${exercises[@]}"; do
     ok $? "$working has its solution (not an orphan)"
 done
 
-echo "1..$count"
-[ $failed -eq 0 ]
+done_testing

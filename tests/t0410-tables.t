@@ -31,7 +31,7 @@ chapter,impl,kind,size,shape,model_bytes,model_flops,reps,median_ms,q1_ms,q3_ms,
 09-t,library/other,library,4096,"m=64,n=64",49152,4096,10,1.0,0.99,1.01,11,49.2,4.10,copy,1.6,
 09-t,roof/copy,roof,4096,"m=64,n=64",32768,0,10,0.2,0.19,0.21,2,163.8,0,copy,5.4,
 EOF
-awk -f "$root/plots/table.awk" "$tmp/bench.csv" > "$tmp/table"; ok $? "table.awk runs"
+awk -f "$root/plots/csv.awk" -f "$root/plots/table.awk" "$tmp/bench.csv" > "$tmp/table"; ok $? "table.awk runs"
 is "$(sed -n 1p "$tmp/table")" "| implementation | size | median time | IQR | GB/s | GFLOP/s | % of roof | vs library | flag |" "header"
 is "$(sed -n 2p "$tmp/table" | cut -c1-4)" "|---" "alignment row"
 is "$(sed 1,2d "$tmp/table" | cut -d'|' -f2 | tr -d ' ' | tr '\n' ' ')" \
@@ -51,7 +51,7 @@ is "$(row roof/copy)" "| roof/copy | m=64,n=64 | 200 µs | 20.0 µs | 164 |  | 5
 
 # The sample: not-implemented row kept, ratios against cublasSgeam.
 s=$root/tests/data/sample-results/01-vector-add
-awk -f "$root/plots/table.awk" -v env="$s/env.csv" "$s/bench.csv" > "$tmp/table"; ok $? "table.awk runs on the sample"
+awk -f "$root/plots/csv.awk" -f "$root/plots/table.awk" -v env="$s/env.csv" "$s/bench.csv" > "$tmp/table"; ok $? "table.awk runs on the sample"
 is "$(grep -c '| n=268435456 |' "$tmp/table")" 7 "sample: seven implementations at n=2^28"
 is "$(row student/03_vec4)" "| student/03_vec4 | n=268435456 |  |  |  |  |  |  | not-implemented |" "sample: not-implemented row shown"
 row student/01_naive | grep -qF '| 0.90x |'; ok $? "sample: naive at 0.90x the library"
