@@ -31,7 +31,7 @@ SEED      ?=
 EX        ?=
 GPU       ?=
 
-CFLAGS    := -std=c11 -O2 -g -Wall -Wextra -Werror -Wno-format-truncation -MMD -MP \
+CFLAGS    := -std=c11 -O2 -g -Wall -Wextra -Werror -Wno-format-truncation -Wno-missing-field-initializers -MMD -MP \
              -Igrader -I$(CUDA_HOME)/include
 NVFLAGS   := -O3 -lineinfo $(GENCODE) -Igrader -Xcompiler -fPIC,-Wall -MMD -MP
 # A kernel version is a shared library linked against the CUDA runtime only.
@@ -86,7 +86,15 @@ $(BUILD)/tools/mw-strip: grader/strip.c
 
 define chapter_rules
 $(1)_C    := $(wildcard chapters/$(1)/*.c)
-$(1)_OBJS := $$(patsubst chapters/$(1)/%.c,$(BUILD)/$(1)/%.o,$$($(1)_C))
+$(1)_CU   := $(wildcard chapters/$(1)/*.cu)
+$(1)_OBJS := $$(patsubst chapters/$(1)/%.c,$(BUILD)/$(1)/%.o,$$($(1)_C)) \
+             $$(patsubst chapters/$(1)/%.cu,$(BUILD)/$(1)/%.cu.o,$$($(1)_CU))
+
+# A chapter's own kernels for the harness (an unfused baseline, say).
+$(BUILD)/$(1)/%.cu.o: chapters/$(1)/%.cu
+	$$(call say,NVCC,$$@)
+	@mkdir -p $$(@D)
+	$(Q)$$(NVCC) $$(NVFLAGS) -Ichapters/$(1) -c $$< -o $$@
 
 $(BUILD)/$(1)/%.o: chapters/$(1)/%.c
 	$$(call say,CC,$$@)

@@ -95,6 +95,21 @@ static void report_status(checker *k, int jnum, int status, const char *label)
     report(k, "R %d %d", jnum, status);
 }
 
+/* The chapter's known mistakes that explain every wrong element shown. */
+static void report_mistakes(checker *k, const mw_case *c, const mw_inputs *in,
+                            const mw_mismatch *m)
+{
+    mw_tol tol = k->ch->tolerance(c);
+    for (int i = 0; i < k->ch->nmistakes && m->nshow > 0; i++) {
+        const mw_mistake *mk = &k->ch->mistakes[i];
+        int all = 1;
+        for (int j = 0; j < m->nshow && all; j++)
+            all = mw_matches(m->show_got[j], mk->value(c, in, m->show_index[j]), tol);
+        if (all)
+            report(k, "L         hint: %s", mk->message);
+    }
+}
+
 static void report_mismatch(checker *k, const mw_mismatch *m, const mw_run_facts *f)
 {
     if (m->wrong > 0) {
@@ -209,8 +224,10 @@ static job_result run_job(checker *k, int jnum, mw_loaded *lib)
                 !facts.runs_differ;
     res.status = (worst->wrong == 0 && clean) ? ST_PASS : ST_FAIL;
     report(k, "L   %-5s %s", status_word[res.status], label);
-    if (res.status == ST_FAIL)
+    if (res.status == ST_FAIL) {
         report_mismatch(k, worst, &facts);
+        report_mistakes(k, c, &in, worst);
+    }
     report(k, "R %d %d", jnum, res.status);
 done:
     if (res.status == ST_NOTIMPL)

@@ -35,6 +35,7 @@ typedef struct mw_case {
     int gen;                     /* MW_GEN_* for the inputs */
     float scale;                 /* inputs are scaled by this (0 means 1) */
     int sampled;                 /* huge: check sampled entries only */
+    float arg[2];                /* scalar arguments, the chapter's own (a, s) */
 } mw_case;
 
 /* One buffer of a case: inputs first, then the one output. */
@@ -57,6 +58,14 @@ static inline float mw_input(const mw_inputs *in, int b, size_t i)
 {
     return mw_gen(in->seed, in->stream[b], i, in->gen, in->scale);
 }
+
+/* A classic mistake, recognised by its values: when every wrong element a
+ * report shows equals what the mistake computes there, the grader names it.
+ * Chapter 01 has none; chapter 02's "ReLU before the add" is one. */
+typedef struct mw_mistake {
+    const char *message;
+    double (*value)(const mw_case *c, const mw_inputs *in, size_t i);
+} mw_mistake;
 
 /* A library call (or the copy roof) timed beside the kernels. */
 typedef struct mw_library {
@@ -105,6 +114,9 @@ typedef struct mw_chapter {
     double (*reference)(const mw_case *c, const mw_inputs *in, size_t i);
     mw_tol (*tolerance)(const mw_case *c);
     void (*model)(const mw_case *c, double *read, double *write, double *flops);
+
+    const mw_mistake *mistakes;
+    int nmistakes;
 
     const mw_library *libraries;
     int nlibraries;
