@@ -48,11 +48,18 @@ endif
 
 CHAPTERS := $(patsubst chapters/%/,%,$(sort $(wildcard chapters/[0-9][0-9]-*/)))
 
+# Everything nvcc builds depends on this stamp, rewritten when ARCH changes,
+# so that `make ARCH=sm_80 ...` rebuilds rather than mixing architectures.
+ARCH_STAMP := $(BUILD)/.arch
+ifeq ($(findstring n,$(firstword -$(MAKEFLAGS))),)
+  $(shell mkdir -p $(BUILD); [ "$$(cat $(ARCH_STAMP) 2>/dev/null)" = "$(ARCH)" ] || echo $(ARCH) > $(ARCH_STAMP))
+endif
+
 # ---- the shared grader -------------------------------------------------------
 
 # Pure C, no CUDA: also linked into the unit tests.
 GRADER_PURE := check stats csv ncu ceilings_cache
-GRADER_CUDA := devinfo timing harness grade bench traffic ceilings
+GRADER_CUDA := devinfo timing harness grade bench traffic ceilings vector_libs
 GRADER_OBJS := $(GRADER_PURE:%=$(BUILD)/grader/%.o) $(GRADER_CUDA:%=$(BUILD)/grader/%.o) \
                $(BUILD)/grader/device.o
 
@@ -61,7 +68,7 @@ $(BUILD)/grader/%.o: grader/%.c
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
-$(BUILD)/grader/device.o: grader/device.cu
+$(BUILD)/grader/device.o: grader/device.cu $(ARCH_STAMP)
 	$(call say,NVCC,$@)
 	@mkdir -p $(@D)
 	$(Q)$(NVCC) $(NVFLAGS) -c $< -o $@
@@ -91,7 +98,7 @@ $(1)_OBJS := $$(patsubst chapters/$(1)/%.c,$(BUILD)/$(1)/%.o,$$($(1)_C)) \
              $$(patsubst chapters/$(1)/%.cu,$(BUILD)/$(1)/%.cu.o,$$($(1)_CU))
 
 # A chapter's own kernels for the harness (an unfused baseline, say).
-$(BUILD)/$(1)/%.cu.o: chapters/$(1)/%.cu
+$(BUILD)/$(1)/%.cu.o: chapters/$(1)/%.cu $(ARCH_STAMP)
 	$$(call say,NVCC,$$@)
 	@mkdir -p $$(@D)
 	$(Q)$$(NVCC) $$(NVFLAGS) -Ichapters/$(1) -c $$< -o $$@
@@ -105,12 +112,12 @@ $(BUILD)/$(1)/mw-grade: $$($(1)_OBJS) $(GRADER_OBJS) $(BUILD)/grader/main.o
 	$$(call say,LINK,$$@)
 	$(Q)$$(CC) -o $$@ $$^ $(if $(CUDNN_H),-lcudnn) $(LDLIBS)
 
-$(BUILD)/exercises/$(1)/%.so: exercises/$(1)/%.cu
+$(BUILD)/exercises/$(1)/%.so: exercises/$(1)/%.cu $(ARCH_STAMP)
 	$$(call say,NVCC,$$@)
 	@mkdir -p $$(@D)
 	$(Q)$(NVCC) $(NVFLAGS) -Ichapters/$(1) $(SO_FLAGS) -o $$@ $$<
 
-$(BUILD)/solutions/$(1)/%.so: solutions/$(1)/%.cu
+$(BUILD)/solutions/$(1)/%.so: solutions/$(1)/%.cu $(ARCH_STAMP)
 	$$(call say,NVCC,$$@)
 	@mkdir -p $$(@D)
 	$(Q)$(NVCC) $(NVFLAGS) -Ichapters/$(1) $(SO_FLAGS) -o $$@ $$<
@@ -131,7 +138,9 @@ ifneq ($(filter $(CHAPTER_GOALS),$(MAKECMDGOALS)),)
     $(error SRC must be exercises or solutions, not '$(SRC)')
   endif
   GRADER   := $(BUILD)/$(CHAPTER)/mw-grade
-  SRC_LIBS := $(call libs_of,$(SRC),$(CHAPTER))
+  # EX=02 builds (and grades) only the versions whose file starts with 02,
+  # so a broken 02 does not stop `make check EX=01`.
+  SRC_LIBS := $(filter $(BUILD)/$(SRC)/$(CHAPTER)/$(EX)%,$(call libs_of,$(SRC),$(CHAPTER)))
   STUDENT_LIBS := $(call libs_of,exercises,$(CHAPTER))
   REF_LIBS := $(call libs_of,solutions,$(CHAPTER))
   BENCH_ARGS := --student $(BUILD)/exercises/$(CHAPTER) \

@@ -34,6 +34,7 @@ static void add_versions(const mw_chapter *ch, const char *dir, const char *kind
         memset(im, 0, sizeof *im);
         snprintf(im->name, sizeof im->name, "%s/%s", kind, ch->versions[vi].file);
         im->kind = kind;
+        im->op = ch->versions[vi].op;
         im->loaded = mw_load_version(dir, &ch->versions[vi], &im->lib) == 0;
         if (!im->loaded)
             fprintf(stderr, "bench: %s: %s\n", im->name, im->lib.error);
@@ -52,6 +53,7 @@ int mw_impls_load(const mw_chapter *ch, const mw_bench_opts *o, mw_impl *impls)
         snprintf(im->name, sizeof im->name, "%s/%s", lib->kind, lib->name);
         im->kind = lib->kind;
         im->library = lib;
+        im->op = lib->op;
         if (lib->setup(&im->state) != 0) {
             fprintf(stderr, "bench: %s is not available; left out\n", im->name);
             continue;
@@ -72,18 +74,23 @@ void mw_impls_free(mw_impl *impls, int count)
 cudaError_t mw_impl_run(const mw_chapter *ch, const mw_impl *im, const mw_case *c,
                         mw_views *v, cudaStream_t s)
 {
+    mw_case cc = mw_case_for(c, im->op);
     if (im->library)
-        return im->library->run(im->state, c, v->view, s);
-    return ch->launch(im->lib.fn, c, v->view, s);
+        return im->library->run(im->state, &cc, v->view, s);
+    return ch->launch(im->lib.fn, &cc, v->view, s);
 }
 
+/* The minimum bytes of the operation it computes, not of how it computes it:
+ * an unfused chain is charged the fused minimum, so its GB/s is the
+ * effective bandwidth and its extra traffic shows in traffic.csv. */
 void mw_impl_model(const mw_chapter *ch, const mw_impl *im, const mw_case *c, double *read,
                    double *write, double *flops)
 {
+    mw_case cc = mw_case_for(c, im->op);
     if (im->library && im->library->model)
-        im->library->model(c, read, write, flops);
+        im->library->model(&cc, read, write, flops);
     else
-        ch->model(c, read, write, flops);
+        ch->model(&cc, read, write, flops);
 }
 
 /* Does this implementation's output get checked? (A copy is not an add.) */
@@ -112,7 +119,7 @@ static const char *validate(const mw_chapter *ch, const mw_impl *im, const mw_ca
 {
     if (!validates(im))
         return "";
-    mw_case sampled = *c;
+    mw_case sampled = mw_case_for(c, im->op);
     sampled.sampled = v->spec[v->out].count > ((size_t)1 << 22);
     cudaError_t err = mw_views_poison_output(v, 0);
     cudaError_t ran = err == cudaSuccess ? mw_impl_run(ch, im, c, v, 0) : err;
@@ -290,7 +297,7 @@ int mw_cmd_bench(const mw_chapter *ch, const mw_bench_opts *o)
     if (mw_csv_close(&csv) != 0)
         return 2;
     snprintf(path, sizeof path, "%s/%s/%s/env.csv", o->results_root, info.dir, ch->id);
-    mw_devinfo_write_env(path, &info, ch->id, ch->title, o->seed);
+    mw_devinfo_write_env(path, &info, ch->id, ch->title, ch->size_label, o->seed);
     print_table(ch, res, nres);
     printf("\nmeasured roofs on this GPU: copy %.0f GB/s, FP32 GEMM %.1f TFLOP/s\n",
            roof.copy_gbps, roof.fp32_gflops / 1e3);

@@ -21,6 +21,7 @@ typedef struct mw_impl {
     mw_loaded lib;            /* kernel versions */
     const mw_library *library;
     void *state;
+    int op;                   /* the chapter operation it computes */
     int loaded;               /* 0: could not load; see lib.error */
 } mw_impl;
 

@@ -14,6 +14,10 @@ uint32_t mw_float_bits(float f)
 
 int mw_matches(float got, double ref, mw_tol tol)
 {
+    /* The poison is a NaN, but "never written" is wrong even where the
+     * answer is NaN. No arithmetic produces these bits. */
+    if (mw_float_bits(got) == MW_POISON_BITS)
+        return 0;
     if (isnan(ref))
         return isnan(got);
     if (isinf(ref))
@@ -30,8 +34,10 @@ void mw_mismatch_init(mw_mismatch *m)
 
 static void note_wrong(mw_mismatch *m, size_t index, float got, double ref)
 {
-    if (m->wrong == 0)
+    if (m->wrong == 0) {
         m->first_wrong = index;
+        m->checked_before_first_wrong = m->checked - 1;
+    }
     m->last_wrong = index;
     m->wrong++;
     if (index >= ((size_t)1 << 31))
@@ -93,6 +99,13 @@ int mw_diagnose(const mw_mismatch *m, const mw_run_facts *f, char hints[][256], 
                  f->guard_before);
         count = add_hint(hints, count, max, text);
     }
+    if (f->input_guard > 0) {
+        snprintf(text, sizeof text,
+                 "wrote %zu element(s) outside input %s (past its end or before its start): "
+                 "a kernel must not write its inputs, and must check its bounds",
+                 f->input_guard, f->input_guard_name ? f->input_guard_name : "?");
+        count = add_hint(hints, count, max, text);
+    }
     if (f->input_changed) {
         snprintf(text, sizeof text,
                  "input %s was modified (first at index %zu): a kernel must not write "
@@ -108,18 +121,21 @@ int mw_diagnose(const mw_mismatch *m, const mw_run_facts *f, char hints[][256], 
         return count;
 
     int all_unwritten = m->unwritten == m->wrong;
-    if (all_unwritten && !f->sampled && m->last_unwritten == f->n - 1 &&
-        m->unwritten == f->n - m->first_unwritten && m->first_unwritten > 0) {
-        if (m->first_unwritten * 2 == f->n || m->first_unwritten * 2 + 1 == f->n)
-            snprintf(text, sizeof text,
-                     "only the first half was written (elements %zu..%zu never written): "
-                     "the grid covers n/2 threads",
-                     m->first_unwritten, f->n - 1);
-        else
-            snprintf(text, sizeof text,
-                     "elements %zu..%zu (the tail) were never written: the grid is too "
-                     "small; round the block count up: (n + block - 1) / block",
-                     m->first_unwritten, f->n - 1);
+    /* Every checked element from the first wrong one on is wrong, and the
+     * last one is the output's last: a tail, full check or sampled. */
+    int tail = all_unwritten && m->first_wrong > 0 && m->last_wrong == f->n - 1 &&
+               m->wrong == m->checked - m->checked_before_first_wrong;
+    if (tail && !f->sampled && (m->first_wrong * 2 == f->n || m->first_wrong * 2 + 1 == f->n)) {
+        snprintf(text, sizeof text,
+                 "only the first half was written (elements %zu..%zu never written): "
+                 "the grid covers n/2 threads",
+                 m->first_wrong, f->n - 1);
+        count = add_hint(hints, count, max, text);
+    } else if (tail) {
+        snprintf(text, sizeof text,
+                 "elements %zu..%zu (the tail) were never written: the grid is too "
+                 "small; round the block count up: (n + block - 1) / block",
+                 m->first_wrong, f->n - 1);
         count = add_hint(hints, count, max, text);
     } else if (all_unwritten && m->unwritten == m->checked) {
         count = add_hint(hints, count, max,
@@ -132,7 +148,7 @@ int mw_diagnose(const mw_mismatch *m, const mw_run_facts *f, char hints[][256], 
                  m->unwritten, m->first_unwritten);
         count = add_hint(hints, count, max, text);
     }
-    if (m->wrong_past_2_31 > 0 && m->wrong_past_2_31 == m->wrong)
+    if (!tail && m->wrong_past_2_31 > 0 && m->wrong_past_2_31 == m->wrong)
         count = add_hint(hints, count, max,
                          "wrong only at indices >= 2^31: a 32-bit int index overflows "
                          "there; compute indices in size_t");

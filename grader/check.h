@@ -35,6 +35,7 @@ typedef struct mw_mismatch {
     size_t wrong;            /* elements outside tolerance, unwritten included */
     size_t unwritten;        /* still the poison pattern */
     size_t first_wrong, last_wrong;
+    size_t checked_before_first_wrong; /* elements checked (right) before it */
     size_t first_unwritten, last_unwritten;
     size_t wrong_past_2_31;  /* wrong elements at index >= 2^31 */
     size_t wrong_nonfinite;  /* got NaN/Inf (not poison) where ref is finite */
@@ -56,6 +57,8 @@ typedef struct mw_run_facts {
     size_t guard_before;       /* guard elements overwritten before the output */
     size_t guard_after;        /* ... and after it */
     size_t guard_after_last;   /* furthest overwritten element past the end (0-based from n) */
+    size_t input_guard;        /* guard elements overwritten around the inputs */
+    const char *input_guard_name;
     int input_changed;         /* an input differs from what was generated */
     const char *input_name;    /* which input */
     size_t input_index;        /* first changed element of it */

@@ -96,7 +96,7 @@ static void key_value(mw_csv *c, const char *key, const char *value)
 }
 
 int mw_devinfo_write_env(const char *path, const mw_devinfo *info, const char *chapter,
-                         const char *title, uint64_t seed)
+                         const char *title, const char *xlabel, uint64_t seed)
 {
     mw_csv c;
     if (mw_csv_open(&c, path, "key,value") != 0)
@@ -106,6 +106,7 @@ int mw_devinfo_write_env(const char *path, const mw_devinfo *info, const char *c
     key_value(&c, "date", info->date);
     key_value(&c, "chapter", chapter);
     key_value(&c, "title", title);
+    key_value(&c, "xlabel", xlabel);
     key_value(&c, "driver", info->driver);
     snprintf(buf, sizeof buf, "%d.%d", info->driver_api / 1000, info->driver_api % 1000 / 10);
     key_value(&c, "cuda_driver_api", buf);

@@ -25,6 +25,6 @@ void mw_safe_name(const char *name, char *out, size_t len);
 
 /* Writes env.csv (key,value) for a results folder. */
 int mw_devinfo_write_env(const char *path, const mw_devinfo *info, const char *chapter,
-                         const char *title, uint64_t seed);
+                         const char *title, const char *xlabel, uint64_t seed);
 
 #endif

@@ -161,7 +161,8 @@ static int launch_once(checker *k, void *fn, const mw_case *c, mw_views *v, cons
 static job_result run_job(checker *k, int jnum, mw_loaded *lib)
 {
     const job *j = &k->jobs[jnum];
-    const mw_case *c = &k->ch->cases[j->kase];
+    mw_case this_case = mw_case_for(&k->ch->cases[j->kase], k->ch->versions[j->version].op);
+    const mw_case *c = &this_case;
     job_result res = {ST_ERROR, 0};
     char label[256], text[1024];
     case_label(k, j, label, sizeof label);
@@ -220,8 +221,8 @@ static job_result run_job(checker *k, int jnum, mw_loaded *lib)
     }
     facts.runs_differ = count[0] == count[1] && bits_differ(copy[0], copy[1], count[0]);
     const mw_mismatch *worst = m[1].wrong > m[0].wrong ? &m[1] : &m[0];
-    int clean = facts.guard_before == 0 && facts.guard_after == 0 && !facts.input_changed &&
-                !facts.runs_differ;
+    int clean = facts.guard_before == 0 && facts.guard_after == 0 && facts.input_guard == 0 &&
+                !facts.input_changed && !facts.runs_differ;
     res.status = (worst->wrong == 0 && clean) ? ST_PASS : ST_FAIL;
     report(k, "L   %-5s %s", status_word[res.status], label);
     if (res.status == ST_FAIL) {
@@ -248,8 +249,9 @@ static int run_jobs(checker *k, int first)
         return 77;
     }
     report(k, "G %s", info.name);
-    mw_loaded libs[16];
-    int loaded[16] = {0}, notimpl[16] = {0};
+    int nv = k->ch->nversions;
+    mw_loaded *libs = calloc((size_t)nv, sizeof *libs);
+    int *loaded = calloc((size_t)nv, sizeof *loaded), *notimpl = calloc((size_t)nv, sizeof *notimpl);
     for (int jnum = first; jnum < k->njobs; jnum++) {
         int vi = k->jobs[jnum].version;
         if (!loaded[vi]) {
@@ -265,8 +267,11 @@ static int run_jobs(checker *k, int first)
         if (r.status == ST_NOTIMPL)
             notimpl[vi] = 1;
         if (r.fatal)
-            return 3;
+            return 3; /* the process ends: nothing to free */
     }
+    free(libs);
+    free(loaded);
+    free(notimpl);
     return 0;
 }
 

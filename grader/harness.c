@@ -207,14 +207,21 @@ cudaError_t mw_check_surroundings(const mw_views *v, const mw_inputs *in, mw_run
     for (int b = 0; b < v->nbufs && err == cudaSuccess; b++) {
         size_t count = v->spec[b].count;
         size_t after = v->alloc_count[b] - v->lead[b] - count;
-        err = mw_dev_count_not(v->alloc[b], v->lead[b], MW_GUARD_BITS, r);
-        if (err == cudaSuccess && b == v->out)
-            f->guard_before += r[0];
+        unsigned long long before[3];
+        err = mw_dev_count_not(v->alloc[b], v->lead[b], MW_GUARD_BITS, before);
         if (err == cudaSuccess)
             err = mw_dev_count_not(v->view[b] + count, after, MW_GUARD_BITS, r);
-        if (err == cudaSuccess && b == v->out && r[0] > 0) {
+        if (err != cudaSuccess)
+            break;
+        if (b == v->out) {
+            f->guard_before += before[0];
             f->guard_after += r[0];
-            f->guard_after_last = r[2];
+            if (r[0] > 0)
+                f->guard_after_last = r[2];
+        } else if (before[0] + r[0] > 0) {
+            f->input_guard += before[0] + r[0];
+            if (!f->input_guard_name)
+                f->input_guard_name = v->spec[b].name;
         }
         if (err != cudaSuccess || v->spec[b].is_output)
             continue;

@@ -24,6 +24,7 @@ typedef struct mw_version {
     const char *file;   /* "01_naive" */
     const char *symbol; /* the launcher's C name: "add_naive" */
     const char *budget; /* the exercise's stated budget, one line */
+    int op;             /* which of the chapter's operations it computes (0 if one) */
 } mw_version;
 
 /* One test or bench case. The meaning of dim[] is the chapter's own. */
@@ -36,6 +37,8 @@ typedef struct mw_case {
     float scale;                 /* inputs are scaled by this (0 means 1) */
     int sampled;                 /* huge: check sampled entries only */
     float arg[2];                /* scalar arguments, the chapter's own (a, s) */
+    int op;                      /* set by the harness from the version or library
+                                    being run: which operation the hooks describe */
 } mw_case;
 
 /* One buffer of a case: inputs first, then the one output. */
@@ -78,6 +81,7 @@ typedef struct mw_library {
     /* Optional: its own byte count (a copy moves 8 bytes per element, not 12). */
     void (*model)(const mw_case *c, double *read, double *write, double *flops);
     int computes_output; /* 1: validated against the reference before timing */
+    int op;              /* the chapter operation it computes */
 } mw_library;
 
 /* One measured implementation at one size, for the verdict. */
@@ -123,6 +127,14 @@ typedef struct mw_chapter {
     /* Prints the chapter's verdict in words from the largest bench size. */
     void (*verdict)(const mw_result *results, int count, double copy_gbps);
 } mw_chapter;
+
+/* The case as the hooks see it while operation `op` runs. */
+static inline mw_case mw_case_for(const mw_case *c, int op)
+{
+    mw_case copy = *c;
+    copy.op = op;
+    return copy;
+}
 
 /* Defined by the chapter. */
 extern const mw_chapter mw_chapter_def;

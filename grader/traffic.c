@@ -50,7 +50,7 @@ int mw_cmd_traffic_run(const mw_chapter *ch, const mw_bench_opts *o, const char 
     mw_impl impls[MW_MAX_IMPLS];
     int nimpl = mw_impls_load(ch, o, impls);
     mw_csv map;
-    if (mw_csv_open(&map, map_path, "k,impl,kind,size") != 0)
+    if (mw_csv_open(&map, map_path, "k,impl,kind,size,op") != 0)
         return 2;
     unsigned k = 1;
     for (int ti = 0; ti < ch->ntraffic; ti++) {
@@ -76,6 +76,7 @@ int mw_cmd_traffic_run(const mw_chapter *ch, const mw_bench_opts *o, const char 
             mw_csv_str(&map, impls[i].name);
             mw_csv_str(&map, impls[i].kind);
             mw_csv_num(&map, (double)ch->traffic_sizes[ti], 15);
+            mw_csv_num(&map, impls[i].op, 6);
             mw_csv_end_row(&map);
         }
         mw_views_free(&v);
@@ -161,6 +162,7 @@ typedef struct map_row {
     long k;
     char impl[96], kind[32];
     double size;
+    int op;
 } map_row;
 
 static int read_map(const char *path, map_row *rows, int max)
@@ -171,12 +173,13 @@ static int read_map(const char *path, map_row *rows, int max)
     char line[512], *f[8];
     int n = 0;
     while (n < max && fgets(line, sizeof line, fp)) {
-        if (mw_csv_split(line, f, 8) < 4 || strcmp(f[0], "k") == 0)
+        if (mw_csv_split(line, f, 8) < 5 || strcmp(f[0], "k") == 0)
             continue;
         rows[n].k = atol(f[0]);
         snprintf(rows[n].impl, sizeof rows[n].impl, "%s", f[1]);
         snprintf(rows[n].kind, sizeof rows[n].kind, "%s", f[2]);
         rows[n].size = atof(f[3]);
+        rows[n].op = atoi(f[4]);
         n++;
     }
     fclose(fp);
@@ -281,9 +284,13 @@ static int join_and_write(const mw_chapter *ch, const mw_bench_opts *o, const ch
             continue;
         mw_impl im = {0};
         snprintf(im.name, sizeof im.name, "%s", rows[r].impl);
-        for (int li = 0; li < ch->nlibraries; li++)
-            if (strstr(rows[r].impl, ch->libraries[li].name))
+        im.op = rows[r].op;
+        for (int li = 0; li < ch->nlibraries; li++) {
+            char name[128];
+            snprintf(name, sizeof name, "%s/%s", ch->libraries[li].kind, ch->libraries[li].name);
+            if (strcmp(rows[r].impl, name) == 0)
                 im.library = &ch->libraries[li];
+        }
         double read, write, flops;
         mw_impl_model(ch, &im, c, &read, &write, &flops);
         write_traffic_row(&csv, ch, rows[r].impl, rows[r].kind, c, read, write, seg);

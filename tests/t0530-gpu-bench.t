@@ -1,55 +1,84 @@
 #!/usr/bin/env bash
-# On a GPU: bench and traffic run end to end (with a short time cap) and
-# write well-formed CSV with a row for every implementation and size. This
-# checks the pipeline, not the speed: speed is what `make bench` reports.
+# On a GPU: bench and traffic run end to end for every chapter (with a short
+# time cap) and write well-formed CSV with a row for every implementation
+# and size; measured DRAM bytes match what each implementation must move.
+# This checks the pipeline and the byte counts, not the speed: speed is what
+# `make bench` reports.
 . tests/lib.sh
 have_gpu || skip_all "$GPU_REASON"
 
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-ch=01-vector-add
 # Reuse measured ceilings when this GPU has them, so the test stays short.
 [ -d results ] && cp -r results/. "$scratch/" 2>/dev/null
+header='chapter,impl,kind,size,shape,model_bytes,model_flops,reps,median_ms,q1_ms,q3_ms,wall_ms,gbps,gflops,roof,pct_roof,flag'
 
-out=$(MW_TIME_CAP=0.05 make -s --no-print-directory bench CH=01 RESULTS="$scratch" 2>&1)
-ok $? "make bench CH=01 succeeds"
-csv=$(ls "$scratch"/*/$ch/bench.csv 2>/dev/null | head -n 1)
-ok "$([ -s "$csv" ] && echo 0 || echo 1)" "bench.csv written"
-head -n 1 "$csv" | grep -q '^chapter,impl,kind,size,shape,model_bytes,model_flops,reps,median_ms,q1_ms,q3_ms,wall_ms,gbps,gflops,roof,pct_roof,flag$'
-ok $? "bench.csv has the documented header"
-for impl in reference/01_naive reference/02_fast library/cublasSgeam roof/cudaMemcpy; do
-    rows=$(grep -c ",$impl," "$csv")
-    ok "$([ "$rows" -eq 19 ] && echo 0 || echo 1)" "$impl: 19 sizes (got $rows)"
-done
-wrong=$(awk -F, 'NR > 1 && $3 != "student" && $17 != "" && $17 != "side-stream"' "$csv" | wc -l)
-ok "$([ "$wrong" -eq 0 ] && echo 0 || echo 1)" "no reference or library row is flagged"
-printf '%s' "$out" | grep -q 'verdict:'
-ok $? "bench ends in a verdict"
-[ -s "$(dirname "$csv")/env.csv" ]
-ok $? "env.csv records the GPU"
+for ch in $(chapters); do
+    out=$(MW_TIME_CAP=0.05 make -s --no-print-directory bench CH=$ch RESULTS="$scratch" 2>&1)
+    ok $? "$ch: make bench succeeds"
+    csv=$(ls "$scratch"/*/$ch/bench.csv 2>/dev/null | head -n 1)
+    [ -s "$csv" ] && [ "$(head -n 1 "$csv")" = "$header" ]
+    ok $? "$ch: bench.csv has the documented header"
+    sizes=$(awk -F, 'NR > 1 { print $4 }' "$csv" | sort -u | wc -l)
+    for impl in $(awk -F, 'NR > 1 && $3 != "student" { print $2 }' "$csv" | sort -u); do
+        rows=$(awk -F, -v i="$impl" 'NR > 1 && $2 == i' "$csv" | wc -l)
+        ok "$([ "$rows" -eq "$sizes" ] && echo 0 || echo 1)" "$ch: $impl at all $sizes sizes ($rows)"
+    done
+    flagged=$(awk -F, 'NR > 1 && $3 != "student" && $17 != ""' "$csv" | wc -l)
+    ok "$([ "$flagged" -eq 0 ] && echo 0 || echo 1)" "$ch: no reference, library or roof row is flagged"
+    [ "$flagged" -ne 0 ] && awk -F, 'NR > 1 && $3 != "student" && $17 != ""' "$csv" | head -n 5 | diag
+    printf '%s' "$out" | grep -q 'verdict'
+    ok $? "$ch: bench ends in a verdict"
+    [ -s "$(dirname "$csv")/env.csv" ]
+    ok $? "$ch: env.csv records the GPU"
 
-out=$(make -s --no-print-directory traffic CH=01 RESULTS="$scratch" 2>&1)
-ok $? "make traffic CH=01 succeeds"
-tcsv=$(dirname "$csv")/traffic.csv
-rows=$(awk 'NR > 1' "$tcsv" | wc -l)
-ok "$([ "$rows" -ge 12 ] && echo 0 || echo 1)" "traffic.csv has a row per implementation and size ($rows)"
-if command -v ncu >/dev/null 2>&1; then
+    out=$(make -s --no-print-directory traffic CH=$ch RESULTS="$scratch" 2>&1)
+    ok $? "$ch: make traffic succeeds"
+    tcsv=$(dirname "$csv")/traffic.csv
+    rows=$(awk 'NR > 1' "$tcsv" | wc -l)
     measured=$(awk -F, 'NR > 1 && $12 == "ncu"' "$tcsv" | wc -l)
-    ok "$([ "$measured" -eq "$rows" ] && echo 0 || echo 1)" "every row measured by ncu"
-    # At 2^28 elements (3 GB moved) the fast reference moves its 12 bytes per element, within 5%.
-    ratio=$(awk -F, 'NR > 1 && $2 == "reference/02_fast" && $4 == 268435456 { print ($8 + $9) / ($6 + $7) }' "$tcsv")
-    ok "$(awk -v r="$ratio" 'BEGIN { exit !(r > 0.95 && r < 1.05) }' && echo 0 || echo 1)" \
-        "02_fast at 2^28: measured/model bytes = $ratio, within 5%"
-else
-    skip "ncu not on the PATH"
-    skip "ncu not on the PATH"
-fi
+    ok "$([ "$rows" -gt 0 ] && [ "$measured" -eq "$rows" ] && echo 0 || echo 1)" \
+        "$ch: every traffic row measured by ncu ($measured of $rows)"
+done
+
+# Measured DRAM bytes over the model's minimum at 2^28 elements (GBs moved:
+# caches cannot hide anything), within 5%: fused kernels move their 12 bytes
+# per element; unfused chains 20 (add, then ReLU) or 28 (add, ReLU, scale).
+while read -r ch impl want; do
+    tcsv=$(ls "$scratch"/*/$ch/traffic.csv 2>/dev/null | head -n 1)
+    got=$(awk -F, -v i="$impl" 'NR > 1 && $2 == i && $4 == 268435456 { print ($8 + $9) / ($6 + $7) }' "$tcsv")
+    if [ -z "$got" ]; then
+        skip "$ch: $impl not measured here (cuDNN missing?)"
+        continue
+    fi
+    awk -v g="$got" -v w="$want" 'BEGIN { exit !(g > 0.95 * w && g < 1.05 * w) }'
+    ok $? "$ch: $impl moves $got x the fused minimum at 2^28 (expected $want)"
+done <<'LIST'
+01-vector-add reference/02_fast 1.0
+01-vector-add library/cublasSgeam 1.0
+02-add-relu reference/01_fused 1.0
+02-add-relu reference/02_chain 1.0
+02-add-relu library/cublasSgeam+cudnnActivation 1.6667
+02-add-relu reference/unfused_add+relu 1.6667
+02-add-relu library/cublasSgeam+cudnnActivation+cublasSscal 2.3333
+LIST
+
+# A right but unfused submission is timed, not flagged wrong.
+lib=$scratch/unfused
+build_lib 02-add-relu tests/wrong/02-add-relu/unfused-two-pass/01_fused.cu "$lib" >/dev/null 2>&1
+MW_TIME_CAP=0.05 build/02-add-relu/mw-grade bench --student "$lib" --results "$scratch/unfused-results" >/dev/null 2>&1
+ok $? "02-add-relu: bench of an unfused submission succeeds"
+ucsv=$(ls "$scratch"/unfused-results/*/02-add-relu/bench.csv 2>/dev/null | head -n 1)
+timed=$(awk -F, 'NR > 1 && $2 == "student/01_fused" && $17 == "" && $9 != ""' "$ucsv" | wc -l)
+ok "$([ "$timed" -eq 19 ] && echo 0 || echo 1)" "02-add-relu: the unfused submission is timed at all 19 sizes, not flagged ($timed)"
+awk -F, 'NR > 1 && $4 == 268435456 && ($2 == "student/01_fused" || $2 == "reference/01_fused") { print "# " $2 ": " $9 " ms" }' "$ucsv"
 
 # Without ncu, traffic says so and falls back to the model's bytes, labelled.
 out=$(NCU=/nonexistent/ncu make -s --no-print-directory traffic CH=01 RESULTS="$scratch" 2>&1)
 ok $? "make traffic without ncu still succeeds"
 printf '%s' "$out" | grep -q 'ncu (Nsight Compute) not found'
 ok $? "and says ncu was not found"
+tcsv=$(ls "$scratch"/*/01-vector-add/traffic.csv | head -n 1)
 models=$(awk -F, 'NR > 1 && $12 == "model" && $8 == ""' "$tcsv" | wc -l)
 rows=$(awk 'NR > 1' "$tcsv" | wc -l)
 ok "$([ "$models" -eq "$rows" ] && [ "$rows" -gt 0 ] && echo 0 || echo 1)" "traffic.csv holds model bytes only, labelled source=model"

@@ -24,6 +24,7 @@ static void test_nan_policy(void)
     ok(!mw_matches(nan, 1.0, tol), "NaN never matches a finite reference");
     ok(!mw_matches(1.0f, NAN, tol), "a finite value never matches a NaN reference");
     ok(!mw_matches(poison, 0.0, tol), "the poison pattern never matches");
+    ok(!mw_matches(poison, NAN, tol), "the poison does not pass where the answer is NaN");
     ok(mw_matches(INFINITY, INFINITY, tol), "+Inf matches +Inf");
     ok(!mw_matches(-INFINITY, INFINITY, tol), "-Inf does not match +Inf");
     ok(!mw_matches(1e30f, INFINITY, tol), "a large finite value does not match Inf");
@@ -112,6 +113,27 @@ static void test_diagnosis(void)
     mw_mismatch_add(&m, ((size_t)1 << 31) + 1, 2.0f, 1.0, tol);
     n = mw_diagnose(&m, &f, hints, 6);
     ok(has_hint(hints, n, "2^31"), "int overflow: wrong only past 2^31 is named");
+
+    /* A tail past 2^31, sampled: the tail, not an int overflow. */
+    mw_mismatch_init(&m);
+    memset(&f, 0, sizeof f);
+    f.n = ((size_t)1 << 31) + 3;
+    f.sampled = 1;
+    size_t idx[] = {0, 1, 5, ((size_t)1 << 31) - 2, ((size_t)1 << 31), ((size_t)1 << 31) + 2};
+    for (int j = 0; j < 6; j++)
+        mw_mismatch_add(&m, idx[j], j < 4 ? 1.0f : poison, 1.0, tol);
+    n = mw_diagnose(&m, &f, hints, 6);
+    ok(has_hint(hints, n, "the tail") && !has_hint(hints, n, "2^31"),
+       "a sampled tail past 2^31 is called a tail, not an overflow");
+
+    /* Writes outside an input. */
+    mw_mismatch_init(&m);
+    memset(&f, 0, sizeof f);
+    f.n = 1;
+    f.input_guard = 3;
+    f.input_guard_name = "b";
+    n = mw_diagnose(&m, &f, hints, 6);
+    ok(has_hint(hints, n, "outside input b"), "writes around an input are named");
 
     /* Nothing written at all. */
     mw_mismatch_init(&m);

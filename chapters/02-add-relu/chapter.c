@@ -1,0 +1,391 @@
+/* chapter.c: chapter 02, fused elementwise chains, as the grader sees it.
+ *
+ * Two operations, each two inputs and one output, so 12 bytes per element
+ * when fused:
+ *   op 0  out = relu(x + y)              (02.1, 01_fused)
+ *   op 1  out = relu(a * x + y) * s      (02.2, 02_chain)
+ * Baselines, timed in the same run:
+ *   op 0  cublasSgeam then cudnnActivationForward (ReLU, NaN propagating) in
+ *         place: 20 bytes per element; without cuDNN at build time the ReLU
+ *         is the workbook's own kernel, and the name says so;
+ *         the workbook's own unfused pair (add kernel, ReLU kernel): also 20
+ *         bytes, to show that the gain is fusion, not library quality;
+ *   op 1  cublasSgeam (a*x + y), the ReLU, cublasSscal: 28 bytes per element;
+ *   roof  a plain add (12 bytes: the best a fused kernel can do) and a
+ *         device-to-device copy. */
+#include "mw.h"
+
+#include "add_relu.h"
+#include "baselines.h"
+#include "vector_libs.h"
+
+#ifdef MW_HAVE_CUDNN
+#define MW_WITH_CUDNN
+#endif
+#define MW_WITH_CUBLAS
+#include "cuda_check.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+enum { X, Y, OUT };
+enum { OP_ADD_RELU, OP_CHAIN };
+
+static const mw_version versions[] = {
+    {"01_fused", "add_relu", "relu(x + y): one read of x and y, one write: 12 bytes per element",
+     OP_ADD_RELU},
+    {"02_chain", "axpy_relu_scale",
+     "relu(a*x + y) * s in one pass: 12 bytes per element where 3 library calls move 28",
+     OP_CHAIN},
+};
+
+#define N(n) {(n), 0, 0}
+#define OFF(x, y, o) {(x), (y), (o), 0}
+#define ARGS(a, s) {(a), (s)}
+#define TWO31 ((size_t)1 << 31)
+
+/* a and s are exact in binary; s < 0 in some cases, where scaling before the
+ * ReLU (a classic mistake) gives a different answer from scaling after. */
+static const mw_case cases[] = {
+    {"edge", N(0), OFF(0, 0, 0), MW_GEN_UNIFORM, 1, 0, ARGS(1.5f, 0.75f)},
+    {"edge", N(1), OFF(0, 0, 0), MW_GEN_UNIFORM, 1, 0, ARGS(1.5f, 0.75f)},
+    {"edge", N(2), OFF(0, 0, 0), MW_GEN_UNIFORM, 1, 0, ARGS(1.5f, 0.75f)},
+    {"edge", N(3), OFF(0, 0, 0), MW_GEN_UNIFORM, 1, 0, ARGS(1.5f, 0.75f)},
+    {"tail", N(31), OFF(0, 0, 0), MW_GEN_UNIFORM, 1, 0, ARGS(1.5f, 0.75f)},
+    {"tail", N(33), OFF(0, 0, 0), MW_GEN_UNIFORM, 1, 0, ARGS(-2.5f, 0.75f)},
+    {"tail", N(255), OFF(0, 0, 0), MW_GEN_UNIFORM, 1, 0, ARGS(1.5f, -0.75f)},
+    {"tail", N(257), OFF(0, 0, 0), MW_GEN_UNIFORM, 1, 0, ARGS(1.5f, 0.75f)},
+    {"tail", N(1000003), OFF(0, 0, 0), MW_GEN_UNIFORM, 1, 0, ARGS(1.5f, -0.75f)},
+    {"offset", N(33), OFF(3, 3, 3), MW_GEN_UNIFORM, 1, 0, ARGS(1.5f, 0.75f)},
+    {"offset", N(1000003), OFF(1, 1, 1), MW_GEN_UNIFORM, 1, 0, ARGS(1.5f, 0.75f)},
+    {"offset", N(4099), OFF(2, 2, 2), MW_GEN_UNIFORM, 1, 0, ARGS(-2.5f, 3.0f)},
+    {"offset", N(1000003), OFF(1, 2, 3), MW_GEN_UNIFORM, 1, 0, ARGS(1.5f, 0.75f)},
+    {"offset", N(65536), OFF(0, 0, 1), MW_GEN_UNIFORM, 1, 0, ARGS(1.5f, 0.75f)},
+    /* NaN (must come out NaN), +-Inf, -0.0, 0, +-1e-30. */
+    {"special", N(100003), OFF(0, 0, 0), MW_GEN_SPECIAL, 1, 0, ARGS(1.5f, 0.75f)},
+    {"special", N(4099), OFF(0, 0, 0), MW_GEN_SPECIAL, 1, 0, ARGS(-2.5f, -0.75f)},
+    /* Values around 0 (|v| < 2^-20): the ReLU's boundary, every sign. */
+    {"near-0", N(100003), OFF(0, 0, 0), MW_GEN_UNIFORM, 0x1p-20f, 0, ARGS(1.5f, 0.75f)},
+    {"large", N((size_t)1 << 26), OFF(0, 0, 0), MW_GEN_UNIFORM, 1, 0, ARGS(1.5f, 0.75f)},
+    {"huge", N(TWO31 + 3), OFF(0, 0, 0), MW_GEN_UNIFORM, 1, 1, ARGS(1.5f, 0.75f)},
+};
+
+#define BENCH(k) {"bench", N((size_t)1 << (k)), OFF(0, 0, 0), MW_GEN_UNIFORM, 1, 0, ARGS(1.5f, 0.75f)}
+static const mw_case bench_cases[] = {
+    BENCH(10), BENCH(11), BENCH(12), BENCH(13), BENCH(14), BENCH(15), BENCH(16),
+    BENCH(17), BENCH(18), BENCH(19), BENCH(20), BENCH(21), BENCH(22), BENCH(23),
+    BENCH(24), BENCH(25), BENCH(26), BENCH(27), BENCH(28),
+};
+static const size_t traffic_sizes[] = {1 << 16, 1 << 20, 1 << 24, 1 << 28};
+
+static void buffers(const mw_case *c, mw_buffer_spec *s)
+{
+    s[X] = (mw_buffer_spec){"x", c->dim[0], 0};
+    s[Y] = (mw_buffer_spec){"y", c->dim[0], 0};
+    s[OUT] = (mw_buffer_spec){"out", c->dim[0], 1};
+}
+
+static void describe(const mw_case *c, char *text, size_t len)
+{
+    char off[64] = "", gen[48] = "";
+    if (c->offset[X] || c->offset[Y] || c->offset[OUT])
+        snprintf(off, sizeof off, " (views offset by %zu,%zu,%zu floats)", c->offset[X],
+                 c->offset[Y], c->offset[OUT]);
+    if (c->gen == MW_GEN_SPECIAL)
+        snprintf(gen, sizeof gen, " (with NaN, Inf, -0)");
+    else if (c->scale != 0.f && c->scale < 1e-3f)
+        snprintf(gen, sizeof gen, " (values near 0)");
+    snprintf(text, len, "n=%zu a=%g s=%g%s%s", c->dim[0], (double)c->arg[0], (double)c->arg[1],
+             off, gen);
+}
+
+static double bench_x(const mw_case *c)
+{
+    return (double)c->dim[0];
+}
+
+typedef cudaError_t (*add_relu_fn)(const float *, const float *, float *, size_t, cudaStream_t);
+typedef cudaError_t (*chain_fn)(const float *, const float *, float, float, float *, size_t,
+                                cudaStream_t);
+
+static cudaError_t launch(void *fn, const mw_case *c, float *const *b, cudaStream_t s)
+{
+    if (c->op == OP_CHAIN)
+        return ((chain_fn)fn)(b[X], b[Y], c->arg[0], c->arg[1], b[OUT], c->dim[0], s);
+    return ((add_relu_fn)fn)(b[X], b[Y], b[OUT], c->dim[0], s);
+}
+
+/* PyTorch's ReLU: NaN stays NaN. */
+static double relu(double v)
+{
+    return v < 0 ? 0 : v;
+}
+
+static double reference(const mw_case *c, const mw_inputs *in, size_t i)
+{
+    double x = mw_input(in, X, i), y = mw_input(in, Y, i);
+    if (c->op == OP_CHAIN)
+        return relu((double)c->arg[0] * x + y) * (double)c->arg[1];
+    return relu(x + y);
+}
+
+/* op 0: one float add, rounded once: within half an ulp of the exact sum;
+ * one ulp (2^-23) is allowed, as in chapter 01.
+ * op 1: a*x + y can cancel, so its rounding error is bounded relative to
+ * |a*x| + |y| <= (|a| + 1) * scale, not to the result: two roundings there
+ * (the product, the sum; one with an FMA), then one more for the * s. A
+ * bf16 or fp16 computation misses this by a factor of 2^13 or more. */
+static mw_tol tolerance(const mw_case *c)
+{
+    if (c->op == OP_ADD_RELU)
+        return (mw_tol){0.0, ldexp(1.0, -23)};
+    double scale = c->scale != 0.f ? c->scale : 1.0;
+    double magnitude = (fabs(c->arg[0]) + 1.0) * scale * fabs(c->arg[1]);
+    return (mw_tol){ldexp(magnitude, -22), ldexp(1.0, -22)};
+}
+
+static void model(const mw_case *c, double *read, double *write, double *flops)
+{
+    double n = (double)c->dim[0];
+    *read = 8 * n;
+    *write = 4 * n;
+    *flops = (c->op == OP_CHAIN ? 4 : 2) * n; /* (mul,) add, max(, mul) */
+}
+
+/* ---- the mistakes the grader names -------------------------------------- */
+
+static double relu_first(const mw_case *c, const mw_inputs *in, size_t i)
+{
+    double x = mw_input(in, X, i), y = mw_input(in, Y, i);
+    if (c->op == OP_CHAIN)
+        return (relu((double)c->arg[0] * x) + relu(y)) * (double)c->arg[1];
+    return relu(x) + relu(y);
+}
+
+/* fmaxf(v, 0) returns 0 for a NaN v. */
+static double nan_to_zero(const mw_case *c, const mw_inputs *in, size_t i)
+{
+    double v = reference(c, in, i);
+    return isnan(v) ? 0.0 : v;
+}
+
+static double no_relu(const mw_case *c, const mw_inputs *in, size_t i)
+{
+    double x = mw_input(in, X, i), y = mw_input(in, Y, i);
+    if (c->op == OP_CHAIN)
+        return ((double)c->arg[0] * x + y) * (double)c->arg[1];
+    return x + y;
+}
+
+static double scale_first(const mw_case *c, const mw_inputs *in, size_t i)
+{
+    double x = mw_input(in, X, i), y = mw_input(in, Y, i);
+    if (c->op != OP_CHAIN)
+        return NAN;
+    return relu(((double)c->arg[0] * x + y) * (double)c->arg[1]);
+}
+
+static const mw_mistake mistakes[] = {
+    {"ReLU applied before the add (relu(x) + relu(y)): add first, then the ReLU", relu_first},
+    {"NaN became 0: fmaxf(v, 0.f) drops a NaN, PyTorch's ReLU keeps it; write v < 0.f ? 0.f : v",
+     nan_to_zero},
+    {"no ReLU: negative values came through", no_relu},
+    {"scaled before the ReLU: relu(v * s) differs from relu(v) * s when s < 0", scale_first},
+};
+
+/* ---- library baselines -------------------------------------------------- */
+
+/* A cuBLAS handle, and cuDNN's handle and descriptors when built with it. */
+typedef struct libs {
+    void *cublas;
+#ifdef MW_HAVE_CUDNN
+    cudnnHandle_t cudnn;
+    cudnnActivationDescriptor_t act;
+    cudnnTensorDescriptor_t desc;
+#endif
+} libs;
+
+static int libs_setup(void **state)
+{
+    libs *l = calloc(1, sizeof *l);
+    if (!l || mw_cublas_setup(&l->cublas) != 0)
+        return -1;
+#ifdef MW_HAVE_CUDNN
+    MW_CUDNN_TRY(cudnnCreate(&l->cudnn), return -1);
+    MW_CUDNN_TRY(cudnnCreateActivationDescriptor(&l->act), return -1);
+    MW_CUDNN_TRY(cudnnSetActivationDescriptor(l->act, CUDNN_ACTIVATION_RELU, CUDNN_PROPAGATE_NAN,
+                                              0.0),
+                 return -1);
+    MW_CUDNN_TRY(cudnnCreateTensorDescriptor(&l->desc), return -1);
+#endif
+    *state = l;
+    return 0;
+}
+
+static void libs_teardown(void *state)
+{
+    libs *l = state;
+    mw_cublas_teardown(l->cublas);
+#ifdef MW_HAVE_CUDNN
+    cudnnDestroyTensorDescriptor(l->desc);
+    cudnnDestroyActivationDescriptor(l->act);
+    cudnnDestroy(l->cudnn);
+#endif
+    free(l);
+}
+
+/* ReLU in place: cudnnActivationForward, or the workbook's kernel. */
+static cudaError_t library_relu(libs *l, float *v, size_t n, cudaStream_t s)
+{
+#ifdef MW_HAVE_CUDNN
+    int rows, cols;
+    mw_matrix_shape(n, &rows, &cols);
+    const float one = 1.f, zero = 0.f;
+    cudnnSetStream(l->cudnn, s);
+    if (cudnnSetTensor4dDescriptor(l->desc, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, 1, 1, rows,
+                                   cols) != CUDNN_STATUS_SUCCESS ||
+        cudnnActivationForward(l->cudnn, l->act, &one, l->desc, v, &zero, l->desc, v) !=
+            CUDNN_STATUS_SUCCESS)
+        return cudaErrorUnknown;
+    return cudaSuccess;
+#else
+    (void)l;
+    return mw02_relu(v, n, s);
+#endif
+}
+
+static cudaError_t chain_add_relu(void *state, const mw_case *c, float *const *b,
+                                  cudaStream_t s)
+{
+    libs *l = state;
+    cudaError_t err = mw_geam(l->cublas, 1.f, b[X], 1.f, b[Y], b[OUT], c->dim[0], s);
+    return err == cudaSuccess ? library_relu(l, b[OUT], c->dim[0], s) : err;
+}
+
+static cudaError_t chain_axpy_relu_scale(void *state, const mw_case *c, float *const *b,
+                                         cudaStream_t s)
+{
+    libs *l = state;
+    cudaError_t err = mw_geam(l->cublas, c->arg[0], b[X], 1.f, b[Y], b[OUT], c->dim[0], s);
+    if (err == cudaSuccess)
+        err = library_relu(l, b[OUT], c->dim[0], s);
+    if (err == cudaSuccess) {
+        cublasSetStream(l->cublas, s);
+        float scale = c->arg[1];
+        if (cublasSscal(l->cublas, (int)c->dim[0], &scale, b[OUT], 1) != CUBLAS_STATUS_SUCCESS)
+            err = cudaErrorUnknown;
+    }
+    return err;
+}
+
+static int no_state(void **state)
+{
+    *state = NULL;
+    return 0;
+}
+
+static cudaError_t workbook_unfused(void *state, const mw_case *c, float *const *b,
+                                    cudaStream_t s)
+{
+    (void)state;
+    cudaError_t err = mw02_add(b[X], b[Y], b[OUT], c->dim[0], s);
+    return err == cudaSuccess ? mw02_relu(b[OUT], c->dim[0], s) : err;
+}
+
+static cudaError_t plain_add(void *state, const mw_case *c, float *const *b, cudaStream_t s)
+{
+    (void)state;
+    return mw02_add(b[X], b[Y], b[OUT], c->dim[0], s);
+}
+
+static cudaError_t copy_run(void *state, const mw_case *c, float *const *b, cudaStream_t s)
+{
+    (void)state;
+    return mw_copy_into(b, OUT, c, s);
+}
+
+#ifdef MW_HAVE_CUDNN
+#define RELU_NAME "cudnnActivation"
+#else
+#define RELU_NAME "workbookReLU(no-cuDNN)"
+#endif
+
+static const mw_library libraries[] = {
+    {"cublasSgeam+" RELU_NAME, "library", libs_setup, chain_add_relu, libs_teardown, NULL, 1,
+     OP_ADD_RELU},
+    {"cublasSgeam+" RELU_NAME "+cublasSscal", "library", libs_setup, chain_axpy_relu_scale,
+     libs_teardown, NULL, 1, OP_CHAIN},
+    {"unfused_add+relu", "reference", no_state, workbook_unfused, NULL, NULL, 1, OP_ADD_RELU},
+    {"add", "roof", no_state, plain_add, NULL, NULL, 0, OP_ADD_RELU},
+    {"cudaMemcpy", "roof", mw_copy_setup, copy_run, NULL, mw_copy_model, 0, OP_ADD_RELU},
+};
+
+/* ---- verdict ------------------------------------------------------------- */
+
+static void ratio_line(const char *what, const mw_result *fast, const mw_result *slow,
+                       double ideal)
+{
+    if (fast && slow)
+        printf("  %-44s %5.2fx faster (%.0f vs %.0f GB/s effective; bytes alone: %.2fx)\n", what,
+               slow->median_ms / fast->median_ms, fast->gbps, slow->gbps, ideal);
+}
+
+static void verdict(const mw_result *r, int count, double copy_gbps)
+{
+    const char *lib0 = "library/cublasSgeam+" RELU_NAME;
+    const char *lib1 = "library/cublasSgeam+" RELU_NAME "+cublasSscal";
+    const mw_result *fused = mw_result_find(r, count, "reference/01_fused");
+    const mw_result *chain = mw_result_find(r, count, "reference/02_chain");
+    const mw_result *mine = mw_result_find(r, count, "student/01_fused");
+    const mw_result *add = mw_result_find(r, count, "roof/add");
+    printf("\nverdict (effective GB/s: 12 bytes per element over the time taken):\n");
+#ifndef MW_HAVE_CUDNN
+    printf("  cuDNN was not found at build time: the library chain uses the workbook's ReLU.\n");
+#endif
+    ratio_line("fused add+ReLU against the library chain:", fused,
+               mw_result_find(r, count, lib0), 20.0 / 12);
+    ratio_line("your 01_fused against the library chain:", mine, mw_result_find(r, count, lib0),
+               20.0 / 12);
+    ratio_line("fused add+ReLU against the workbook's own pair:", fused,
+               mw_result_find(r, count, "reference/unfused_add+relu"), 20.0 / 12);
+    ratio_line("fused chain against its three library calls:", chain,
+               mw_result_find(r, count, lib1), 28.0 / 12);
+    if (fused && add)
+        printf("  fused add+ReLU runs at %.2fx a plain add's speed: the ReLU is free.\n",
+               add->median_ms / fused->median_ms);
+    (void)copy_gbps;
+    printf("  An elementwise chain is bound by memory: each library call reads and writes\n"
+           "  the whole array again. One fused pass does every step in registers, so the\n"
+           "  saving grows with the chain. The workbook's unfused pair is as slow as the\n"
+           "  library chain: the gain is fusion, not a better library. A compiler that fuses\n"
+           "  (torch.compile, XLA) gets the same saving without a hand-written kernel.\n");
+}
+
+const mw_chapter mw_chapter_def = {
+    .id = "02-add-relu",
+    .title = "Chapter 02: fused add+ReLU",
+    .size_label = "elements (n)",
+    .roof = "copy",
+    .versions = versions,
+    .nversions = sizeof versions / sizeof versions[0],
+    .cases = cases,
+    .ncases = sizeof cases / sizeof cases[0],
+    .bench_cases = bench_cases,
+    .nbench = sizeof bench_cases / sizeof bench_cases[0],
+    .traffic_sizes = traffic_sizes,
+    .ntraffic = sizeof traffic_sizes / sizeof traffic_sizes[0],
+    .nbufs = 3,
+    .buffers = buffers,
+    .describe = describe,
+    .bench_x = bench_x,
+    .launch = launch,
+    .reference = reference,
+    .tolerance = tolerance,
+    .model = model,
+    .mistakes = mistakes,
+    .nmistakes = sizeof mistakes / sizeof mistakes[0],
+    .libraries = libraries,
+    .nlibraries = sizeof libraries / sizeof libraries[0],
+    .verdict = verdict,
+};
