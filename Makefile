@@ -244,7 +244,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(GRADER_PURE:%=$(BUILD)/grader/%.o)
 	$(Q)$(CC) $(CFLAGS) -Itests/unit -o $@ $^ -lm
 
 test: build $(BUILD)/tools/mw-strip $(UNIT_TESTS)
-	$(Q)prove $(if $(filter 1,$(V)),-v) tests/
+	$(Q)prove --failures $(if $(filter 1,$(V)),-v) tests/
 
 clean:
 	rm -rf $(BUILD)

@@ -131,6 +131,10 @@ int mw_diagnose(const mw_mismatch *m, const mw_run_facts *f, char hints[][256], 
                  "the grid covers n/2 threads",
                  m->first_wrong, f->n - 1);
         count = add_hint(hints, count, max, text);
+    } else if (tail && m->first_wrong == ((size_t)1 << 31)) {
+        count = add_hint(hints, count, max,
+                         "nothing from index 2^31 on was written: a 32-bit int index "
+                         "overflows there; compute indices in size_t");
     } else if (tail) {
         snprintf(text, sizeof text,
                  "elements %zu..%zu (the tail) were never written: the grid is too "

@@ -2,15 +2,17 @@
 # roofline.gp. Sets up the PNG output (out.'.png') and defines @svg, which a
 # script runs after its plot command to redraw the same plot as out.'.svg'.
 # Variables set by plot.sh with -e: out (path without extension), title, gpu,
-# date.
+# date; optionally height (pixels, default 750).
+
+if (!exists('height')) height = 750
 
 if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {
-    set terminal pngcairo size 1200,750 enhanced font 'Sans,13' linewidth 1.2
+    set terminal pngcairo size 1200,height enhanced font 'Sans,13' linewidth 1.2
 } else {
-    set terminal png size 1200,750 enhanced font 'Sans,12'
+    set terminal png size 1200,height enhanced font 'Sans,12'
 }
 set output out.'.png'
-svg = "set terminal svg size 1200,750 dynamic enhanced background rgb 'white' font 'Sans,14' linewidth 1.2; set output out.'.svg'; replot; unset output"
+svg = "set terminal svg size 1200,".height." dynamic enhanced background rgb 'white' font 'Sans,14' linewidth 1.2; set output out.'.svg'; replot; unset output"
 
 set datafile separator "\t"
 set title noenhanced font ',15'

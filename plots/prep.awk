@@ -54,6 +54,12 @@ function pow2(v,    k) {
     return 2 ^ k == v + 0 ? "2^" k : v
 }
 
+# The k-th (0-based, cycling) of three space-separated words.
+function word3(list, k,    w) {
+    split(list, w, " ")
+    return w[k % 3 + 1]
+}
+
 # Shape text with its powers of two written 2^k ("n=16777216" -> "n=2^24").
 function shapelabel(shape, size,    out, m) {
     if (shape == "") return "size=" pow2(size)
@@ -126,8 +132,9 @@ BEGIN {
     np = split("#0072B2 #D55E00 #009E73 #CC79A7 #E69F00 #56B4E9 #8C564B #F0E442", pal, " ")
     nv = 0
     for (i = 1; i <= ni; i++) {
-        if (kind[i] == "library") { colour[i] = "#000000"; continue }
-        if (kind[i] == "roof") { colour[i] = "#8C8C8C"; continue }
+        # Libraries in black, then dark purple and olive; roofs in greys.
+        if (kind[i] == "library") { colour[i] = word3("#000000 #6A3D9A #7F7F00", nlib++); continue }
+        if (kind[i] == "roof") { colour[i] = word3("#8C8C8C #BDBDBD #5A5A5A", nroof++); continue }
         v = impl[i]; sub(/^[^\/]*\//, "", v)
         if (!(v in vcol)) vcol[v] = pal[nv++ % np + 1]
         colour[i] = vcol[v]
@@ -195,14 +202,18 @@ BEGIN {
                 meas = num(meas)
             }
             span(model); if (meas != "NaN") span(meas)
-            printf "%s %s\t%s\t%s\t%s\n", T[r, "impl"], shapelabel(T[r, "shape"], T[r, "size"]), num(model), meas, ratio > f
+            label = T[r, "impl"] " " pow2(T[r, "size"])
+            if (length(label) > tlabel) tlabel = length(label)
+            printf "%s\t%s\t%s\t%s\n", label, num(model), meas, ratio > f
         }
         tmode = measured == m ? "ncu" : measured ? "mixed" : "model"
     } else {
         for (i = 1; i <= ni; i++) {
             if (kind[i] == "roof" || !(i in big)) continue
             r = big[i]; m++; span(B[r, "model_bytes"] / 1e6)
-            printf "%s %s\t%s\tNaN\t\n", impl[i], shapelabel(B[r, "shape"], B[r, "size"]), num(B[r, "model_bytes"] / 1e6) > f
+            label = impl[i] " " pow2(B[r, "size"])
+            if (length(label) > tlabel) tlabel = length(label)
+            printf "%s\t%s\tNaN\t\n", label, num(B[r, "model_bytes"] / 1e6) > f
         }
         tmode = "bench"
     }
@@ -271,6 +282,7 @@ BEGIN {
     print "copy=" num(copy); print "fp32=" num(fp32); print "tf32=" num(tf32)
     print "impls=" sq(impls); print "kinds=" sq(kinds); print "colours=" sq(colours)
     print "ymax=" num(ymax); print "smin=" num(smin); print "smax=" num(smax); print "xstep=" xstep; print "tmode=" tmode; print "ntraffic=" ntraffic
+    print "tlabel=" (tlabel ? tlabel : 10)
     print "tylo=" num(tylo); print "tyhi=" num(tyhi)
     print "npoints=" np; print "xlo=" num(xlo); print "xhi=" num(xhi); print "ylo=" num(ylo); print "yhi=" num(yhi)
 }

@@ -20,7 +20,8 @@ set xtics 2 ** ceil(log(smin / 1.25) / log(2)), xstep out
 set mxtics 2
 set ytics out
 set yrange [0:1.1 * (ymax > roofval ? ymax : roofval)]
-set key outside right top vertical Left reverse noenhanced spacing 1.3 width 1
+# Below the plot, two columns: long library names would squeeze it sideways.
+set key outside below center horizontal Left reverse noenhanced spacing 1.2 width 2 maxcols 2
 
 # The ceiling as a line across the plot, labelled where the small (slow) sizes
 # leave room.

@@ -3,7 +3,8 @@
 # Variables from plot.sh: data (traffic.dat from prep.awk: label, model MB,
 # measured MB or NaN, measured/model text), tmode ('ncu': all measured,
 # 'mixed', 'model': none measured, 'bench': no traffic.csv, model bytes from
-# bench.csv), n (number of rows), tylo, tyhi (y range, MB).
+# bench.csv), n (number of rows), tylo, tyhi (y range, MB), tlabel (longest
+# label, characters).
 
 onlymodel = tmode eq 'model' || tmode eq 'bench'
 set title title.': DRAM traffic'.on.(onlymodel ? \
@@ -20,7 +21,9 @@ set style histogram clustered gap 1
 set style fill solid 0.85 border rgb '#333333'
 set boxwidth 0.9
 set key top left Left reverse noenhanced box opaque
-set bmargin 12
+# Room for the rotated labels: about 0.38 character heights per character
+# at the labels' smaller font.
+set bmargin 2 + 0.38 * tlabel
 
 if (n == 0) {
     set label 'no traffic rows' at graph 0.5, graph 0.5 center

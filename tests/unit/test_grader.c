@@ -119,12 +119,23 @@ static void test_diagnosis(void)
     memset(&f, 0, sizeof f);
     f.n = ((size_t)1 << 31) + 3;
     f.sampled = 1;
-    size_t idx[] = {0, 1, 5, ((size_t)1 << 31) - 2, ((size_t)1 << 31), ((size_t)1 << 31) + 2};
+    size_t idx[] = {0, 1, 5, ((size_t)1 << 31), ((size_t)1 << 31) + 1, ((size_t)1 << 31) + 2};
     for (int j = 0; j < 6; j++)
         mw_mismatch_add(&m, idx[j], j < 4 ? 1.0f : poison, 1.0, tol);
     n = mw_diagnose(&m, &f, hints, 6);
     ok(has_hint(hints, n, "the tail") && !has_hint(hints, n, "2^31"),
        "a sampled tail past 2^31 is called a tail, not an overflow");
+
+    /* Nothing written from exactly 2^31 on: the int overflow signature. */
+    mw_mismatch_init(&m);
+    memset(&f, 0, sizeof f);
+    f.n = ((size_t)1 << 31) + 3;
+    f.sampled = 1;
+    size_t at31[] = {7, ((size_t)1 << 31) - 1, ((size_t)1 << 31), ((size_t)1 << 31) + 2};
+    for (int j = 0; j < 4; j++)
+        mw_mismatch_add(&m, at31[j], j < 2 ? 1.0f : poison, 1.0, tol);
+    n = mw_diagnose(&m, &f, hints, 6);
+    ok(has_hint(hints, n, "32-bit int index"), "a hole starting exactly at 2^31 is an int overflow");
 
     /* Writes outside an input. */
     mw_mismatch_init(&m);
