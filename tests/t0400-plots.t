@@ -35,7 +35,7 @@ has "$d/speed.svg" "NVIDIA H100 80GB HBM3 (2026-11-22)"; ok $? "speed: title nam
 has "$d/speed.svg" "library/cublasSgeam" && ! has "$d/speed.svg" "student/03_vec4"
 ok $? "speed: timed implementations drawn, not-implemented one left out"
 ! has "$d/traffic.svg" "model bytes only"; ok $? "traffic: measured bytes drawn"
-has "$d/traffic.svg" "reference/02_fast n=2^24"; ok $? "traffic: cluster labelled with 2^k"
+has "$d/traffic.svg" "reference/02_fast 2^24"; ok $? "traffic: cluster labelled with impl and size as 2^k"
 has "$d/roofline.svg" "memory roof: copy 3013 GB/s (measured)" && has "$d/roofline.svg" "FP32 roof: 51.7 TFLOP/s"
 ok $? "roofline: measured roofs labelled"
 has "$d/roofline.svg" "reference/02_fast 250 GFLOP/s" && ! has "$d/roofline.svg" "(model bytes)"
