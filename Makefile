@@ -58,7 +58,7 @@ endif
 # ---- the shared grader -------------------------------------------------------
 
 # Pure C, no CUDA: also linked into the unit tests.
-GRADER_PURE := check stats csv ncu ceilings_cache
+GRADER_PURE := check stats csv ncu ceilings_cache cases_file rubric gradebook
 GRADER_CUDA := devinfo timing harness grade bench traffic ceilings vector_libs
 GRADER_OBJS := $(GRADER_PURE:%=$(BUILD)/grader/%.o) $(GRADER_CUDA:%=$(BUILD)/grader/%.o) \
                $(BUILD)/grader/device.o
@@ -77,6 +77,12 @@ $(BUILD)/grader/main.o: grader/main.c
 	$(call say,CC,$@)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/tools/mw-batch: $(BUILD)/grader/batch.o $(BUILD)/grader/csv.o \
+                         $(BUILD)/grader/rubric.o $(BUILD)/grader/gradebook.o
+	$(call say,LINK,$@)
+	@mkdir -p $(@D)
+	$(Q)$(CC) -o $@ $^ -lm
 
 $(BUILD)/tools/mw-strip: grader/strip.c
 	$(call say,CC,$@)
@@ -128,7 +134,7 @@ libs_of = $(patsubst %.cu,$(BUILD)/%.so,$(wildcard $(1)/$(2)/*.cu))
 
 # ---- the chapter a goal is about ---------------------------------------------
 
-CHAPTER_GOALS := check bench traffic plot sanitize grade-build lib
+CHAPTER_GOALS := check bench traffic plot sanitize grade-build lib grade
 ifneq ($(filter $(CHAPTER_GOALS),$(MAKECMDGOALS)),)
   CHAPTER := $(shell sh grader/chapter.sh '$(CH)')
   ifeq ($(CHAPTER),)
@@ -151,7 +157,7 @@ endif
 # ---- what users run -------------------------------------------------------------
 
 .PHONY: help check bench traffic ceilings plot sanitize skeletons test build clean \
-        grade-build tables lib
+        grade-build tables lib grade
 
 help:
 	@echo 'memwall: a graded C/CUDA workbook about the memory wall'
@@ -166,6 +172,11 @@ help:
 	@echo '  make plot CH=01       speed, traffic and roofline plots (PNG and SVG, gnuplot)'
 	@echo '  make sanitize CH=01   compute-sanitizer memcheck, racecheck, initcheck, synccheck'
 	@echo '  make ceilings         measure and cache this GPU'"'"'s roofs (copy, FP32, TF32 GEMM)'
+	@echo
+	@echo 'Instructors:'
+	@echo '  make grade CH=01 SUBMISSIONS=dir   grade a class, sandboxed: gradebook.csv,'
+	@echo '                        a report.md and results.json per student (docs/instructors.md)'
+	@echo '                        OUT=dir HIDDEN=file RUBRIC=file FORCE=1'
 	@echo
 	@echo 'Maintainers:'
 	@echo '  make test             the project'"'"'s own tests (prove); GPU tests skip without a GPU'
@@ -220,6 +231,21 @@ plot:
 sanitize: $(GRADER) $(SRC_LIBS)
 	$(Q)sh grader/sanitize.sh $(GRADER) $(BUILD)/$(SRC)/$(CHAPTER) $(SRC)/$(CHAPTER)
 
+# ---- instructors -------------------------------------------------------------------
+
+# make grade CH=01 SUBMISSIONS=dir: every submission in dir, sandboxed, into
+# OUT (default grades/<chapter>). Hidden cases: HIDDEN=file, by default
+# instructor/hidden/<chapter>.cases when it exists. RUBRIC=file overrides
+# chapters/<chapter>/rubric. FORCE=1 grades again students already graded.
+HIDDEN_DEFAULT = $(wildcard instructor/hidden/$(CHAPTER).cases)
+grade: $(GRADER) $(REF_LIBS) $(BUILD)/tools/mw-batch
+	$(if $(SUBMISSIONS),,$(error give the submissions: make grade CH=01 SUBMISSIONS=path/))
+	$(Q)$(GRADER) ceilings --results $(RESULTS) >/dev/null || [ $$? -eq 77 ]
+	$(Q)$(BUILD)/tools/mw-batch --chapter $(CHAPTER) --submissions $(SUBMISSIONS) \
+	    --out $(or $(OUT),grades/$(CHAPTER)) --timeout $(TIMEOUT) \
+	    $(if $(or $(HIDDEN),$(HIDDEN_DEFAULT)),--hidden $(or $(HIDDEN),$(HIDDEN_DEFAULT))) \
+	    $(if $(RUBRIC),--rubric $(RUBRIC)) $(if $(FORCE),--force)
+
 # ---- maintainers -----------------------------------------------------------------
 
 # Never a dependency of anything: regenerating overwrites exercises/, which
@@ -243,7 +269,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(GRADER_PURE:%=$(BUILD)/grader/%.o)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -Itests/unit -o $@ $^ -lm
 
-test: build $(BUILD)/tools/mw-strip $(UNIT_TESTS)
+test: build $(BUILD)/tools/mw-strip $(BUILD)/tools/mw-batch $(UNIT_TESTS)
 	$(Q)prove --failures $(if $(filter 1,$(V)),-v) tests/
 
 clean:

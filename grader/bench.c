@@ -159,6 +159,8 @@ static void write_row(mw_csv *csv, const mw_chapter *ch, const mw_impl *im, cons
 {
     char shape[160];
     ch->describe(c, shape, sizeof shape);
+    /* A row is timed unless its answer was wrong; a side-stream or too-fast
+     * row keeps its time, and its flag says why not to trust it. */
     int timed = r->flag[0] == '\0' || strcmp(r->flag, "side-stream") == 0 ||
                 strcmp(r->flag, "faster-than-roof") == 0;
     double ms = timed ? r->t.time_ms : NAN;
@@ -221,8 +223,44 @@ static void print_table(const mw_chapter *ch, const mw_result *res, int count)
     }
 }
 
-/* Times every implementation at one size; appends rows and, at the largest
- * size, the results for the verdict. */
+/* Fresh inputs before every timed repetition: a kernel that returns a cached
+ * answer (it cannot tell new inputs from old without reading them) is caught
+ * by the check after the timing. */
+typedef struct refill {
+    const mw_case *c;
+    mw_views *v;
+    int case_index;
+    uint64_t seed;
+    mw_inputs in; /* the inputs of the last repetition */
+} refill;
+
+static cudaError_t refill_inputs(void *ctx, int rep)
+{
+    refill *r = ctx;
+    r->in = mw_case_inputs(r->c, r->case_index + 4096 * (rep + 1), r->seed);
+    return mw_views_fill_inputs(r->v, &r->in, 0);
+}
+
+/* After timing: the output of the last timed run, against the reference
+ * for the inputs it was given. */
+static int right_when_timed(const mw_chapter *ch, const mw_impl *im, const mw_case *c,
+                            const refill *r)
+{
+    if (!validates(im))
+        return 1;
+    mw_case sampled = mw_case_for(c, im->op);
+    sampled.sampled = r->v->spec[r->v->out].count > ((size_t)1 << 22);
+    mw_mismatch m;
+    MW_CUDA(mw_check_output(ch, &sampled, &r->in, r->v, &m, NULL, NULL));
+    if (m.wrong > 0)
+        fprintf(stderr, "bench: %s: the output of its last timed run is wrong (%zu of %zu "
+                        "checked): it did not compute on the inputs it was given\n",
+                im->name, m.wrong, m.checked);
+    return m.wrong == 0;
+}
+
+/* Times every implementation at bench case bi; appends rows and, when res
+ * is given, the results for the verdict. */
 static void bench_case(const mw_chapter *ch, const mw_bench_opts *o, int bi, mw_impl *impls,
                        int nimpl, mw_timer *timer, const mw_ceilings *roof, mw_csv *csv,
                        mw_result *res, int *nres)
@@ -231,26 +269,33 @@ static void bench_case(const mw_chapter *ch, const mw_bench_opts *o, int bi, mw_
     mw_inputs in = mw_case_inputs(c, bi, o->seed);
     mw_views v;
     MW_CUDA(mw_views_alloc(ch, c, &v));
-    MW_CUDA(mw_views_fill(&v, &in, 0));
     for (int i = 0; i < nimpl; i++) {
         row r = {0};
         double read, write;
         mw_impl_model(ch, &impls[i], c, &read, &write, &r.flops);
         r.bytes = read + write;
+        MW_CUDA(mw_views_fill(&v, &in, 0));
         r.flag = impls[i].loaded ? validate(ch, &impls[i], c, &in, &v) : "wrong";
         double pct = NAN;
         if (r.flag[0] == '\0') {
             timed_call call = {ch, &impls[i], c, &v};
-            MW_CUDA(mw_time(timer, call_impl, &call, &r.t));
+            refill fresh = {c, &v, bi, o->seed, in};
+            timer->prepare = refill_inputs;
+            timer->prepare_ctx = &fresh;
+            cudaError_t err = mw_time(timer, call_impl, &call, &r.t);
+            timer->prepare = NULL;
+            MW_CUDA(err);
             int too_fast;
             pct = percent_of_roof(ch, roof, &r, &too_fast);
-            if (r.t.side_stream)
+            if (!right_when_timed(ch, &impls[i], c, &fresh))
+                r.flag = "wrong-when-timed";
+            else if (r.t.side_stream)
                 r.flag = "side-stream";
             else if (too_fast)
                 r.flag = "faster-than-roof";
         }
         write_row(csv, ch, &impls[i], c, &r, pct);
-        if (bi == ch->nbench - 1) {
+        if (res) {
             int timed = r.flag[0] == '\0' || strcmp(r.flag, "side-stream") == 0;
             double ms = timed ? r.t.time_ms : NAN;
             res[(*nres)++] = (mw_result){impls[i].name, impls[i].kind, ch->bench_x(c), ms,
@@ -262,10 +307,6 @@ static void bench_case(const mw_chapter *ch, const mw_bench_opts *o, int bi, mw_
                     impls[i].name);
     }
     mw_views_free(&v);
-    char label[32];
-    mw_size_label(ch->bench_x(c), label, sizeof label);
-    printf("  size %-8s done (%d implementations)\n", label, nimpl);
-    fflush(stdout);
 }
 
 int mw_cmd_bench(const mw_chapter *ch, const mw_bench_opts *o)
@@ -292,8 +333,14 @@ int mw_cmd_bench(const mw_chapter *ch, const mw_bench_opts *o)
            info.name, (unsigned long long)o->seed, nimpl, ch->nbench);
     mw_result res[MW_MAX_IMPLS];
     int nres = 0;
-    for (int bi = 0; bi < ch->nbench; bi++)
-        bench_case(ch, o, bi, impls, nimpl, &timer, &roof, &csv, res, &nres);
+    for (int bi = 0; bi < ch->nbench; bi++) {
+        int last = bi == ch->nbench - 1;
+        bench_case(ch, o, bi, impls, nimpl, &timer, &roof, &csv, last ? res : NULL, &nres);
+        char label[32];
+        mw_size_label(ch->bench_x(&ch->bench_cases[bi]), label, sizeof label);
+        printf("  size %-8s done (%d implementations)\n", label, nimpl);
+        fflush(stdout);
+    }
     if (mw_csv_close(&csv) != 0)
         return 2;
     snprintf(path, sizeof path, "%s/%s/%s/env.csv", o->results_root, info.dir, ch->id);
@@ -320,4 +367,36 @@ int mw_cmd_ceilings(const mw_bench_opts *o)
     return mw_ceilings_get(o->results_root, info.dir, info.name, o->force_ceilings, &roof) == 0
                ? 0
                : 2;
+}
+
+int mw_cmd_perf(const mw_chapter *ch, const mw_bench_opts *o, double size, const char *out)
+{
+    mw_devinfo info;
+    char why[512];
+    if (mw_devinfo_get(&info, why, sizeof why) != 0) {
+        printf("perf: %s; skipped\n", why);
+        return 77;
+    }
+    int bi = -1;
+    for (int i = 0; i < ch->nbench; i++)
+        if (ch->bench_x(&ch->bench_cases[i]) == size)
+            bi = i;
+    if (bi < 0) {
+        fprintf(stderr, "perf: %s has no bench size %.0f\n", ch->id, size);
+        return 2;
+    }
+    mw_ceilings roof;
+    if (mw_ceilings_get(o->results_root, info.dir, info.name, 0, &roof) != 0)
+        return 2;
+    mw_impl impls[MW_MAX_IMPLS];
+    int nimpl = mw_impls_load(ch, o, impls);
+    mw_timer timer;
+    MW_CUDA(mw_timer_init(&timer, info.l2_bytes, 0));
+    mw_csv csv;
+    if (mw_csv_open(&csv, out, bench_header) != 0)
+        return 2;
+    bench_case(ch, o, bi, impls, nimpl, &timer, &roof, &csv, NULL, NULL);
+    mw_impls_free(impls, nimpl);
+    mw_timer_free(&timer);
+    return mw_csv_close(&csv) == 0 ? 0 : 2;
 }

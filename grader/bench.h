@@ -38,5 +38,7 @@ int mw_cmd_bench(const mw_chapter *ch, const mw_bench_opts *o);
 int mw_cmd_traffic(const mw_chapter *ch, const mw_bench_opts *o);
 int mw_cmd_traffic_run(const mw_chapter *ch, const mw_bench_opts *o, const char *map_path);
 int mw_cmd_ceilings(const mw_bench_opts *o);
+/* One bench size, every implementation, into `out` (bench.csv's columns). */
+int mw_cmd_perf(const mw_chapter *ch, const mw_bench_opts *o, double size, const char *out);
 
 #endif

@@ -10,6 +10,7 @@
 #define _GNU_SOURCE
 #include "grade.h"
 
+#include "csv.h"
 #include "devinfo.h"
 #include "harness.h"
 #include "timing.h"
@@ -279,6 +280,7 @@ static int run_jobs(checker *k, int first)
 
 struct tally {
     int n[ST_COUNT];
+    char **detail; /* per job: its diagnostic lines, for --results */
     int *status; /* per job, -1 until known */
     int nogpu;
     char gpu[256];
@@ -321,11 +323,28 @@ static void record(const checker *k, tally *t, int jnum, int status)
     t->n[status]++;
 }
 
+/* Keeps a job's diagnostics (up to 2 KB) for the results file. */
+static void append_detail(tally *t, int jnum, const char *text)
+{
+    char *old = t->detail[jnum];
+    size_t len = old ? strlen(old) : 0;
+    if (len > 2048)
+        return;
+    char *grown = realloc(old, len + strlen(text) + 4);
+    if (!grown)
+        return;
+    snprintf(grown + len, strlen(text) + 4, "%s%s", len ? " | " : "", text);
+    t->detail[jnum] = grown;
+}
+
 /* One protocol line from the job runner: print, or record. */
 static void handle_line(checker *k, tally *t, const char *line)
 {
     if (line[0] == 'L') {
-        printf("%s\n", line[1] ? line + 2 : "");
+        const char *text = line[1] ? line + 2 : "";
+        printf("%s\n", text);
+        if (k->current >= 0 && strncmp(text, "        ", 8) == 0)
+            append_detail(t, k->current, text + 8);
     } else if (line[0] == 'B') {
         k->current = atoi(line + 2);
         k->started = mw_now_s();
@@ -344,8 +363,9 @@ static void handle_line(checker *k, tally *t, const char *line)
     fflush(stdout);
 }
 
-static void print_lost_job(const checker *k, int jnum, const char *why)
+static void print_lost_job(const checker *k, tally *t, int jnum, const char *why)
 {
+    append_detail(t, jnum, why);
     char label[256];
     case_label(k, &k->jobs[jnum], label, sizeof label);
     printf("  %-5s %s\n        %s\n", status_word[ST_ERROR], label, why);
@@ -407,7 +427,7 @@ static int supervise(checker *k, tally *t, int first)
         else
             snprintf(why, sizeof why, "the process exited (status %d) in the middle of the case",
                      WEXITSTATUS(wstatus));
-        print_lost_job(k, current, why);
+        print_lost_job(k, t, current, why);
         record(k, t, current, ST_ERROR);
         return current + 1;
     }
@@ -416,7 +436,7 @@ static int supervise(checker *k, tally *t, int first)
         if (t->status[jnum] < 0)
             return timed_out || (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 3)
                        ? jnum
-                       : (print_lost_job(k, jnum, "the grader's process ended unexpectedly"),
+                       : (print_lost_job(k, t, jnum, "the grader's process ended unexpectedly"),
                           record(k, t, jnum, ST_ERROR), jnum + 1);
     return k->njobs;
 }
@@ -461,6 +481,30 @@ static void cross_case_hints(const checker *k, const tally *t)
                "separately\n");
 }
 
+/* One row per job, written by this (the parent) process from what it
+ * recorded: nothing a submission prints reaches this file. */
+static int write_results(const checker *k, const tally *t, const char *path)
+{
+    static const char *word[ST_COUNT] = {"pass", "fail", "error", "todo", "skip"};
+    mw_csv csv;
+    if (mw_csv_open(&csv, path, "chapter,version,group,case,status,detail") != 0)
+        return -1;
+    for (int jnum = 0; jnum < k->njobs; jnum++) {
+        const mw_case *c = &k->ch->cases[k->jobs[jnum].kase];
+        char shape[160];
+        k->ch->describe(c, shape, sizeof shape);
+        int st = t->status[jnum];
+        mw_csv_str(&csv, k->ch->id);
+        mw_csv_str(&csv, k->ch->versions[k->jobs[jnum].version].file);
+        mw_csv_str(&csv, c->group);
+        mw_csv_str(&csv, shape);
+        mw_csv_str(&csv, st >= 0 ? word[st] : (t->nogpu ? "skip" : "error"));
+        mw_csv_str(&csv, t->nogpu ? "no CUDA GPU" : t->detail[jnum]);
+        mw_csv_end_row(&csv);
+    }
+    return mw_csv_close(&csv);
+}
+
 int mw_cmd_check(const mw_chapter *ch, const mw_check_opts *opt)
 {
     checker k = {ch, opt, NULL, 0, -1, NULL, -1, 0};
@@ -474,6 +518,7 @@ int mw_cmd_check(const mw_chapter *ch, const mw_check_opts *opt)
     tally t;
     memset(&t, 0, sizeof t);
     t.status = malloc((size_t)k.njobs * sizeof *t.status);
+    t.detail = calloc((size_t)k.njobs, sizeof *t.detail);
     for (int jnum = 0; jnum < k.njobs; jnum++)
         t.status[jnum] = -1;
 
@@ -487,7 +532,7 @@ int mw_cmd_check(const mw_chapter *ch, const mw_check_opts *opt)
         if (run_jobs(&k, 0) == 3)
             for (int jnum = 0; jnum < k.njobs; jnum++)
                 if (t.status[jnum] < 0) {
-                    print_lost_job(&k, jnum, "not run: an earlier CUDA error ended the run");
+                    print_lost_job(&k, &t, jnum, "not run: an earlier CUDA error ended the run");
                     record(&k, &t, jnum, ST_ERROR);
                 }
     } else {
@@ -495,6 +540,8 @@ int mw_cmd_check(const mw_chapter *ch, const mw_check_opts *opt)
         while (next < k.njobs)
             next = supervise(&k, &t, next);
     }
+    if (opt->results_path && write_results(&k, &t, opt->results_path) != 0)
+        fprintf(stderr, "check: could not write %s\n", opt->results_path);
     if (t.nogpu) {
         printf("0 passed, 0 failed, %d skipped\n", k.njobs);
         return 77;
@@ -508,6 +555,9 @@ int mw_cmd_check(const mw_chapter *ch, const mw_check_opts *opt)
         printf("%d passed, %d failed, %d skipped\n", t.n[ST_PASS], failed, skipped);
     else
         printf("%d passed, %d failed\n", t.n[ST_PASS], failed);
+    for (int jnum = 0; jnum < k.njobs; jnum++)
+        free(t.detail[jnum]);
+    free(t.detail);
     free(t.status);
     free(k.jobs);
     if (t.n[ST_ERROR] > 0)

@@ -12,6 +12,7 @@ typedef struct mw_check_opts {
     double timeout_s;         /* per case */
     int small;                /* only small cases (sanitizers) */
     int no_fork;              /* run in-process (sanitizers) */
+    const char *results_path; /* per-case CSV for the batch grader, or NULL */
 } mw_check_opts;
 
 /* Exit codes: 0 pass, 1 wrong answer, 2 CUDA error/crash/timeout,

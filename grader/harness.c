@@ -79,6 +79,16 @@ cudaError_t mw_views_fill(mw_views *v, const mw_inputs *in, cudaStream_t s)
     return err;
 }
 
+cudaError_t mw_views_fill_inputs(mw_views *v, const mw_inputs *in, cudaStream_t s)
+{
+    cudaError_t err = cudaSuccess;
+    for (int b = 0; b < v->nbufs && err == cudaSuccess; b++)
+        if (!v->spec[b].is_output)
+            err = mw_dev_fill(v->view[b], v->spec[b].count, in->seed, in->stream[b], in->gen,
+                              in->scale, s);
+    return err;
+}
+
 void mw_views_free(mw_views *v)
 {
     for (int b = 0; b < v->nbufs; b++) {

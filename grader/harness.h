@@ -30,6 +30,8 @@ cudaError_t mw_views_alloc(const mw_chapter *ch, const mw_case *c, mw_views *v);
 /* Guards to MW_GUARD_BITS, inputs from the generator, output to poison. */
 cudaError_t mw_views_fill(mw_views *v, const mw_inputs *in, cudaStream_t s);
 cudaError_t mw_views_poison_output(mw_views *v, cudaStream_t s);
+/* Inputs only, from the generator (fresh inputs between timed runs). */
+cudaError_t mw_views_fill_inputs(mw_views *v, const mw_inputs *in, cudaStream_t s);
 void mw_views_free(mw_views *v);
 
 /* The version launchers, loaded from build/<src>/<chapter>/<file>.so. */

@@ -2,6 +2,7 @@
  * also be run directly (`build/01-vector-add/mw-grade --help`). */
 #define _GNU_SOURCE
 #include "bench.h"
+#include "cases_file.h"
 #include "ceilings.h"
 #include "devinfo.h"
 #include "grade.h"
@@ -19,16 +20,34 @@ static void usage(FILE *fp)
             "commands:\n"
             "  check     --lib-dir DIR [--label TEXT] [--version NN] [--seed S]\n"
             "            [--timeout SECONDS] [--small] [--no-fork]\n"
+            "            [--cases FILE] [--results FILE]\n"
             "            grade the versions built in DIR; exit 0 pass, 1 wrong answer,\n"
-            "            2 CUDA error, crash or timeout, 77 not implemented or no GPU\n"
+            "            2 CUDA error, crash or timeout, 77 not implemented or no GPU;\n"
+            "            --cases adds cases (and a seed) from FILE, --results writes a CSV\n"
+            "            row per case\n"
             "  bench     [--student DIR] [--reference DIR] [--results DIR] [--seed S]\n"
             "            time every implementation and the library; write bench.csv\n"
             "  traffic   [--student DIR] [--reference DIR] [--results DIR]\n"
             "            measured DRAM bytes with Nsight Compute; write traffic.csv\n"
+            "  perf      --size X --out FILE [--student DIR] [--reference DIR] [--seed S]\n"
+            "            time every implementation at one bench size into FILE\n"
             "  ceilings  [--results DIR] [--force]   measure and cache this GPU's roofs\n"
             "  list      the chapter's versions and cases\n"
             "  info      the GPU and its software (exit 77 when there is none)\n",
             mw_chapter_def.id);
+}
+
+/* The chapter's cases followed by the file's. */
+static const mw_case *append_cases(const mw_chapter *ch, const mw_cases_file *extra)
+{
+    mw_case *all = malloc((size_t)(ch->ncases + extra->ncases) * sizeof *all);
+    if (!all) {
+        perror("mw-grade");
+        exit(2);
+    }
+    memcpy(all, ch->cases, (size_t)ch->ncases * sizeof *all);
+    memcpy(all + ch->ncases, extra->cases, (size_t)extra->ncases * sizeof *all);
+    return all;
 }
 
 static uint64_t fresh_seed(void)
@@ -82,9 +101,10 @@ int main(int argc, char **argv)
         return argc < 2 ? 2 : 0;
     }
     const char *cmd = argv[1];
-    mw_check_opts check = {NULL, NULL, NULL, 0, 30.0, 0, 0};
+    mw_check_opts check = {NULL, NULL, NULL, 0, 30.0, 0, 0, NULL};
     mw_bench_opts bench = {NULL, NULL, "results", NULL, 0, 0};
-    const char *map = NULL;
+    const char *map = NULL, *cases_path = NULL, *perf_out = NULL;
+    double perf_size = 0;
     int have_seed = 0;
     char self[4096];
     ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
@@ -105,6 +125,8 @@ int main(int argc, char **argv)
             check.seed = bench.seed = strtoull(val, NULL, 10), have_seed = 1;
         else if (strcmp(a, "--timeout") == 0 && val)
             check.timeout_s = atof(val) > 0 ? atof(val) : 30.0;
+        else if (strcmp(a, "--results") == 0 && val && strcmp(cmd, "check") == 0)
+            check.results_path = val;
         else if (strcmp(a, "--student") == 0 && val)
             bench.student_dir = *val ? val : NULL;
         else if (strcmp(a, "--reference") == 0 && val)
@@ -113,6 +135,12 @@ int main(int argc, char **argv)
             bench.results_root = val;
         else if (strcmp(a, "--map") == 0 && val)
             map = val;
+        else if (strcmp(a, "--cases") == 0 && val)
+            cases_path = val;
+        else if (strcmp(a, "--out") == 0 && val)
+            perf_out = val;
+        else if (strcmp(a, "--size") == 0 && val)
+            perf_size = atof(val);
         else {
             takes = 0;
             if (strcmp(a, "--small") == 0)
@@ -129,9 +157,23 @@ int main(int argc, char **argv)
         }
         i += takes;
     }
+    mw_chapter with_extra = mw_chapter_def;
+    const mw_chapter *ch = &mw_chapter_def;
+    mw_cases_file extra = {0};
+    if (cases_path) {
+        char err[512];
+        if (mw_cases_file_load(cases_path, &extra, err, sizeof err) != 0) {
+            fprintf(stderr, "mw-grade: %s\n", err);
+            return 2;
+        }
+        if (!have_seed && extra.have_seed)
+            check.seed = bench.seed = extra.seed, have_seed = 1;
+        with_extra.cases = append_cases(ch, &extra);
+        with_extra.ncases = ch->ncases + extra.ncases;
+        ch = &with_extra;
+    }
     if (!have_seed)
         check.seed = bench.seed = fresh_seed();
-    const mw_chapter *ch = &mw_chapter_def;
 
     if (strcmp(cmd, "check") == 0) {
         if (!check.lib_dir) {
@@ -141,6 +183,13 @@ int main(int argc, char **argv)
         if (!check.src_label)
             check.src_label = check.lib_dir;
         return mw_cmd_check(ch, &check);
+    }
+    if (strcmp(cmd, "perf") == 0) {
+        if (!perf_out || perf_size <= 0) {
+            fprintf(stderr, "mw-grade perf: --size and --out are required\n");
+            return 2;
+        }
+        return mw_cmd_perf(ch, &bench, perf_size, perf_out);
     }
     if (strcmp(cmd, "bench") == 0)
         return mw_cmd_bench(ch, &bench);

@@ -19,8 +19,10 @@ double mw_now_s(void)
 static cudaError_t one_rep(mw_timer *t, mw_timed_fn fn, void *ctx, int rep, double *event_ms,
                            double *wall_ms)
 {
+    cudaError_t err = t->prepare ? t->prepare(t->prepare_ctx, rep) : cudaSuccess;
     /* A different byte each time, so no layer can skip the write. */
-    cudaError_t err = cudaMemsetAsync(t->flush, rep & 0xff, t->flush_bytes, t->stream);
+    if (err == cudaSuccess)
+        err = cudaMemsetAsync(t->flush, rep & 0xff, t->flush_bytes, t->stream);
     if (err == cudaSuccess)
         err = cudaDeviceSynchronize();
     if (err != cudaSuccess)
@@ -59,6 +61,8 @@ cudaError_t mw_timer_init(mw_timer *t, size_t l2_bytes, cudaStream_t s)
     t->min_reps = 10;
     t->max_reps = 1000;
     t->target_rse = 0.01;
+    t->prepare = NULL;
+    t->prepare_ctx = NULL;
     const char *cap = getenv("MW_TIME_CAP");
     if (cap && atof(cap) > 0)
         t->cap_s = atof(cap);

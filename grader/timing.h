@@ -28,6 +28,9 @@ typedef struct mw_timer {
     double cap_s;       /* time cap per measurement */
     int min_reps, max_reps;
     double target_rse;
+    /* Optional, untimed, before each repetition (fresh inputs, say). */
+    cudaError_t (*prepare)(void *ctx, int rep);
+    void *prepare_ctx;
 } mw_timer;
 
 typedef struct mw_timing {

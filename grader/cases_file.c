@@ -1,0 +1,100 @@
+/* cases_file.c: parse extra cases. */
+#define _POSIX_C_SOURCE 200809L
+#include "cases_file.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int gen_of(const char *word)
+{
+    if (strcmp(word, "uniform") == 0)
+        return MW_GEN_UNIFORM;
+    if (strcmp(word, "special") == 0)
+        return MW_GEN_SPECIAL;
+    if (strcmp(word, "smallint") == 0)
+        return MW_GEN_SMALLINT;
+    return -1;
+}
+
+/* "case GROUP d0 d1 d2 o0 o1 o2 o3 GEN SCALE SAMPLED A S" into c. */
+static int parse_case(const char *line, mw_case *c, char *group, size_t glen)
+{
+    char gen[32], fmt[96];
+    unsigned long long d[3], o[4];
+    float scale, a, s;
+    int sampled;
+    snprintf(fmt, sizeof fmt,
+             "case %%%zus %%llu %%llu %%llu %%llu %%llu %%llu %%llu %%31s %%f %%d %%f %%f",
+             glen - 1);
+    int got = sscanf(line, fmt, group, &d[0], &d[1], &d[2], &o[0], &o[1], &o[2], &o[3], gen,
+                     &scale, &sampled, &a, &s);
+    if (got != 13 || gen_of(gen) < 0)
+        return -1;
+    memset(c, 0, sizeof *c);
+    for (int i = 0; i < 3; i++)
+        c->dim[i] = (size_t)d[i];
+    for (int i = 0; i < 4; i++)
+        c->offset[i] = (size_t)o[i];
+    c->gen = gen_of(gen);
+    c->scale = scale;
+    c->sampled = sampled;
+    c->arg[0] = a;
+    c->arg[1] = s;
+    return 0;
+}
+
+int mw_cases_file_load(const char *path, mw_cases_file *f, char *err, size_t errlen)
+{
+    memset(f, 0, sizeof *f);
+    FILE *fp = fopen(path, "r");
+    if (!fp) {
+        snprintf(err, errlen, "%s: cannot read it", path);
+        return -1;
+    }
+    char line[1024];
+    int lineno = 0, cap = 0;
+    while (fgets(line, sizeof line, fp)) {
+        lineno++;
+        char *p = line + strspn(line, " \t");
+        if (*p == '#' || *p == '\n' || *p == '\0')
+            continue;
+        unsigned long long seed;
+        if (sscanf(p, "seed %llu", &seed) == 1) {
+            f->seed = seed;
+            f->have_seed = 1;
+            continue;
+        }
+        char group[64];
+        mw_case c;
+        if (strncmp(p, "case ", 5) != 0 || parse_case(p, &c, group, sizeof group) != 0) {
+            snprintf(err, errlen,
+                     "%s:%d: expected 'seed N' or 'case GROUP d0 d1 d2 o0 o1 o2 o3 "
+                     "uniform|special|smallint SCALE SAMPLED A S'",
+                     path, lineno);
+            fclose(fp);
+            mw_cases_file_free(f);
+            return -1;
+        }
+        if (f->ncases == cap) {
+            cap = cap ? 2 * cap : 8;
+            mw_case *grown = realloc(f->cases, (size_t)cap * sizeof *grown);
+            if (!grown)
+                break;
+            f->cases = grown;
+        }
+        c.group = strdup(group);
+        f->cases[f->ncases++] = c;
+    }
+    fclose(fp);
+    return 0;
+}
+
+void mw_cases_file_free(mw_cases_file *f)
+{
+    for (int i = 0; i < f->ncases; i++)
+        free((char *)f->cases[i].group);
+    free(f->cases);
+    f->cases = NULL;
+    f->ncases = 0;
+}
