@@ -146,7 +146,7 @@ static const char *validate(const mw_chapter *ch, const mw_impl *im, const mw_ca
 
 static const char *bench_header =
     "chapter,impl,kind,size,shape,model_bytes,model_flops,reps,median_ms,q1_ms,q3_ms,wall_ms,"
-    "gbps,gflops,roof,pct_roof,flag";
+    "gbps,gflops,roof,pct_roof,flag,op";
 
 typedef struct row {
     double bytes, flops;
@@ -181,6 +181,7 @@ static void write_row(mw_csv *csv, const mw_chapter *ch, const mw_impl *im, cons
     mw_csv_str(csv, ch->roof);
     mw_csv_num(csv, timed ? pct : NAN, 4);
     mw_csv_str(csv, r->flag);
+    mw_csv_num(csv, im->op, 6);
     mw_csv_end_row(csv);
 }
 

@@ -308,6 +308,23 @@ static int join_and_write(const mw_chapter *ch, const mw_bench_opts *o, const ch
     return mw_csv_close(&csv);
 }
 
+/* ncu.csv is kept as the raw measurement, but only its table: the lines
+ * around it name this machine's paths and process ids. */
+static void keep_table_only(const char *dir)
+{
+    char path[4200], tmp[4300], line[8192];
+    snprintf(path, sizeof path, "%s/ncu.csv", dir);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *in = fopen(path, "r"), *out = in ? fopen(tmp, "w") : NULL;
+    while (out && fgets(line, sizeof line, in))
+        if (line[0] == '"')
+            fputs(line, out);
+    if (in)
+        fclose(in);
+    if (out && fclose(out) == 0)
+        rename(tmp, path);
+}
+
 int mw_cmd_traffic(const mw_chapter *ch, const mw_bench_opts *o)
 {
     mw_devinfo info;
@@ -334,6 +351,7 @@ int mw_cmd_traffic(const mw_chapter *ch, const mw_bench_opts *o)
     }
     if (join_and_write(ch, o, dir, path, (double)info.l2_bytes) != 0)
         return write_model_only(ch, o, path);
+    keep_table_only(dir);
     /* The map and ncu's own log were only needed for the join. */
     char tmp[4200];
     snprintf(tmp, sizeof tmp, "%s/traffic-map.csv", dir);

@@ -5,7 +5,8 @@
 #
 # Rows that are wrong or not implemented are shown with their flag and blank
 # numbers, never dropped. "vs library" is the library's median time over this
-# one (above 1x: faster than the library), against the first library row of
+# one (above 1x: faster than the library), against the first library row
+# computing the same operation (the op column, where bench.csv has one) of
 # the same size; blank for roof rows, which do other work. With env=, a line under the table says where and when it was
 # measured.
 
@@ -70,7 +71,8 @@ END {
             # A roof row times other work (a copy moves 8 bytes per element,
             # not 12): its time against the library's would mislead.
             if (cell(r, "kind") != "roof") for (s = 1; s <= nr; s++)
-                if (cell(s, "kind") == "library" && cell(s, "size") + 0 == cell(r, "size") + 0) {
+                if (cell(s, "kind") == "library" && cell(s, "size") + 0 == cell(r, "size") + 0 &&
+                    cell(s, "op") == cell(r, "op")) {
                     if (timed(s)) vs = sprintf("%.2fx", cell(s, "median_ms") / cell(r, "median_ms"))
                     break
                 }
