@@ -79,7 +79,8 @@ $(BUILD)/grader/main.o: grader/main.c
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
 $(BUILD)/tools/mw-batch: $(BUILD)/grader/batch.o $(BUILD)/grader/csv.o \
-                         $(BUILD)/grader/rubric.o $(BUILD)/grader/gradebook.o
+                         $(BUILD)/grader/rubric.o $(BUILD)/grader/gradebook.o \
+                         $(BUILD)/grader/cases_file.o
 	$(call say,LINK,$@)
 	@mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^ -lm
@@ -157,7 +158,7 @@ endif
 # ---- what users run -------------------------------------------------------------
 
 .PHONY: help check bench traffic ceilings plot sanitize skeletons test build clean \
-        grade-build tables lib grade
+        grade-build tables lib grade dist
 
 help:
 	@echo 'memwall: a graded C/CUDA workbook about the memory wall'
@@ -177,6 +178,7 @@ help:
 	@echo '  make grade CH=01 SUBMISSIONS=dir   grade a class, sandboxed: gradebook.csv,'
 	@echo '                        a report.md and results.json per student (docs/instructors.md)'
 	@echo '                        OUT=dir HIDDEN=file RUBRIC=file FORCE=1'
+	@echo '  make dist             the student edition, dist/memwall-student.tar.gz'
 	@echo
 	@echo 'Maintainers:'
 	@echo '  make test             the project'"'"'s own tests (prove); GPU tests skip without a GPU'
@@ -245,6 +247,11 @@ grade: $(GRADER) $(REF_LIBS) $(BUILD)/tools/mw-batch
 	    --out $(or $(OUT),grades/$(CHAPTER)) --timeout $(TIMEOUT) \
 	    $(if $(or $(HIDDEN),$(HIDDEN_DEFAULT)),--hidden $(or $(HIDDEN),$(HIDDEN_DEFAULT))) \
 	    $(if $(RUBRIC),--rubric $(RUBRIC)) $(if $(FORCE),--force)
+
+# The student edition: the tracked files less solutions/, tests/wrong/,
+# tests/class/, instructor/ and *.hidden, as dist/memwall-student.tar.gz.
+dist:
+	$(Q)sh grader/dist.sh
 
 # ---- maintainers -----------------------------------------------------------------
 

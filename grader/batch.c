@@ -20,6 +20,7 @@
  * written whole (temporary name, then rename); a re-run skips students
  * already graded unless --force. */
 #define _GNU_SOURCE
+#include "cases_file.h"
 #include "csv.h"
 #include "gradebook.h"
 #include "rubric.h"
@@ -473,7 +474,7 @@ static void score_sanitizer(const context *cx, const char *scratch, mw_student *
     s->sanitize_max = cx->rubric.sanitize_points;
     if (cx->rubric.sanitize_points <= 0)
         return;
-    if (any_status(s, "todo") || any_status(s, "error") || s->ncases == 0) {
+    if (any_status(s, "todo") || any_status(s, "error") || !any_status(s, "pass")) {
         snprintf(s->sanitize_note, sizeof s->sanitize_note,
                  "not run: every version must build, be implemented and run without a CUDA "
                  "error first");
@@ -485,6 +486,12 @@ static void score_sanitizer(const context *cx, const char *scratch, mw_student *
     snprintf(script, sizeof script, "%s/grader/sanitize.sh", cx->root);
     char *argv[] = {"/bin/sh", script, (char *)cx->grader, lib, s->name, NULL};
     int rc = sandbox_run(cx, scratch, argv, log, 900);
+    if (rc == 77) { /* no compute-sanitizer here: the part is not counted */
+        s->sanitize_max = 0;
+        snprintf(s->sanitize_note, sizeof s->sanitize_note,
+                 "compute-sanitizer is not installed on the grading machine: not counted");
+        return;
+    }
     s->sanitize_score = rc == 0 ? cx->rubric.sanitize_points : 0;
     snprintf(s->sanitize_note, sizeof s->sanitize_note, "%s",
              rc == 0    ? "memcheck, racecheck, initcheck and synccheck found nothing"
@@ -576,8 +583,11 @@ static void grade_one(const context *cx, const char *submission, const char *nam
     score_performance(cx, scratch, &s);
     if (s.ncases > 0 && !any_status(&s, "pass") && !any_status(&s, "fail") &&
         !any_status(&s, "error") && !any_status(&s, "todo"))
-        snprintf(status, sizeof status, "not graded: no case could run (no CUDA GPU?): see "
-                                        "check.log");
+    {
+        size_t used = strlen(status);
+        snprintf(status + used, sizeof status - used, "%snot graded: no case could run (no CUDA "
+                 "GPU?): see check.log", used ? "; " : "");
+    }
     snprintf(s.status, sizeof s.status, "%s", status[0] ? status : "graded");
     mw_student_total(&s);
     save_outputs(cx, scratch, &s);
@@ -749,8 +759,11 @@ static void setup(context *cx)
     char err[512];
     if (mw_rubric_load(cx->opt.rubric, &cx->rubric, err, sizeof err) != 0)
         die("%s", err);
-    if (cx->opt.hidden[0] && access(cx->opt.hidden, R_OK) != 0)
-        die("cannot read the hidden cases %s", cx->opt.hidden);
+    mw_cases_file hidden;
+    if (cx->opt.hidden[0] && mw_cases_file_load(cx->opt.hidden, &hidden, err, sizeof err) != 0)
+        die("%s", err);
+    if (cx->opt.hidden[0])
+        mw_cases_file_free(&hidden);
     mw_mkdirs(cx->opt.out);
     absolute(cx->opt.out, sizeof cx->opt.out);
     read_versions(cx);
