@@ -566,6 +566,13 @@ static void grade_one(const context *cx, const char *submission, const char *nam
             size_t used = strlen(status);
             snprintf(status + used, sizeof status - used, " %s.cu", cx->versions[v]);
         }
+    } else {
+        for (int v = 0; v < cx->nversions; v++)
+            if (!found[v]) {
+                size_t used = strlen(status);
+                snprintf(status + used, sizeof status - used, "%s%s.cu not submitted",
+                         used ? "; " : "", cx->versions[v]);
+            }
     }
     build_versions(cx, scratch, found, built, status, sizeof status);
     int rc = run_check(cx, scratch, name);
