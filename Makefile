@@ -246,7 +246,7 @@ grade: $(GRADER) $(REF_LIBS) $(BUILD)/tools/mw-batch
 	$(Q)$(BUILD)/tools/mw-batch --chapter $(CHAPTER) --submissions $(SUBMISSIONS) \
 	    --out $(or $(OUT),grades/$(CHAPTER)) --timeout $(TIMEOUT) \
 	    $(if $(or $(HIDDEN),$(HIDDEN_DEFAULT)),--hidden $(or $(HIDDEN),$(HIDDEN_DEFAULT))) \
-	    $(if $(RUBRIC),--rubric $(RUBRIC)) $(if $(FORCE),--force)
+	    $(if $(RUBRIC),--rubric $(RUBRIC)) $(if $(filter 1,$(FORCE)),--force)
 
 # The student edition: the tracked files less solutions/, tests/wrong/,
 # tests/class/, instructor/ and *.hidden, as dist/memwall-student.tar.gz.

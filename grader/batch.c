@@ -4,7 +4,8 @@
  *            [--hidden FILE] [--rubric FILE] [--timeout S] [--force]
  *
  * Each submission is a folder (the chapter's exercise files are found in it
- * by name, at any depth) or a single .cu file (used for every version). Only
+ * by name, up to six folders down) or a single .cu file (used for every
+ * version). Only
  * those files are taken; the harness, cases, rubric and Makefile are the
  * instructor's. Per submission, in a scratch folder of its own:
  *   1. build each version (`make lib`),             build.log
@@ -63,6 +64,8 @@ typedef struct context {
     uid_t uid;                           /* who runs the steps */
     gid_t gid;
     int drop;                            /* started as root: run steps as nobody */
+    int sanitizer;                       /* compute-sanitizer is installed */
+    int nhidden;                         /* cases in the hidden file */
 } context;
 
 /* ---- small helpers ------------------------------------------------------- */
@@ -121,7 +124,9 @@ static int copy_file(const char *from, const char *to, mode_t mode)
     return bad ? -1 : 0;
 }
 
-/* Searches dir (depth <= 6) for a file named `name`; 0 when found. */
+/* Searches dir, up to six folders down, for a regular file named `name`
+ * (symbolic links are ignored); the first found, in directory order, wins.
+ * 0 when found. */
 static int find_file(const char *dir, const char *name, char *out, size_t len, int depth)
 {
     DIR *d = opendir(dir);
@@ -137,7 +142,10 @@ static int find_file(const char *dir, const char *name, char *out, size_t len, i
             continue;
         char path[PATH_MAX];
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        if (strcmp(e->d_name, name) == 0 && !is_dir(path)) {
+        struct stat st;
+        if (lstat(path, &st) != 0 || S_ISLNK(st.st_mode))
+            continue; /* links could point at anything this user can read */
+        if (strcmp(e->d_name, name) == 0 && S_ISREG(st.st_mode)) {
             snprintf(out, len, "%s", path);
             found = 0;
         } else if (is_dir(path)) {
@@ -285,8 +293,10 @@ static int collect(const context *cx, const char *submission, const char *scratc
     for (int v = 0; v < cx->nversions; v++) {
         char name[80], from[PATH_MAX], to[PATH_MAX + 96];
         snprintf(name, sizeof name, "%s.cu", cx->versions[v]);
+        struct stat st;
+        int regular = lstat(submission, &st) == 0 && S_ISREG(st.st_mode);
         found[v] = is_dir(submission) ? find_file(submission, name, from, sizeof from, 0) == 0
-                                      : (snprintf(from, sizeof from, "%s", submission), 1);
+                                      : (snprintf(from, sizeof from, "%s", submission), regular);
         if (!found[v])
             continue;
         snprintf(to, sizeof to, "%s/src/%s", scratch, name);
@@ -385,12 +395,14 @@ static int read_check(const char *path, mw_student *s)
     return 0;
 }
 
+static int any_status(const mw_student *s, const char *status);
+
+/* Every case that ran passed (a case skipped for lack of GPU memory is
+ * skipped for everyone, and blocks nothing). */
 static int all_passed(const mw_student *s)
 {
-    for (int i = 0; i < s->ncases; i++)
-        if (strcmp(s->cases[i].status, "pass") != 0)
-            return 0;
-    return s->ncases > 0;
+    return any_status(s, "pass") && !any_status(s, "fail") && !any_status(s, "error") &&
+           !any_status(s, "todo");
 }
 
 static int any_status(const mw_student *s, const char *status)
@@ -448,11 +460,24 @@ static void score_performance(const context *cx, const char *scratch, mw_student
     snprintf(lib, sizeof lib, "%s/lib", scratch);
     snprintf(ref, sizeof ref, "%s/build/solutions/%s", cx->root, cx->opt.chapter);
     snprintf(results, sizeof results, "%s/results", cx->root);
-    char *argv[] = {(char *)cx->grader, "perf", "--student", lib, "--reference", ref,
-                    "--results", results, "--size", size, "--out", out, NULL};
+    /* The submission, sandboxed; then the reference solution, as the
+     * instructor, right after it on the same GPU: user nobody never needs
+     * to read the solutions. */
+    char *argv[] = {(char *)cx->grader, "perf", "--student", lib, "--results", results,
+                    "--size", size, "--out", out, NULL};
     int rc = sandbox_run(cx, scratch, argv, log, 600);
-    char flag[64] = "";
+    char ref_out[PATH_MAX + 16];
+    snprintf(ref_out, sizeof ref_out, "%s/perf-reference.csv", scratch);
+    char *ref_argv[] = {(char *)cx->grader, "perf", "--reference", ref, "--results", results,
+                        "--size", size, "--out", ref_out, NULL};
+    context trusted = *cx;
+    trusted.drop = 0;
+    int ref_rc = sandbox_run(&trusted, scratch, ref_argv, log, 600);
+    char flag[64] = "", unused[64];
     read_perf(cx, out, s, flag, sizeof flag);
+    read_perf(cx, ref_out, s, unused, sizeof unused);
+    if (ref_rc != 0)
+        rc = ref_rc;
     s->perf_score = mw_rubric_perf_score(r, 1, s->t_student, s->t_ref, flag);
     if (rc != 0)
         snprintf(s->perf_note, sizeof s->perf_note, "timing failed (%s): see perf.log",
@@ -471,7 +496,12 @@ static void score_performance(const context *cx, const char *scratch, mw_student
 
 static void score_sanitizer(const context *cx, const char *scratch, mw_student *s)
 {
-    s->sanitize_max = cx->rubric.sanitize_points;
+    s->sanitize_max = cx->sanitizer ? cx->rubric.sanitize_points : 0;
+    if (!cx->sanitizer) {
+        snprintf(s->sanitize_note, sizeof s->sanitize_note,
+                 "compute-sanitizer is not installed on the grading machine: not counted");
+        return;
+    }
     if (cx->rubric.sanitize_points <= 0)
         return;
     if (any_status(s, "todo") || any_status(s, "error") || !any_status(s, "pass")) {
@@ -486,12 +516,6 @@ static void score_sanitizer(const context *cx, const char *scratch, mw_student *
     snprintf(script, sizeof script, "%s/grader/sanitize.sh", cx->root);
     char *argv[] = {"/bin/sh", script, (char *)cx->grader, lib, s->name, NULL};
     int rc = sandbox_run(cx, scratch, argv, log, 900);
-    if (rc == 77) { /* no compute-sanitizer here: the part is not counted */
-        s->sanitize_max = 0;
-        snprintf(s->sanitize_note, sizeof s->sanitize_note,
-                 "compute-sanitizer is not installed on the grading machine: not counted");
-        return;
-    }
     s->sanitize_score = rc == 0 ? cx->rubric.sanitize_points : 0;
     snprintf(s->sanitize_note, sizeof s->sanitize_note, "%s",
              rc == 0    ? "memcheck, racecheck, initcheck and synccheck found nothing"
@@ -522,7 +546,8 @@ static int run_check(const context *cx, const char *scratch, const char *name)
     argv[n] = NULL;
     /* Every case may take the per-case timeout, for every version, plus
      * CUDA start-up after each crash. */
-    double limit = (cx->opt.timeout_s + 5) * (count_cases(cx) + 8) * cx->nversions + 120;
+    double limit = (cx->opt.timeout_s + 5) * (count_cases(cx) + cx->nhidden + 8) *
+                       cx->nversions + 120;
     return sandbox_run(cx, scratch, argv, log, limit);
 }
 
@@ -660,6 +685,13 @@ static int list_submissions(const char *dir, char ***names)
     }
     closedir(d);
     qsort(*names, (size_t)n, sizeof **names, by_string);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            size_t len = strlen((*names)[i]);
+            if (i != j && ends_with((*names)[j], ".cu") && strlen((*names)[j]) == len + 3 &&
+                strncmp((*names)[i], (*names)[j], len) == 0)
+                die("two submissions for one student: %s and its folder; keep one", (*names)[j]);
+        }
     return n;
 }
 
@@ -738,6 +770,16 @@ static void check_readable(const context *cx)
             "it (not under a private home folder), or set MW_NO_DROP=1 to run submissions as "
             "yourself (see docs/instructors.md)",
             cx->root);
+    make_scratch(cx, scratch, sizeof scratch);
+    snprintf(log, sizeof log, "%s/access.log", scratch);
+    snprintf(test, sizeof test, "test -r '%s/solutions' || test -r '%s/build/solutions'",
+             cx->root, cx->root);
+    char *probe[] = {"/bin/sh", "-c", test, NULL};
+    if (sandbox_run(cx, scratch, probe, log, 30) == 0)
+        printf("warning: user nobody can read solutions/ or build/solutions/: a submission "
+               "could include or load the reference. Before grading: chmod -R go= solutions "
+               "build/solutions tests/class instructor\n");
+    remove_tree(scratch);
 }
 
 static void setup(context *cx)
@@ -769,12 +811,28 @@ static void setup(context *cx)
     mw_cases_file hidden;
     if (cx->opt.hidden[0] && mw_cases_file_load(cx->opt.hidden, &hidden, err, sizeof err) != 0)
         die("%s", err);
-    if (cx->opt.hidden[0])
+    for (int i = 0; cx->opt.hidden[0] && i < hidden.ncases; i++)
+        if (strcmp(hidden.cases[i].group, "hidden") != 0)
+            die("%s: every hidden case must be in group 'hidden', so that reports keep it "
+                "hidden",
+                cx->opt.hidden);
+    if (cx->opt.hidden[0]) {
+        cx->nhidden = hidden.ncases;
         mw_cases_file_free(&hidden);
+    }
     mw_mkdirs(cx->opt.out);
     absolute(cx->opt.out, sizeof cx->opt.out);
     read_versions(cx);
-    cx->drop = geteuid() == 0 && !getenv("MW_NO_DROP");
+    int known = cx->rubric.perf_points <= 0;
+    for (int v = 0; v < cx->nversions; v++)
+        known |= strcmp(cx->versions[v], cx->rubric.perf_version) == 0;
+    if (!known)
+        die("the rubric times version '%s', which this chapter does not have",
+            cx->rubric.perf_version);
+    char found[PATH_MAX];
+    cx->sanitizer = which("compute-sanitizer", found, sizeof found) == 0;
+    const char *no_drop = getenv("MW_NO_DROP");
+    cx->drop = geteuid() == 0 && !(no_drop && strcmp(no_drop, "1") == 0);
     if (geteuid() == 0 && !cx->drop)
         printf("warning: MW_NO_DROP is set: submissions run as root\n");
     if (cx->drop) {

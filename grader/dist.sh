@@ -49,16 +49,16 @@ die() { echo "dist: $*" >&2; exit 1; }
 # ---- the file list --------------------------------------------------------
 
 # One path a line, relative to the root. Names holding a newline cannot be
-# listed this way; git quotes them (core.quotepath is irrelevant to that),
-# so refuse them rather than ship a mangled name.
+# listed this way, and git quotes them even with core.quotepath off: refuse
+# them rather than ship a mangled name.
 if [ "$(git rev-parse --show-toplevel 2>/dev/null)" = "$(pwd -P)" ]; then
-    source=git
+    source='git'
     git -c core.quotepath=off ls-files >"$work/all"
     if grep -q '^"' "$work/all"; then
         die "a tracked file name holds a newline or control character: $(grep '^"' "$work/all" | head -n 1)"
     fi
 else
-    source=find
+    source='find'
     find . \( -path ./build -o -path ./dist -o -path ./.git \) -prune -o \
         \( -type f -o -type l \) -print | sed 's|^\./||' | LC_ALL=C sort >"$work/all"
 fi
@@ -102,7 +102,7 @@ done
 # ---- guards against shipping answers -----------------------------------------
 
 leaks=$(grep '^\./exercises/' "$work/ship" | while read -r f; do
-    [ -f "$f" ] && grep -l -E '(BEGIN|END) SOLUTION' "$f" || true
+    if [ -f "$f" ] && grep -q -E '(BEGIN|END) SOLUTION' "$f"; then echo "$f"; fi
 done)
 if [ -n "$leaks" ]; then
     die "exercises holding solution markers (regenerate them with 'make skeletons'):

@@ -24,7 +24,11 @@ for tool in memcheck racecheck initcheck synccheck; do
         grep 'no CUDA GPU' "$log" | head -n 1
         rm -f "$log"
         exit 77
-    elif [ $rc -ne 0 ] && [ $rc -ne 77 ]; then
+    elif [ $rc -eq 77 ]; then
+        # Nothing was checked: the versions are not implemented yet.
+        echo "sanitize: $tool: nothing to check: not implemented yet"
+        [ $status -eq 0 ] && status=77
+    elif [ $rc -ne 0 ]; then
         echo "sanitize: $tool: the cases themselves failed (exit $rc); run make check first:"
         tail -n 15 "$log"
         status=1
