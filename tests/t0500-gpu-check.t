@@ -9,6 +9,10 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
 for ch in $(chapters); do
+    if ! ls solutions/$ch/*.cu >/dev/null 2>&1; then
+        skip "$ch: no solutions/$ch/ here (the student edition leaves them out)"
+        continue
+    fi
     out=$(make -s --no-print-directory check CH=$ch SRC=solutions SEED=20261122 2>&1)
     rc=$?
     ok $rc "$ch: the reference solutions pass (exit $rc)"

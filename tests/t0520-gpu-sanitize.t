@@ -6,6 +6,10 @@ have_gpu || skip_all "$GPU_REASON"
 command -v compute-sanitizer >/dev/null 2>&1 || skip_all "compute-sanitizer not on the PATH"
 
 for ch in $(chapters); do
+    if ! ls solutions/$ch/*.cu >/dev/null 2>&1; then
+        skip "$ch: no solutions/$ch/ here (the student edition leaves them out)"
+        continue
+    fi
     out=$(make -s --no-print-directory sanitize CH=$ch SRC=solutions 2>&1)
     rc=$?
     ok $rc "$ch: make sanitize finds nothing in the solutions (exit $rc)"

@@ -1,0 +1,20 @@
+/* Class fixture (chapter 01), student "erin", version 01_naive: correct.
+ *
+ * Why it exists: erin's 02_fast never finishes; her 01_naive must be graded
+ * and pass regardless, in a process the hang did not touch. */
+#include "vector_add.h"
+
+__global__ void erin_add(const float *a, const float *b, float *c, size_t n)
+{
+    size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (i < n)
+        c[i] = a[i] + b[i];
+}
+
+cudaError_t add_naive(const float *a, const float *b, float *c, size_t n, cudaStream_t stream)
+{
+    if (n == 0)
+        return cudaSuccess;
+    erin_add<<<(unsigned)((n + 255) / 256), 256, 0, stream>>>(a, b, c, n);
+    return cudaGetLastError();
+}
