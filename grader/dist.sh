@@ -51,9 +51,11 @@ die() { echo "dist: $*" >&2; exit 1; }
 # One path a line, relative to the root. Names holding a newline cannot be
 # listed this way, and git quotes them even with core.quotepath off: refuse
 # them rather than ship a mangled name.
-if [ "$(git rev-parse --show-toplevel 2>/dev/null)" = "$(pwd -P)" ]; then
+# A checkout whose index lists nothing (a copied tree with a bare .git
+# folder) is treated as no checkout.
+if [ "$(git rev-parse --show-toplevel 2>/dev/null)" = "$(pwd -P)" ] &&
+    git -c core.quotepath=off ls-files >"$work/all" 2>/dev/null && [ -s "$work/all" ]; then
     source='git'
-    git -c core.quotepath=off ls-files >"$work/all"
     if grep -q '^"' "$work/all"; then
         die "a tracked file name holds a newline or control character: $(grep '^"' "$work/all" | head -n 1)"
     fi

@@ -57,7 +57,7 @@ for dir in exercises chapters; do
 done
 
 # Exactly the tracked files that exist, less those left out.
-if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+if [ -n "$(git ls-files 2>/dev/null | head -n 1)" ]; then
     git -c core.quotepath=off ls-files | grep -v -E '^(solutions|tests/wrong|tests/class|instructor|build|dist)/' |
         grep -v -E '\.hidden(/|$)' | while IFS= read -r f; do
             [ -e "$f" ] || [ -L "$f" ] && echo "$top/$f"
