@@ -197,10 +197,17 @@ static double percent_of_roof(const mw_chapter *ch, const mw_ceilings *roof, con
     return pct;
 }
 
-static void print_table(const mw_chapter *ch, const mw_result *res, int count)
+/* The results at the largest size, against the first library there. */
+static void print_table(const mw_chapter *ch, const mw_result *all, int nall, double size)
 {
     char label[32];
-    mw_size_label(res[0].size, label, sizeof label);
+    mw_size_label(size, label, sizeof label);
+    const mw_result *res = all;
+    int count = 0;
+    while (res < all + nall && res->size != size)
+        res++;
+    while (res + count < all + nall && res[count].size == size)
+        count++;
     double lib_ms = NAN;
     for (int i = 0; i < count; i++)
         if (strcmp(res[i].kind, "library") == 0 && isnan(lib_ms))
@@ -332,11 +339,10 @@ int mw_cmd_bench(const mw_chapter *ch, const mw_bench_opts *o)
         return 2;
     printf("memwall bench %s on %s, seed %llu: %d implementations, %d sizes\n", ch->id,
            info.name, (unsigned long long)o->seed, nimpl, ch->nbench);
-    mw_result res[MW_MAX_IMPLS];
+    mw_result *res = calloc((size_t)ch->nbench * MW_MAX_IMPLS, sizeof *res);
     int nres = 0;
     for (int bi = 0; bi < ch->nbench; bi++) {
-        int last = bi == ch->nbench - 1;
-        bench_case(ch, o, bi, impls, nimpl, &timer, &roof, &csv, last ? res : NULL, &nres);
+        bench_case(ch, o, bi, impls, nimpl, &timer, &roof, &csv, res, &nres);
         char label[32];
         mw_size_label(ch->bench_x(&ch->bench_cases[bi]), label, sizeof label);
         printf("  size %-8s done (%d implementations)\n", label, nimpl);
@@ -346,13 +352,14 @@ int mw_cmd_bench(const mw_chapter *ch, const mw_bench_opts *o)
         return 2;
     snprintf(path, sizeof path, "%s/%s/%s/env.csv", o->results_root, info.dir, ch->id);
     mw_devinfo_write_env(path, &info, ch->id, ch->title, ch->size_label, o->seed);
-    print_table(ch, res, nres);
+    print_table(ch, res, nres, ch->bench_x(&ch->bench_cases[ch->nbench - 1]));
     printf("\nmeasured roofs on this GPU: copy %.0f GB/s, FP32 GEMM %.1f TFLOP/s\n",
            roof.copy_gbps, roof.fp32_gflops / 1e3);
     ch->verdict(res, nres, roof.copy_gbps);
     printf("\nwrote %s/%s/%s/bench.csv\n", o->results_root, info.dir, ch->id);
     mw_impls_free(impls, nimpl);
     mw_timer_free(&timer);
+    free(res);
     return 0;
 }
 

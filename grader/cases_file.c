@@ -14,6 +14,10 @@ static int gen_of(const char *word)
         return MW_GEN_SPECIAL;
     if (strcmp(word, "smallint") == 0)
         return MW_GEN_SMALLINT;
+    if (strcmp(word, "neginf") == 0)
+        return MW_GEN_NEGINF;
+    if (strcmp(word, "rarenan") == 0)
+        return MW_GEN_RARE_NAN;
     return -1;
 }
 

@@ -124,7 +124,8 @@ typedef struct mw_chapter {
 
     const mw_library *libraries;
     int nlibraries;
-    /* Prints the chapter's verdict in words from the largest bench size. */
+    /* Prints the chapter's verdict in words; results cover every bench size,
+     * smallest first. */
     void (*verdict)(const mw_result *results, int count, double copy_gbps);
 } mw_chapter;
 

@@ -23,7 +23,9 @@
 enum {
     MW_GEN_UNIFORM = 0, /* uniform in [-1, 1) times scale */
     MW_GEN_SPECIAL = 1, /* uniform, with 1 in 8 elements NaN, +-Inf, +-0 or tiny */
-    MW_GEN_SMALLINT = 2 /* integers in [-4, 4]: exact sums reveal index bugs */
+    MW_GEN_SMALLINT = 2, /* integers in [-4, 4]: exact sums reveal index bugs */
+    MW_GEN_NEGINF = 3,   /* uniform, with 1 in 8 elements -Inf (masked logits) */
+    MW_GEN_RARE_NAN = 4  /* uniform, with 1 in 1024 elements NaN */
 };
 
 /* splitmix64's finalizer: a bijective 64-bit mix. */
@@ -79,6 +81,10 @@ MW_HD float mw_gen(uint64_t seed, uint32_t stream, uint64_t i, int kind, float s
         return (float)((int)((h >> 32) % 9) - 4);
     if (kind == MW_GEN_SPECIAL && (h & 7) == 0)
         return mw_special(h);
+    if (kind == MW_GEN_NEGINF && (h & 7) == 0)
+        return mw_from_bits(0xff800000u);
+    if (kind == MW_GEN_RARE_NAN && (h & 1023) == 0)
+        return mw_from_bits(0x7fc00000u);
     return mw_unit(h) * scale;
 }
 

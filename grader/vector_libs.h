@@ -26,7 +26,9 @@ int mw_copy_setup(void **state);
 cudaError_t mw_copy_into(float *const *bufs, int out, const mw_case *c, cudaStream_t s);
 void mw_copy_model(const mw_case *c, double *read, double *write, double *flops);
 
-/* The timed result named impl, or NULL when absent or not timed. */
+/* The timed result named impl at the largest size, or NULL when absent or
+ * not timed; mw_result_at: at a given size. */
 const mw_result *mw_result_find(const mw_result *r, int count, const char *impl);
+const mw_result *mw_result_at(const mw_result *r, int count, const char *impl, double size);
 
 #endif

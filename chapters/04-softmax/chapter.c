@@ -1,0 +1,327 @@
+/* chapter.c: chapter 04, row softmax, as the grader sees it.
+ *
+ * y = softmax(x) along each row of a rows x cols matrix. Minimum DRAM
+ * traffic: one read of x and one write of y, 8 bytes per element, exactly a
+ * copy's: the copy roof is softmax's roof. About 5 FLOPs per element (max,
+ * subtract, exp, add, multiply): far left of the ridge, memory-bound.
+ * Baselines in the same run: cudnnSoftmaxForward (accurate, instance mode
+ * over a rows x cols x 1 x 1 tensor) where cuDNN is present; the workbook's
+ * own three-pass kernel always; a device-to-device copy as the roof. */
+#include "mw.h"
+
+#include "harness.h"
+#include "softmax.h"
+#include "vector_libs.h"
+
+#ifdef MW_HAVE_CUDNN
+#define MW_WITH_CUDNN
+#endif
+#include "cuda_check.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { X, Y };
+
+cudaError_t mw04_three_pass(const float *x, float *y, size_t rows, size_t cols, cudaStream_t s);
+
+static const mw_version versions[] = {
+    {"01_three_pass", "softmax_three_pass",
+     "max, sum of exp, normalize: reads each row 3 times, 16 bytes per element", 0},
+    {"02_fused", "softmax_fused",
+     "the row held on chip: one read and one write, 8 bytes per element, at the copy roof", 0},
+    {"03_online", "softmax_online",
+     "running max and sum in one sweep, then a normalizing sweep: 12 bytes per element", 0},
+};
+
+#define RC(r, c) {(r), (c), 0}
+#define NOOFF {0, 0, 0, 0}
+
+static const mw_case cases[] = {
+    {"shape", RC(7, 1), NOOFF, MW_GEN_UNIFORM, 1, 0},
+    {"shape", RC(5, 2), NOOFF, MW_GEN_UNIFORM, 1, 0},
+    {"shape", RC(9, 31), NOOFF, MW_GEN_UNIFORM, 1, 0},
+    {"shape", RC(64, 32), NOOFF, MW_GEN_UNIFORM, 1, 0},
+    {"shape", RC(17, 33), NOOFF, MW_GEN_UNIFORM, 1, 0},
+    {"shape", RC(100, 1000), NOOFF, MW_GEN_UNIFORM, 1, 0},
+    {"shape", RC(1024, 1024), NOOFF, MW_GEN_UNIFORM, 1, 0},
+    {"shape", RC(257, 4096), NOOFF, MW_GEN_UNIFORM, 1, 0},
+    {"shape", RC(33, 16384), NOOFF, MW_GEN_UNIFORM, 1, 0},
+    {"shape", RC(9, 65536), NOOFF, MW_GEN_UNIFORM, 1, 0},
+    {"shape", RC(3, 1 << 20), NOOFF, MW_GEN_UNIFORM, 1, 0},
+    /* Inputs of scale 1e4: exp overflows (exp(89) > FLT_MAX) without the max. */
+    {"scale", RC(64, 1000), NOOFF, MW_GEN_UNIFORM, 1e4f, 0},
+    {"scale", RC(16, 4096), NOOFF, MW_GEN_UNIFORM, 1e4f, 0},
+    {"scale", RC(3, 65536), NOOFF, MW_GEN_UNIFORM, 1e4f, 0},
+    /* 1 in 8 entries -inf (masked logits): 0 out; with cols = 1 some rows
+     * are all -inf: NaN out, as in PyTorch. */
+    {"-inf", RC(100, 1), NOOFF, MW_GEN_NEGINF, 1, 0},
+    {"-inf", RC(50, 33), NOOFF, MW_GEN_NEGINF, 1, 0},
+    {"-inf", RC(8, 16384), NOOFF, MW_GEN_NEGINF, 1, 0},
+    /* A NaN entry makes its whole row NaN. */
+    {"nan", RC(64, 1000), NOOFF, MW_GEN_RARE_NAN, 1, 0},
+    {"nan", RC(4, 65536), NOOFF, MW_GEN_RARE_NAN, 1, 0},
+    /* 2^26 elements (256 MB each way): past the L2. */
+    {"large", RC(65536, 1024), NOOFF, MW_GEN_UNIFORM, 1, 0},
+    {"large", RC(16, 1 << 22), NOOFF, MW_GEN_UNIFORM, 1, 0},
+};
+
+/* 2^28 elements whatever the row length. */
+#define B(k) {"bench", RC((size_t)1 << (28 - (k)), (size_t)1 << (k)), NOOFF, MW_GEN_UNIFORM, 1, 0}
+static const mw_case bench_cases[] = {B(5),  B(7),  B(9),  B(10), B(11), B(12),
+                                      B(13), B(14), B(15), B(16), B(18), B(20)};
+static const size_t traffic_sizes[] = {1 << 10, 1 << 14, 1 << 16, 1 << 20};
+
+static void buffers(const mw_case *c, mw_buffer_spec *s)
+{
+    s[X] = (mw_buffer_spec){"x", c->dim[0] * c->dim[1], 0};
+    s[Y] = (mw_buffer_spec){"y", c->dim[0] * c->dim[1], 1};
+}
+
+static void describe(const mw_case *c, char *text, size_t len)
+{
+    const char *what = c->gen == MW_GEN_NEGINF     ? " (1 in 8 entries -inf)"
+                       : c->gen == MW_GEN_RARE_NAN ? " (rare NaN entries)"
+                       : c->scale > 100            ? " (inputs of scale 1e4)"
+                                                   : "";
+    snprintf(text, len, "rows=%zu cols=%zu%s", c->dim[0], c->dim[1], what);
+}
+
+static double bench_x(const mw_case *c)
+{
+    return (double)c->dim[1];
+}
+
+typedef cudaError_t (*softmax_fn)(const float *, float *, size_t, size_t, cudaStream_t);
+
+static cudaError_t launch(void *fn, const mw_case *c, float *const *b, cudaStream_t s)
+{
+    return ((softmax_fn)fn)(b[X], b[Y], c->dim[0], c->dim[1], s);
+}
+
+/* The row's max and sum of exp(x - max), in double, for the last row asked
+ * about: the check walks the output in order, so each row is summed once. */
+typedef struct row_stats {
+    uint64_t seed;
+    uint32_t stream;
+    int gen;
+    float scale;
+    size_t cols, row;
+    int valid;
+    double max, sum;
+} row_stats;
+
+static row_stats stats_of(const mw_case *c, const mw_inputs *in, size_t row)
+{
+    static row_stats cache;
+    size_t cols = c->dim[1];
+    if (cache.valid && cache.seed == in->seed && cache.stream == in->stream[X] &&
+        cache.gen == in->gen && cache.scale == in->scale && cache.cols == cols && cache.row == row)
+        return cache;
+    row_stats s = {in->seed, in->stream[X], in->gen, in->scale, cols, row, 1, -INFINITY, 0};
+    int nan = 0;
+    for (size_t j = 0; j < cols; j++) {
+        double v = mw_input(in, X, row * cols + j);
+        nan |= isnan(v);
+        s.max = v > s.max ? v : s.max;
+    }
+    for (size_t j = 0; j < cols && !nan; j++)
+        s.sum += exp((double)mw_input(in, X, row * cols + j) - s.max);
+    if (nan)
+        s.sum = NAN;
+    cache = s;
+    return s;
+}
+
+/* exp(x - max) / sum: a NaN in the row makes the sum NaN; an all -inf row
+ * gives exp(NaN); -inf entries give 0. */
+static double reference(const mw_case *c, const mw_inputs *in, size_t i)
+{
+    row_stats s = stats_of(c, in, i / c->dim[1]);
+    return exp((double)mw_input(in, X, i) - s.max) / s.sum;
+}
+
+/* Each output is exp(x - max) / sum. With __expf, exp's relative error is a
+ * few ulps plus about 2^-23 per unit of |x - max| (under 90 where the result
+ * is not 0); the sum of cols positive terms adds rounding that grows with
+ * the row (about sqrt(cols) ulps for tree or strided sums). So
+ * rtol = 1e-5 + 8 sqrt(cols) 2^-24: 1.5e-5 at 1024 columns, 5e-4 at 2^20.
+ * A bf16 or fp16 computation (relative error 4e-3, 5e-4) fails at every
+ * length up to 2^20; 1e-30 absolute covers results flushed to 0. */
+static mw_tol tolerance(const mw_case *c)
+{
+    return (mw_tol){1e-30, 1e-5 + 8 * sqrt((double)c->dim[1]) * ldexp(1.0, -24)};
+}
+
+static void model(const mw_case *c, double *read, double *write, double *flops)
+{
+    double n = (double)c->dim[0] * (double)c->dim[1];
+    *read = 4 * n;
+    *write = 4 * n;
+    *flops = 5 * n;
+}
+
+/* ---- the mistakes the grader names -------------------------------------- */
+
+/* exp(x) / sum exp(x): overflows to Inf / Inf = NaN for inputs past 88. */
+static double no_max(const mw_case *c, const mw_inputs *in, size_t i)
+{
+    size_t cols = c->dim[1], row = i / cols;
+    double sum = 0;
+    for (size_t j = 0; j < cols; j++) {
+        float e = expf(mw_input(in, X, row * cols + j)); /* in float, as a kernel would */
+        sum += e;
+    }
+    return (double)expf(mw_input(in, X, i)) / (float)sum;
+}
+
+/* exp(x - max) / sum exp(x): the numerator shifted, the sum not. */
+static double unshifted_sum(const mw_case *c, const mw_inputs *in, size_t i)
+{
+    size_t cols = c->dim[1], row = i / cols;
+    row_stats s = stats_of(c, in, row);
+    double sum = 0;
+    for (size_t j = 0; j < cols; j++)
+        sum += exp((double)mw_input(in, X, row * cols + j));
+    return exp((double)mw_input(in, X, i) - s.max) / sum;
+}
+
+static const mw_mistake mistakes[] = {
+    {"no max subtraction: exp(x) overflows past x = 88 (exp(89) > FLT_MAX) and Inf / Inf is "
+     "NaN; compute exp(x - max) instead",
+     no_max},
+    {"normalized by the sum of the unshifted exp(x): the sum needs the same shift, "
+     "sum exp(x - max)",
+     unshifted_sum},
+};
+
+/* ---- library baselines -------------------------------------------------- */
+
+static cudaError_t three_pass_run(void *state, const mw_case *c, float *const *b, cudaStream_t s)
+{
+    (void)state;
+    return mw04_three_pass(b[X], b[Y], c->dim[0], c->dim[1], s);
+}
+
+static int no_state(void **state)
+{
+    *state = NULL;
+    return 0;
+}
+
+static cudaError_t copy_run(void *state, const mw_case *c, float *const *b, cudaStream_t s)
+{
+    (void)state;
+    return cudaMemcpyAsync(b[Y], b[X], c->dim[0] * c->dim[1] * sizeof(float),
+                           cudaMemcpyDeviceToDevice, s);
+}
+
+static void copy_model(const mw_case *c, double *read, double *write, double *flops)
+{
+    model(c, read, write, flops);
+    *flops = 0;
+}
+
+#ifdef MW_HAVE_CUDNN
+typedef struct cudnn_state {
+    cudnnHandle_t handle;
+    cudnnTensorDescriptor_t desc;
+} cudnn_state;
+
+static int cudnn_setup(void **state)
+{
+    cudnn_state *st = calloc(1, sizeof *st);
+    if (!st)
+        return -1;
+    MW_CUDNN_TRY(cudnnCreate(&st->handle), return -1);
+    MW_CUDNN_TRY(cudnnCreateTensorDescriptor(&st->desc), return -1);
+    *state = st;
+    return 0;
+}
+
+/* Accurate (max-subtracting) softmax over C*H*W for each N: N = rows,
+ * C = cols. */
+static cudaError_t cudnn_run(void *state, const mw_case *c, float *const *b, cudaStream_t s)
+{
+    cudnn_state *st = state;
+    const float one = 1.f, zero = 0.f;
+    cudnnSetStream(st->handle, s);
+    if (cudnnSetTensor4dDescriptor(st->desc, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT,
+                                   (int)c->dim[0], (int)c->dim[1], 1, 1) != CUDNN_STATUS_SUCCESS ||
+        cudnnSoftmaxForward(st->handle, CUDNN_SOFTMAX_ACCURATE, CUDNN_SOFTMAX_MODE_INSTANCE, &one,
+                            st->desc, b[X], &zero, st->desc, b[Y]) != CUDNN_STATUS_SUCCESS)
+        return cudaErrorUnknown;
+    return cudaSuccess;
+}
+
+static void cudnn_teardown(void *state)
+{
+    cudnn_state *st = state;
+    cudnnDestroyTensorDescriptor(st->desc);
+    cudnnDestroy(st->handle);
+    free(st);
+}
+#endif
+
+static const mw_library libraries[] = {
+#ifdef MW_HAVE_CUDNN
+    {"cudnnSoftmaxForward", "library", cudnn_setup, cudnn_run, cudnn_teardown, NULL, 1, 0},
+#endif
+    {"unfused_three_pass", "reference", no_state, three_pass_run, NULL, NULL, 1, 0},
+    {"cudaMemcpy", "roof", no_state, copy_run, NULL, copy_model, 0, 0},
+};
+
+/* ---- verdict ------------------------------------------------------------ */
+
+static void verdict(const mw_result *r, int count, double copy_gbps)
+{
+    printf("\nverdict (GB/s by the 8-byte model; the copy roof is %.0f GB/s):\n", copy_gbps);
+    printf("  %8s %14s %14s %14s %10s\n", "cols", "fused ref", "cudnn", "three-pass", "fused/cudnn");
+    for (int i = 0; i < count; i++) {
+        if (strcmp(r[i].impl, "reference/02_fused") != 0 || isnan(r[i].median_ms))
+            continue;
+        const mw_result *lib = mw_result_at(r, count, "library/cudnnSoftmaxForward", r[i].size);
+        const mw_result *three = mw_result_at(r, count, "reference/unfused_three_pass", r[i].size);
+        char label[32];
+        mw_size_label(r[i].size, label, sizeof label);
+        printf("  %8s %9.0f GB/s %9.0f GB/s %9.0f GB/s %9.2fx\n", label, r[i].gbps,
+               lib ? lib->gbps : NAN, three ? three->gbps : NAN,
+               lib ? lib->median_ms / r[i].median_ms : NAN);
+    }
+#ifndef MW_HAVE_CUDNN
+    printf("  cuDNN was not found at build time: no library column.\n");
+#endif
+    printf("  Softmax reads and writes each element once at best: 8 bytes, a copy's. A fused\n"
+           "  kernel that holds the row on chip runs near the copy roof; three passes read the\n"
+           "  row three times. Rows too long for the chip need a second read (the online form).\n");
+}
+
+const mw_chapter mw_chapter_def = {
+    .id = "04-softmax",
+    .title = "Chapter 04: row softmax",
+    .size_label = "row length (cols), 2^28 elements in all",
+    .roof = "copy",
+    .versions = versions,
+    .nversions = sizeof versions / sizeof versions[0],
+    .cases = cases,
+    .ncases = sizeof cases / sizeof cases[0],
+    .bench_cases = bench_cases,
+    .nbench = sizeof bench_cases / sizeof bench_cases[0],
+    .traffic_sizes = traffic_sizes,
+    .ntraffic = sizeof traffic_sizes / sizeof traffic_sizes[0],
+    .nbufs = 2,
+    .buffers = buffers,
+    .describe = describe,
+    .bench_x = bench_x,
+    .launch = launch,
+    .reference = reference,
+    .tolerance = tolerance,
+    .model = model,
+    .mistakes = mistakes,
+    .nmistakes = sizeof mistakes / sizeof mistakes[0],
+    .libraries = libraries,
+    .nlibraries = sizeof libraries / sizeof libraries[0],
+    .verdict = verdict,
+};

@@ -1,0 +1,37 @@
+/* Exercise 04.2: a fused softmax: one read of x, one write of y.
+ *
+ * Budget: 8 bytes per element, the least possible: the row is loaded once
+ * into registers, reduced twice (max, then sum of exp) without going back to
+ * memory, and written once. At that budget softmax moves as many bytes as a
+ * copy, so the copy roof is its roof.
+ *
+ * The strategy follows the row length (n below counts float4s when cols is
+ * a multiple of 4 and the pointers are 16-byte aligned, else floats):
+ *   cols <= 1024     one warp per row, each lane holding up to 8 float4s (or
+ *                    32 floats); reductions are warp shuffles only; 8 rows
+ *                    per block of 256 threads;
+ *   cols <= 16384    one block per row, each thread holding 4 float4s (or
+ *                    16 floats); reductions are shuffles, then 32 partials
+ *                    through shared memory;
+ *   longer rows      too long for registers: the online form of 04.3.
+ * Holding values in a register array needs compile-time indices: the loops
+ * over it are unrolled (templates on the count), or the array would move to
+ * local memory (DRAM traffic again).
+ *
+ * Check it:  make check CH=04 EX=02      Time it:  make bench CH=04 */
+#include "softmax.h"
+
+#include <math.h>
+#include <stdint.h>
+
+// TODO: hold each row in registers (a warp per short row, a block per longer row), reduce the
+// TODO: max and then the sum of expf(x - max) with warp shuffles (and shared memory across warps),
+// TODO: and write expf(x - max) / sum: one read and one write per element. Rows too long to hold
+// TODO: on chip can fall back to the online form of 04.3.
+
+cudaError_t softmax_fused(const float *x, float *y, size_t rows, size_t cols,
+                          cudaStream_t stream)
+{
+    // TODO: pick the kernel by row length, launch it on `stream`, return cudaGetLastError().
+    return MW_NOT_IMPLEMENTED;
+}
