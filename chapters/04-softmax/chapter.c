@@ -101,46 +101,77 @@ static cudaError_t launch(void *fn, const mw_case *c, float *const *b, cudaStrea
     return ((softmax_fn)fn)(b[X], b[Y], c->dim[0], c->dim[1], s);
 }
 
-/* The row's max and sum of exp(x - max), in double, for the last row asked
- * about: the check walks the output in order, so each row is summed once. */
-typedef struct row_stats {
+/* The rows' max and sum of exp(x - max), in double, computed once per row
+ * and kept for the last few input sets (the bench checks every
+ * implementation on the same inputs, then on two alternating fresh sets). */
+typedef struct row_cache {
     uint64_t seed;
     uint32_t stream;
     int gen;
     float scale;
-    size_t cols, row;
-    int valid;
-    double max, sum;
-} row_stats;
+    size_t rows, cols;
+    double *max, *sum;
+    unsigned char *done;
+} row_cache;
 
-static row_stats stats_of(const mw_case *c, const mw_inputs *in, size_t row)
+#define CACHES 3
+
+static row_cache *cache_for(const mw_case *c, const mw_inputs *in)
 {
-    static row_stats cache;
-    size_t cols = c->dim[1];
-    if (cache.valid && cache.seed == in->seed && cache.stream == in->stream[X] &&
-        cache.gen == in->gen && cache.scale == in->scale && cache.cols == cols && cache.row == row)
-        return cache;
-    row_stats s = {in->seed, in->stream[X], in->gen, in->scale, cols, row, 1, -INFINITY, 0};
-    int nan = 0;
-    for (size_t j = 0; j < cols; j++) {
-        double v = mw_input(in, X, row * cols + j);
-        nan |= isnan(v);
-        s.max = v > s.max ? v : s.max;
+    static row_cache caches[CACHES];
+    static int next;
+    for (int k = 0; k < CACHES; k++) {
+        row_cache *rc = &caches[k];
+        if (rc->done && rc->seed == in->seed && rc->stream == in->stream[X] &&
+            rc->gen == in->gen && rc->scale == in->scale && rc->rows == c->dim[0] &&
+            rc->cols == c->dim[1])
+            return rc;
     }
-    for (size_t j = 0; j < cols && !nan; j++)
-        s.sum += exp((double)mw_input(in, X, row * cols + j) - s.max);
-    if (nan)
-        s.sum = NAN;
-    cache = s;
-    return s;
+    row_cache *rc = &caches[next];
+    next = (next + 1) % CACHES;
+    free(rc->max);
+    free(rc->sum);
+    free(rc->done);
+    *rc = (row_cache){in->seed, in->stream[X], in->gen, in->scale, c->dim[0], c->dim[1],
+                      malloc(c->dim[0] * sizeof(double)), malloc(c->dim[0] * sizeof(double)),
+                      calloc(c->dim[0], 1)};
+    if (!rc->max || !rc->sum || !rc->done) {
+        fprintf(stderr, "softmax reference: out of host memory\n");
+        exit(2);
+    }
+    return rc;
+}
+
+static void row_stats(const mw_case *c, const mw_inputs *in, size_t row, double *max,
+                      double *sum)
+{
+    row_cache *rc = cache_for(c, in);
+    if (!rc->done[row]) {
+        size_t cols = c->dim[1];
+        double m = -INFINITY, s = 0;
+        int nan = 0;
+        for (size_t j = 0; j < cols; j++) {
+            double v = mw_input(in, X, row * cols + j);
+            nan |= isnan(v);
+            m = v > m ? v : m;
+        }
+        for (size_t j = 0; j < cols && !nan; j++)
+            s += exp((double)mw_input(in, X, row * cols + j) - m);
+        rc->max[row] = m;
+        rc->sum[row] = nan ? NAN : s;
+        rc->done[row] = 1;
+    }
+    *max = rc->max[row];
+    *sum = rc->sum[row];
 }
 
 /* exp(x - max) / sum: a NaN in the row makes the sum NaN; an all -inf row
  * gives exp(NaN); -inf entries give 0. */
 static double reference(const mw_case *c, const mw_inputs *in, size_t i)
 {
-    row_stats s = stats_of(c, in, i / c->dim[1]);
-    return exp((double)mw_input(in, X, i) - s.max) / s.sum;
+    double max, sum;
+    row_stats(c, in, i / c->dim[1], &max, &sum);
+    return exp((double)mw_input(in, X, i) - max) / sum;
 }
 
 /* Each output is exp(x - max) / sum. With __expf, exp's relative error is a
@@ -181,11 +212,12 @@ static double no_max(const mw_case *c, const mw_inputs *in, size_t i)
 static double unshifted_sum(const mw_case *c, const mw_inputs *in, size_t i)
 {
     size_t cols = c->dim[1], row = i / cols;
-    row_stats s = stats_of(c, in, row);
+    double max, shifted;
+    row_stats(c, in, row, &max, &shifted);
     double sum = 0;
     for (size_t j = 0; j < cols; j++)
         sum += exp((double)mw_input(in, X, row * cols + j));
-    return exp((double)mw_input(in, X, i) - s.max) / sum;
+    return exp((double)mw_input(in, X, i) - max) / sum;
 }
 
 static const mw_mistake mistakes[] = {

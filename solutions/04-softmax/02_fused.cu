@@ -184,8 +184,8 @@ struct ml {
 __device__ __forceinline__ ml combine(ml a, ml b)
 {
     float m = fmaxf(a.m, b.m);
-    if (m == -INFINITY)
-        return {m, 0.f};
+    if (m == -INFINITY) /* no finite term on either side: l is 0, or NaN */
+        return {m, a.l + b.l};
     return {m, a.l * __expf(a.m - m) + b.l * __expf(b.m - m)};
 }
 
@@ -206,7 +206,9 @@ __global__ void online_rows(const float *x, float *y, size_t cols)
     if (threadIdx.x % 32 == 0)
         shared[threadIdx.x / 32] = s;
     __syncthreads();
-    s = threadIdx.x < blockDim.x / 32 ? shared[threadIdx.x] : ml{-INFINITY, 0.f};
+    /* Every warp combines the 32 partials, so every thread gets the total. */
+    const unsigned lane = threadIdx.x % 32;
+    s = lane < blockDim.x / 32 ? shared[lane] : ml{-INFINITY, 0.f};
     for (int o = 16; o > 0; o /= 2)
         s = combine(s, ml{__shfl_xor_sync(0xffffffffu, s.m, o), __shfl_xor_sync(0xffffffffu, s.l, o)});
     const float inv = 1.f / s.l;

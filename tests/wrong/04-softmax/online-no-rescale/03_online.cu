@@ -33,8 +33,8 @@ struct ml {
 __device__ __forceinline__ ml combine(ml a, ml b)
 {
     float m = fmaxf(a.m, b.m);
-    if (m == -INFINITY)
-        return {m, 0.f};
+    if (m == -INFINITY) /* no finite term on either side: l is 0, or NaN */
+        return {m, a.l + b.l};
     return {m, a.l * __expf(a.m - m) + b.l * __expf(b.m - m)};
 }
 
