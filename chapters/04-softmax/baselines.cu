@@ -14,7 +14,9 @@ __device__ float baseline_reduce(float v, bool sum, float *shared)
     if (threadIdx.x % 32 == 0)
         shared[threadIdx.x / 32] = v;
     __syncthreads();
-    v = threadIdx.x < blockDim.x / 32 ? shared[threadIdx.x] : (sum ? 0.f : -INFINITY);
+    /* Every warp combines the partials, so every thread gets the total. */
+    const unsigned lane = threadIdx.x % 32;
+    v = lane < blockDim.x / 32 ? shared[lane] : (sum ? 0.f : -INFINITY);
     for (int o = 16; o > 0; o /= 2) {
         float w = __shfl_xor_sync(0xffffffffu, v, o);
         v = sum ? v + w : fmaxf(v, w);

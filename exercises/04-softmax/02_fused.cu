@@ -7,12 +7,13 @@
  *
  * The strategy follows the row length (n below counts float4s when cols is
  * a multiple of 4 and the pointers are 16-byte aligned, else floats):
- *   cols <= 1024     one warp per row, each lane holding up to 8 float4s (or
- *                    32 floats); reductions are warp shuffles only; 8 rows
- *                    per block of 256 threads;
- *   cols <= 16384    one block per row, each thread holding 4 float4s (or
- *                    16 floats); reductions are shuffles, then 32 partials
- *                    through shared memory;
+ *   cols <= 1024     a warp per row, each lane holding up to 8 float4s (or
+ *                    32 floats), or, for rows of 16 accesses or fewer, a
+ *                    group of lanes per row and several rows per warp;
+ *                    reductions are shuffles only; 256 threads per block;
+ *   cols <= 32768    one block per row, each thread holding 16 values (64
+ *                    from 16384 columns on); reductions are shuffles, then
+ *                    32 partials through shared memory;
  *   longer rows      too long for registers: the online form of 04.3.
  * Holding values in a register array needs compile-time indices: the loops
  * over it are unrolled (templates on the count), or the array would move to

@@ -7,12 +7,13 @@
  *
  * The strategy follows the row length (n below counts float4s when cols is
  * a multiple of 4 and the pointers are 16-byte aligned, else floats):
- *   cols <= 1024     one warp per row, each lane holding up to 8 float4s (or
- *                    32 floats); reductions are warp shuffles only; 8 rows
- *                    per block of 256 threads;
- *   cols <= 16384    one block per row, each thread holding 4 float4s (or
- *                    16 floats); reductions are shuffles, then 32 partials
- *                    through shared memory;
+ *   cols <= 1024     a warp per row, each lane holding up to 8 float4s (or
+ *                    32 floats), or, for rows of 16 accesses or fewer, a
+ *                    group of lanes per row and several rows per warp;
+ *                    reductions are shuffles only; 256 threads per block;
+ *   cols <= 32768    one block per row, each thread holding 16 values (64
+ *                    from 16384 columns on); reductions are shuffles, then
+ *                    32 partials through shared memory;
  *   longer rows      too long for registers: the online form of 04.3.
  * Holding values in a register array needs compile-time indices: the loops
  * over it are unrolled (templates on the count), or the array would move to
@@ -48,16 +49,21 @@ template <> struct access<1> {
     static __device__ void store(float *p, size_t i, const float *v) { p[i] = v[0]; }
 };
 
+/* Butterfly reductions over groups of G lanes (G a power of two <= 32):
+ * xor offsets below G stay inside the group, and every lane of the group
+ * ends with the result. All 32 lanes must take part (full mask). */
+template <int G = 32>
 __device__ __forceinline__ float warp_max(float v)
 {
-    for (int o = 16; o > 0; o /= 2)
+    for (int o = G / 2; o > 0; o /= 2)
         v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
     return v;
 }
 
+template <int G = 32>
 __device__ __forceinline__ float warp_sum(float v)
 {
-    for (int o = 16; o > 0; o /= 2)
+    for (int o = G / 2; o > 0; o /= 2)
         v += __shfl_xor_sync(0xffffffffu, v, o);
     return v;
 }
@@ -67,12 +73,12 @@ __device__ __forceinline__ float warp_sum(float v)
  * partials, one before the shared slots can be written again. */
 __device__ float block_max(float v, float *shared)
 {
-    v = warp_max(v);
+    v = warp_max<>(v);
     if (threadIdx.x % 32 == 0)
         shared[threadIdx.x / 32] = v;
     __syncthreads();
     v = threadIdx.x < blockDim.x / 32 ? shared[threadIdx.x] : -INFINITY;
-    v = warp_max(v);
+    v = warp_max<>(v);
     if (threadIdx.x == 0)
         shared[32] = v;
     __syncthreads();
@@ -81,13 +87,13 @@ __device__ float block_max(float v, float *shared)
 
 __device__ float block_sum(float v, float *shared)
 {
-    v = warp_sum(v);
+    v = warp_sum<>(v);
     __syncthreads(); /* block_max's readers are done with shared[] */
     if (threadIdx.x % 32 == 0)
         shared[threadIdx.x / 32] = v;
     __syncthreads();
     v = threadIdx.x < blockDim.x / 32 ? shared[threadIdx.x] : 0.f;
-    v = warp_sum(v);
+    v = warp_sum<>(v);
     if (threadIdx.x == 0)
         shared[33] = v;
     __syncthreads();
@@ -96,54 +102,56 @@ __device__ float block_sum(float v, float *shared)
 
 /* Given the row's values (valid[k] says which exist), the max, exp, sum and
  * scale, in registers. Returns nothing: v holds y afterwards. */
-template <int N, bool BLOCK>
+template <int N, bool BLOCK, int G = 32>
 __device__ void softmax_registers(float (&v)[N], const bool (&valid)[N], float *shared)
 {
     float m = -INFINITY;
 #pragma unroll
     for (int i = 0; i < N; i++)
         m = valid[i] ? fmaxf(m, v[i]) : m;
-    m = BLOCK ? block_max(m, shared) : warp_max(m);
+    m = BLOCK ? block_max(m, shared) : warp_max<G>(m);
     float sum = 0.f;
 #pragma unroll
     for (int i = 0; i < N; i++) {
         v[i] = valid[i] ? __expf(v[i] - m) : 0.f; /* NaN stays NaN: the row turns NaN */
         sum += v[i];
     }
-    sum = BLOCK ? block_sum(sum, shared) : warp_sum(sum);
+    sum = BLOCK ? block_sum(sum, shared) : warp_sum<G>(sum);
     const float inv = 1.f / sum;
 #pragma unroll
     for (int i = 0; i < N; i++)
         v[i] *= inv;
 }
 
-/* One warp per row; K accesses of VEC floats per lane. */
-template <int VEC, int K>
+/* A group of G lanes per row (32 / G rows per warp), K accesses of VEC
+ * floats per lane. Short rows share a warp, so that no lane idles: at 32
+ * columns, 8 lanes of float4 hold a row and a warp holds 4 rows. A group
+ * past the last row still takes part in the shuffles, with nothing valid. */
+template <int VEC, int K, int G>
 __global__ void warp_rows(const float *x, float *y, size_t rows, size_t cols)
 {
-    const size_t r = blockIdx.x * (size_t)(blockDim.x / 32) + threadIdx.x / 32;
-    if (r >= rows) /* r is the same for the whole warp */
-        return;
-    const int lane = threadIdx.x % 32;
+    const size_t r = (blockIdx.x * (size_t)blockDim.x + threadIdx.x) / G;
+    const bool live = r < rows;
+    const int lane = threadIdx.x % G;
     const size_t n = cols / VEC;
-    const float *in = x + r * cols;
+    const float *in = x + (live ? r : 0) * cols;
     float *out = y + r * cols;
     float v[K * VEC];
     bool valid[K * VEC];
 #pragma unroll
     for (int k = 0; k < K; k++) {
-        const size_t i = lane + 32 * (size_t)k;
-        if (i < n)
+        const size_t i = lane + G * (size_t)k;
+        if (live && i < n)
             access<VEC>::load(in, i, &v[k * VEC]);
 #pragma unroll
         for (int j = 0; j < VEC; j++)
-            valid[k * VEC + j] = i < n;
+            valid[k * VEC + j] = live && i < n;
     }
-    softmax_registers<K * VEC, false>(v, valid, nullptr);
+    softmax_registers<K * VEC, false, G>(v, valid, nullptr);
 #pragma unroll
     for (int k = 0; k < K; k++) {
-        const size_t i = lane + 32 * (size_t)k;
-        if (i < n)
+        const size_t i = lane + G * (size_t)k;
+        if (live && i < n)
             access<VEC>::store(out, i, &v[k * VEC]);
     }
 }
@@ -216,27 +224,54 @@ __global__ void online_rows(const float *x, float *y, size_t cols)
         out[c] = __expf(in[c] - s.m) * inv;
 }
 
-/* The smallest power of two K with 32 * K >= n (n <= 32 * KMAX). */
-static int lanes_needed(size_t n)
+/* The smallest power of two p with p >= n. */
+static int pow2_at_least(size_t n)
 {
-    int k = 1;
-    while (32 * (size_t)k < n)
-        k *= 2;
-    return k;
+    int p = 1;
+    while ((size_t)p < n)
+        p *= 2;
+    return p;
 }
 
+template <int VEC, int K, int G>
+static void launch_rows(const float *x, float *y, size_t rows, size_t cols, cudaStream_t s)
+{
+    const unsigned threads = 256;
+    const size_t rows_per_block = threads / G;
+    warp_rows<VEC, K, G><<<(unsigned)((rows + rows_per_block - 1) / rows_per_block), threads, 0,
+                           s>>>(x, y, rows, cols);
+}
+
+/* Rows of n accesses: a group of n lanes (rounded up to a power of two)
+ * when n <= 16, else a whole warp with K = n / 32 (rounded up) per lane. */
 template <int VEC>
 static void launch_warp(const float *x, float *y, size_t rows, size_t cols, cudaStream_t s)
 {
-    const unsigned threads = 256, blocks = (unsigned)((rows + 7) / 8);
-    switch (lanes_needed(cols / VEC)) {
-    case 1: warp_rows<VEC, 1><<<blocks, threads, 0, s>>>(x, y, rows, cols); break;
-    case 2: warp_rows<VEC, 2><<<blocks, threads, 0, s>>>(x, y, rows, cols); break;
-    case 4: warp_rows<VEC, 4><<<blocks, threads, 0, s>>>(x, y, rows, cols); break;
-    case 8: warp_rows<VEC, 8><<<blocks, threads, 0, s>>>(x, y, rows, cols); break;
-    case 16: warp_rows<VEC, 16><<<blocks, threads, 0, s>>>(x, y, rows, cols); break;
-    default: warp_rows<VEC, 32><<<blocks, threads, 0, s>>>(x, y, rows, cols); break;
+    const size_t n = cols / VEC;
+    switch (pow2_at_least(n)) {
+    case 1: launch_rows<VEC, 1, 1>(x, y, rows, cols, s); break;
+    case 2: launch_rows<VEC, 1, 2>(x, y, rows, cols, s); break;
+    case 4: launch_rows<VEC, 1, 4>(x, y, rows, cols, s); break;
+    case 8: launch_rows<VEC, 1, 8>(x, y, rows, cols, s); break;
+    case 16: launch_rows<VEC, 1, 16>(x, y, rows, cols, s); break;
+    case 32: launch_rows<VEC, 1, 32>(x, y, rows, cols, s); break;
+    case 64: launch_rows<VEC, 2, 32>(x, y, rows, cols, s); break;
+    case 128: launch_rows<VEC, 4, 32>(x, y, rows, cols, s); break;
+    case 256: launch_rows<VEC, 8, 32>(x, y, rows, cols, s); break;
+    case 512: launch_rows<VEC, 16, 32>(x, y, rows, cols, s); break;
+    default: launch_rows<VEC, 32, 32>(x, y, rows, cols, s); break;
     }
+}
+
+/* One block per row, PER values in registers per thread (PER / VEC
+ * accesses), as few threads as cover the row, rounded up to a warp. */
+template <int VEC, int PER>
+static void launch_block(const float *x, float *y, size_t rows, size_t cols, cudaStream_t s)
+{
+    const size_t n = cols / VEC, per_thread = PER / VEC;
+    unsigned threads = (unsigned)((n + per_thread - 1) / per_thread);
+    threads = (threads + 31) / 32 * 32;
+    block_rows<VEC, PER / VEC><<<(unsigned)rows, threads, 0, s>>>(x, y, cols);
 }
 // END SOLUTION
 
@@ -252,16 +287,16 @@ cudaError_t softmax_fused(const float *x, float *y, size_t rows, size_t cols,
             launch_warp<4>(x, y, rows, cols, stream);
         else
             launch_warp<1>(x, y, rows, cols, stream);
-    } else if (cols <= 16384) {
-        /* 4 float4s (or 16 floats) per thread: 16 values in registers. */
-        const size_t n = vec4 ? cols / 4 : cols;
-        const size_t per_thread = vec4 ? 4 : 16;
-        unsigned threads = (unsigned)((n + per_thread - 1) / per_thread);
-        threads = (threads + 31) / 32 * 32;
+    } else if (cols <= 16384) { /* 16 values per thread, up to 1024 threads */
         if (vec4)
-            block_rows<4, 4><<<(unsigned)rows, threads, 0, stream>>>(x, y, cols);
+            launch_block<4, 16>(x, y, rows, cols, stream);
         else
-            block_rows<1, 16><<<(unsigned)rows, threads, 0, stream>>>(x, y, cols);
+            launch_block<1, 16>(x, y, rows, cols, stream);
+    } else if (cols <= 32768) { /* 64 (or 32) values per thread: 512 (1024) threads */
+        if (vec4)
+            launch_block<4, 64>(x, y, rows, cols, stream);
+        else
+            launch_block<1, 32>(x, y, rows, cols, stream);
     } else {
         online_rows<<<(unsigned)rows, 1024, 0, stream>>>(x, y, cols);
     }
