@@ -274,7 +274,7 @@ UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/*
 $(BUILD)/tests/%: tests/unit/%.c $(GRADER_PURE:%=$(BUILD)/grader/%.o)
 	$(call say,CC,$@)
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) -Itests/unit -o $@ $^ -lm
+	$(Q)$(CC) $(CFLAGS) -Itests/unit -o $@ $(filter %.c %.o,$^) -lm
 
 test: build $(BUILD)/tools/mw-strip $(BUILD)/tools/mw-batch $(UNIT_TESTS)
 	$(Q)prove --failures $(if $(filter 1,$(V)),-v) tests/

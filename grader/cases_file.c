@@ -74,7 +74,7 @@ int mw_cases_file_load(const char *path, mw_cases_file *f, char *err, size_t err
         if (strncmp(p, "case ", 5) != 0 || parse_case(p, &c, group, sizeof group) != 0) {
             snprintf(err, errlen,
                      "%s:%d: expected 'seed N' or 'case GROUP d0 d1 d2 o0 o1 o2 o3 "
-                     "uniform|special|smallint SCALE SAMPLED A S'",
+                     "uniform|special|smallint|neginf|rarenan SCALE SAMPLED A S'",
                      path, lineno);
             fclose(fp);
             mw_cases_file_free(f);

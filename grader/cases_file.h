@@ -5,7 +5,8 @@
  *   #    group   n/M  N  K   offsets     gen      scale sampled a    s
  *   case hidden  4097 0  0   1 1 1 0     uniform  1     0       1.5  0.75
  *
- * gen is uniform, special or smallint. Pure C, unit-tested. */
+ * gen is uniform, special, smallint, neginf or rarenan (grader/rng.h).
+ * Pure C, unit-tested. */
 #ifndef MW_CASES_FILE_H
 #define MW_CASES_FILE_H
 

@@ -11,9 +11,10 @@
  *                    32 floats), or, for rows of 16 accesses or fewer, a
  *                    group of lanes per row and several rows per warp;
  *                    reductions are shuffles only; 256 threads per block;
- *   cols <= 32768    one block per row, each thread holding 16 values (64
- *                    from 16384 columns on); reductions are shuffles, then
- *                    32 partials through shared memory;
+ *   cols <= 16384    one block per row, each thread holding 16 values; up
+ *                    to 32768 columns (float4 rows only) 64 values in 512
+ *                    threads; reductions are shuffles, then 32 partials
+ *                    through shared memory;
  *   longer rows      too long for registers: the online form of 04.3.
  * Holding values in a register array needs compile-time indices: the loops
  * over it are unrolled (templates on the count), or the array would move to

@@ -11,9 +11,10 @@
  *                    32 floats), or, for rows of 16 accesses or fewer, a
  *                    group of lanes per row and several rows per warp;
  *                    reductions are shuffles only; 256 threads per block;
- *   cols <= 32768    one block per row, each thread holding 16 values (64
- *                    from 16384 columns on); reductions are shuffles, then
- *                    32 partials through shared memory;
+ *   cols <= 16384    one block per row, each thread holding 16 values; up
+ *                    to 32768 columns (float4 rows only) 64 values in 512
+ *                    threads; reductions are shuffles, then 32 partials
+ *                    through shared memory;
  *   longer rows      too long for registers: the online form of 04.3.
  * Holding values in a register array needs compile-time indices: the loops
  * over it are unrolled (templates on the count), or the array would move to
@@ -88,7 +89,10 @@ __device__ float block_max(float v, float *shared)
 __device__ float block_sum(float v, float *shared)
 {
     v = warp_sum<>(v);
-    __syncthreads(); /* block_max's readers are done with shared[] */
+    /* Not needed after block_max (its second barrier already separates the
+     * reads of slots 0..31 from these writes); kept so that block_sum is
+     * safe on its own. */
+    __syncthreads();
     if (threadIdx.x % 32 == 0)
         shared[threadIdx.x / 32] = v;
     __syncthreads();
@@ -292,12 +296,11 @@ cudaError_t softmax_fused(const float *x, float *y, size_t rows, size_t cols,
             launch_block<4, 16>(x, y, rows, cols, stream);
         else
             launch_block<1, 16>(x, y, rows, cols, stream);
-    } else if (cols <= 32768) { /* 64 (or 32) values per thread: 512 (1024) threads */
-        if (vec4)
-            launch_block<4, 64>(x, y, rows, cols, stream);
-        else
-            launch_block<1, 32>(x, y, rows, cols, stream);
+    } else if (cols <= 32768 && vec4) { /* 64 values per thread, 512 threads */
+        launch_block<4, 64>(x, y, rows, cols, stream);
     } else {
+        /* Scalar rows past 16384 columns would need 32 values per thread at
+         * 1024 threads: 80 registers each, more than the SM's 65536. */
         online_rows<<<(unsigned)rows, 1024, 0, stream>>>(x, y, cols);
     }
     return cudaGetLastError();

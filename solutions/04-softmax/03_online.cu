@@ -10,8 +10,9 @@
  * attention (chapter 05) runs over blocks of keys.
  *
  * Budget: 2 reads and 1 write, 12 bytes per element, whatever the row
- * length: one read fewer than 04.1. When the row fits in L2 (50 MB on an
- * H100), the second read often hits there and DRAM sees nearly 8.
+ * length: one read fewer than 04.1. When all the rows in flight fit in the
+ * L2 (50 MB on an H100; about 264 rows at once with 1024-thread blocks),
+ * the second read hits there and DRAM sees nearly 8.
  *
  * Launch settings: one block of 1024 threads per row.
  *

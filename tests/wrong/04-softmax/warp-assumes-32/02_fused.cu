@@ -57,7 +57,7 @@ __global__ void k_long(const float *x, float *y, size_t cols)
     m = -INFINITY;
     for (int w = 0; w < 32; w++)
         m = fmaxf(m, partial[w]);
-    __syncthreads();
+    __syncthreads(); /* the sum's partials reuse partial[] */
     for (size_t c = threadIdx.x; c < cols; c += blockDim.x)
         s += __expf(in[c] - m);
     for (int o = 16; o > 0; o /= 2)
