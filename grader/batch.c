@@ -66,6 +66,7 @@ typedef struct context {
     int drop;                            /* started as root: run steps as nobody */
     int sanitizer;                       /* compute-sanitizer is installed */
     int nhidden;                         /* cases in the hidden file */
+    int ncases;                          /* the chapter's own cases */
 } context;
 
 /* ---- small helpers ------------------------------------------------------- */
@@ -259,8 +260,9 @@ static void remove_tree(const char *dir)
 
 /* ---- the chapter ----------------------------------------------------------- */
 
-/* Versions from `mw-grade list`: the lines under "versions:". */
-static void read_versions(context *cx)
+/* Versions and the number of cases from `mw-grade list`: the lines under
+ * "versions:" and under "cases:". */
+static void read_chapter(context *cx)
 {
     char cmd[PATH_MAX + 16];
     snprintf(cmd, sizeof cmd, "'%s' list", cx->grader);
@@ -268,12 +270,14 @@ static void read_versions(context *cx)
     if (!p)
         die("cannot run %s list", cx->grader);
     char line[512];
-    int in_versions = 0;
+    int in_versions = 0, in_cases = 0;
     while (fgets(line, sizeof line, p)) {
         if (strncmp(line, "versions:", 9) == 0)
             in_versions = 1;
         else if (strncmp(line, "cases:", 6) == 0)
-            in_versions = 0;
+            in_versions = 0, in_cases = 1;
+        else if (in_cases)
+            cx->ncases++;
         else if (in_versions && cx->nversions < MAX_VERSIONS &&
                  sscanf(line, " %63s", cx->versions[cx->nversions]) == 1)
             cx->nversions++;
@@ -339,23 +343,6 @@ static void build_versions(const context *cx, const char *scratch, const int fou
                      cx->versions[v], rc == -1 ? " (build timed out)" : "");
         }
     }
-}
-
-static int count_cases(const context *cx)
-{
-    char cmd[PATH_MAX + 16], line[512];
-    snprintf(cmd, sizeof cmd, "'%s' list", cx->grader);
-    FILE *p = popen(cmd, "r");
-    int in_cases = 0, n = 0;
-    while (p && fgets(line, sizeof line, p)) {
-        if (strncmp(line, "cases:", 6) == 0)
-            in_cases = 1;
-        else if (in_cases)
-            n++;
-    }
-    if (p)
-        pclose(p);
-    return n;
 }
 
 /* Reads check.csv into the student's cases and group tallies. */
@@ -546,7 +533,7 @@ static int run_check(const context *cx, const char *scratch, const char *name)
     argv[n] = NULL;
     /* Every case may take the per-case timeout, for every version, plus
      * CUDA start-up after each crash. */
-    double limit = (cx->opt.timeout_s + 5) * (count_cases(cx) + cx->nhidden + 8) *
+    double limit = (cx->opt.timeout_s + 5) * (cx->ncases + cx->nhidden + 8) *
                        cx->nversions + 120;
     return sandbox_run(cx, scratch, argv, log, limit);
 }
@@ -822,7 +809,7 @@ static void setup(context *cx)
     }
     mw_mkdirs(cx->opt.out);
     absolute(cx->opt.out, sizeof cx->opt.out);
-    read_versions(cx);
+    read_chapter(cx);
     int known = cx->rubric.perf_points <= 0;
     for (int v = 0; v < cx->nversions; v++)
         known |= strcmp(cx->versions[v], cx->rubric.perf_version) == 0;

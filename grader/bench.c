@@ -112,6 +112,15 @@ static cudaError_t call_impl(void *ctx, cudaStream_t s)
     return mw_impl_run(t->ch, t->im, t->c, t->v, s);
 }
 
+/* The case as its check sees it: the implementation's operation, and
+ * sampled when the output is too large to copy back whole. */
+static mw_case checked_case(const mw_case *c, const mw_impl *im, const mw_views *v)
+{
+    mw_case checked = mw_case_for(c, im->op);
+    checked.sampled = v->spec[v->out].count > ((size_t)1 << 22);
+    return checked;
+}
+
 /* Runs once and checks the answer (sampled when large). Returns "" when
  * right, else the flag for the CSV; a CUDA error ends the bench. */
 static const char *validate(const mw_chapter *ch, const mw_impl *im, const mw_case *c,
@@ -119,8 +128,7 @@ static const char *validate(const mw_chapter *ch, const mw_impl *im, const mw_ca
 {
     if (!validates(im))
         return "";
-    mw_case sampled = mw_case_for(c, im->op);
-    sampled.sampled = v->spec[v->out].count > ((size_t)1 << 22);
+    mw_case sampled = checked_case(c, im, v);
     cudaError_t err = mw_views_poison_output(v, 0);
     cudaError_t ran = err == cudaSuccess ? mw_impl_run(ch, im, c, v, 0) : err;
     if (ran == MW_NOT_IMPLEMENTED)
@@ -258,8 +266,7 @@ static int right_when_timed(const mw_chapter *ch, const mw_impl *im, const mw_ca
 {
     if (!validates(im))
         return 1;
-    mw_case sampled = mw_case_for(c, im->op);
-    sampled.sampled = r->v->spec[r->v->out].count > ((size_t)1 << 22);
+    mw_case sampled = checked_case(c, im, r->v);
     mw_mismatch m;
     MW_CUDA(mw_check_output(ch, &sampled, &r->in, r->v, &m, NULL, NULL));
     if (m.wrong > 0)
