@@ -15,7 +15,19 @@
  *                    to 32768 columns (float4 rows only) 64 values in 512
  *                    threads; reductions are shuffles, then 32 partials
  *                    through shared memory;
- *   longer rows      too long for registers: the online form of 04.3.
+ *   longer rows      too long for one block: the row is split over blocks
+ *                    of 16384 values each (512 threads, 32 values in
+ *                    registers per thread); each block publishes its
+ *                    chunk's max and sum, waits for the other blocks of its
+ *                    row, and scales its values by the combined result: one
+ *                    read and one write still. Only where the GPU cannot
+ *                    run all the blocks of one row at once (an H100 holds
+ *                    264 of them, 132 for scalar rows: rows past 4 million
+ *                    columns, or 2 million) does it fall back to the online form of 04.3, which
+ *                    reads the row twice.
+ * Measured on an H100 at 2^28 elements: 2791 GB/s at 65536 columns and
+ * 2514 GB/s at 2^20 (the online form: 1466 and 1481; ncu counts 8.0 bytes
+ * per element against its 12).
  * Holding values in a register array needs compile-time indices: the loops
  * over it are unrolled (templates on the count), or the array would move to
  * local memory (DRAM traffic again).
