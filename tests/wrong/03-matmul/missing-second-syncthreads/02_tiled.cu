@@ -1,7 +1,10 @@
 /* Known wrong: the tiled kernel without the barrier after the compute loop.
- * A warp that finishes its 32 multiply-adds first loads the next tiles over
- * the current ones while other warps are still reading them: which values
- * they read depends on timing. */
+ * It prefetches the next tiles into registers while it computes (so that
+ * the loads' latency hides behind the arithmetic), then stores them into
+ * shared memory at the top of the next step. Without the second barrier, a
+ * warp that finishes its 32 multiply-adds first stores the next tiles over
+ * the current ones at once, while other warps are still reading them:
+ * which values they read depends on timing. */
 #include "matmul.h"
 
 #define TILE 32
@@ -14,11 +17,16 @@ __global__ void k(const float *A, const float *B, float *C, int M, int N, int K)
     const int tx = threadIdx.x, ty = threadIdx.y;
     const int m = (blockIdx.x / tiles_n) * TILE + ty;
     const int n = (blockIdx.x % tiles_n) * TILE + tx;
+    float a = m < M && tx < K ? A[(size_t)m * K + tx] : 0.f;
+    float b = ty < K && n < N ? B[(size_t)ty * N + n] : 0.f;
     float acc = 0.f;
     for (int k0 = 0; k0 < K; k0 += TILE) {
-        As[ty][tx] = m < M && k0 + tx < K ? A[(size_t)m * K + k0 + tx] : 0.f;
-        Bs[ty][tx] = k0 + ty < K && n < N ? B[(size_t)(k0 + ty) * N + n] : 0.f;
+        As[ty][tx] = a;
+        Bs[ty][tx] = b;
         __syncthreads();
+        const int k1 = k0 + TILE; /* the next step's tiles, loaded during this one */
+        a = m < M && k1 + tx < K ? A[(size_t)m * K + k1 + tx] : 0.f;
+        b = k1 + ty < K && n < N ? B[(size_t)(k1 + ty) * N + n] : 0.f;
         for (int k = 0; k < TILE; ++k)
             acc += As[ty][k] * Bs[k][tx];
         /* missing: __syncthreads(); */

@@ -10,9 +10,13 @@
 
 __device__ __forceinline__ float to_tf32(float x)
 {
+#if __CUDA_ARCH__ >= 800
     unsigned r;
     asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
     return __uint_as_float(r);
+#else /* no TF32 before sm_80: the same rounding by hand */
+    return __uint_as_float((__float_as_uint(x) + 0x1000u) & 0xffffe000u);
+#endif
 }
 
 __global__ void k(const float *A, const float *B, float *C, int M, int N, int K)
