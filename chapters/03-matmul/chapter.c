@@ -102,7 +102,8 @@ static const mw_case cases[] = {
     {"offset", MNK(160, 160, 160), OFF(0, 2, 0), UNI, 1, 0},
     {"offset", MNK(160, 160, 160), OFF(0, 0, 3), UNI, 1, 0},
     {"offset", MNK(333, 257, 76), OFF(2, 1, 3), UNI, 1, 0},
-    /* 3 x 64 MB: past the 50 MB L2; sampled. */
+    /* Sampled: odd sizes at scale (34 MB in all), and 4096^3 (3 x 64 MB,
+     * past the 50 MB L2). */
     {"large", MNK(2049, 2047, 1025), NOOFF, UNI, 1, 1},
     {"large", MNK(4096, 4096, 4096), NOOFF, UNI, 1, 1},
 };
