@@ -113,11 +113,14 @@ static cudaError_t call_impl(void *ctx, cudaStream_t s)
 }
 
 /* The case as its check sees it: the implementation's operation, and
- * sampled when the output is too large to copy back whole. */
-static mw_case checked_case(const mw_case *c, const mw_impl *im, const mw_views *v)
+ * sampled when the output is too large to check whole (past 2^22 elements,
+ * or the chapter's own threshold when its reference is costly). */
+static mw_case checked_case(const mw_chapter *ch, const mw_case *c, const mw_impl *im,
+                            const mw_views *v)
 {
     mw_case checked = mw_case_for(c, im->op);
-    checked.sampled = v->spec[v->out].count > ((size_t)1 << 22);
+    size_t above = ch->sample_above ? ch->sample_above : (size_t)1 << 22;
+    checked.sampled = v->spec[v->out].count > above;
     return checked;
 }
 
@@ -128,7 +131,7 @@ static const char *validate(const mw_chapter *ch, const mw_impl *im, const mw_ca
 {
     if (!validates(im))
         return "";
-    mw_case sampled = checked_case(c, im, v);
+    mw_case sampled = checked_case(ch, c, im, v);
     cudaError_t err = mw_views_poison_output(v, 0);
     cudaError_t ran = err == cudaSuccess ? mw_impl_run(ch, im, c, v, 0) : err;
     if (ran == MW_NOT_IMPLEMENTED)
@@ -162,6 +165,13 @@ typedef struct row {
     const char *flag;
 } row;
 
+/* The roof an implementation is measured against: the chapter's, or its
+ * library's own ("tf32" for tensor-core GEMM at lower precision). */
+static const char *impl_roof(const mw_chapter *ch, const mw_impl *im)
+{
+    return im->library && im->library->roof ? im->library->roof : ch->roof;
+}
+
 static void write_row(mw_csv *csv, const mw_chapter *ch, const mw_impl *im, const mw_case *c,
                       const row *r, double pct)
 {
@@ -186,21 +196,23 @@ static void write_row(mw_csv *csv, const mw_chapter *ch, const mw_impl *im, cons
     mw_csv_num(csv, timed ? r->t.wall_ms : NAN, 6);
     mw_csv_num(csv, r->bytes / (ms * 1e-3) / 1e9, 6);
     mw_csv_num(csv, r->flops / (ms * 1e-3) / 1e9, 6);
-    mw_csv_str(csv, ch->roof);
+    mw_csv_str(csv, impl_roof(ch, im));
     mw_csv_num(csv, timed ? pct : NAN, 4);
     mw_csv_str(csv, r->flag);
     mw_csv_num(csv, im->op, 6);
     mw_csv_end_row(csv);
 }
 
-/* Percent of this chapter's roof, and whether it is impossibly fast (5%
+/* Percent of the implementation's roof (the chapter's, or the TF32 GEMM
+ * rate for a tensor-core baseline), and whether it is impossibly fast (5%
  * allows for the run-to-run spread of the ceiling itself). */
-static double percent_of_roof(const mw_chapter *ch, const mw_ceilings *roof, const row *r,
+static double percent_of_roof(const char *which, const mw_ceilings *roof, const row *r,
                               int *too_fast)
 {
     double s = r->t.time_ms * 1e-3;
-    double pct = strcmp(ch->roof, "fp32") == 0 ? 100 * r->flops / s / 1e9 / roof->fp32_gflops
-                                               : 100 * r->bytes / s / 1e9 / roof->copy_gbps;
+    double pct = strcmp(which, "tf32") == 0   ? 100 * r->flops / s / 1e9 / roof->tf32_gflops
+                 : strcmp(which, "fp32") == 0 ? 100 * r->flops / s / 1e9 / roof->fp32_gflops
+                                              : 100 * r->bytes / s / 1e9 / roof->copy_gbps;
     *too_fast = pct > 105;
     return pct;
 }
@@ -266,7 +278,7 @@ static int right_when_timed(const mw_chapter *ch, const mw_impl *im, const mw_ca
 {
     if (!validates(im))
         return 1;
-    mw_case sampled = checked_case(c, im, r->v);
+    mw_case sampled = checked_case(ch, c, im, r->v);
     mw_mismatch m;
     MW_CUDA(mw_check_output(ch, &sampled, &r->in, r->v, &m, NULL, NULL));
     if (m.wrong > 0)
@@ -303,7 +315,7 @@ static void bench_case(const mw_chapter *ch, const mw_bench_opts *o, int bi, mw_
             timer->prepare = NULL;
             MW_CUDA(err);
             int too_fast;
-            pct = percent_of_roof(ch, roof, &r, &too_fast);
+            pct = percent_of_roof(impl_roof(ch, &impls[i]), roof, &r, &too_fast);
             if (!right_when_timed(ch, &impls[i], c, &fresh))
                 r.flag = "wrong-when-timed";
             else if (r.t.side_stream)

@@ -126,10 +126,12 @@ static int compare_size(const void *a, const void *b)
 }
 
 /* Indices checked on a huge output: both ends, the 2^31 and 2^32 boundaries
- * (where int and unsigned indices wrap), and a random sample. */
-static size_t *sample_indices(size_t n, uint64_t seed, size_t *count)
+ * (where int and unsigned indices wrap), and a random sample; how many of
+ * each is the chapter's choice (mw.h), 4 x 65536 + 2^18 by default. */
+static size_t *sample_indices(const mw_chapter *ch, size_t n, uint64_t seed, size_t *count)
 {
-    const size_t edge = 1 << 16, random = 1 << 18;
+    const size_t edge = ch->sample_edge ? ch->sample_edge : (size_t)1 << 16;
+    const size_t random = ch->sample_random ? ch->sample_random : (size_t)1 << 18;
     size_t cap = 4 * edge + random, m = 0;
     size_t *idx = malloc(cap * sizeof *idx);
     if (!idx)
@@ -152,8 +154,8 @@ static size_t *sample_indices(size_t n, uint64_t seed, size_t *count)
 }
 
 /* Copies the output (or the sampled part of it) to the host. */
-static cudaError_t fetch_output(const mw_case *c, const mw_views *v, uint64_t seed,
-                                float **vals, size_t **idx, size_t *count)
+static cudaError_t fetch_output(const mw_chapter *ch, const mw_case *c, const mw_views *v,
+                                uint64_t seed, float **vals, size_t **idx, size_t *count)
 {
     size_t n = v->spec[v->out].count;
     const float *out = v->view[v->out];
@@ -165,7 +167,7 @@ static cudaError_t fetch_output(const mw_case *c, const mw_views *v, uint64_t se
             return cudaErrorMemoryAllocation;
         return cudaMemcpy(*vals, out, n * sizeof **vals, cudaMemcpyDeviceToHost);
     }
-    *idx = sample_indices(n, seed, count);
+    *idx = sample_indices(ch, n, seed, count);
     *vals = malloc(*count * sizeof **vals);
     if (!*idx || !*vals)
         return cudaErrorMemoryAllocation;
@@ -192,7 +194,7 @@ cudaError_t mw_check_output(const mw_chapter *ch, const mw_case *c, const mw_inp
     float *vals = NULL;
     size_t *idx = NULL, count = 0;
     mw_mismatch_init(m);
-    cudaError_t err = fetch_output(c, v, in->seed, &vals, &idx, &count);
+    cudaError_t err = fetch_output(ch, c, v, in->seed, &vals, &idx, &count);
     if (err == cudaSuccess) {
         mw_tol tol = ch->tolerance(c);
         for (size_t j = 0; j < count; j++) {

@@ -82,6 +82,11 @@ typedef struct mw_library {
     void (*model)(const mw_case *c, double *read, double *write, double *flops);
     int computes_output; /* 1: validated against the reference before timing */
     int op;              /* the chapter operation it computes */
+    /* Optional: the roof its "% of roof" is taken against when it is not the
+     * chapter's: "tf32" for a GEMM on the tensor cores at lower precision,
+     * which would otherwise read as faster than the FP32 roof. NULL: the
+     * chapter's roof. */
+    const char *roof;
 } mw_library;
 
 /* One measured implementation at one size, for the verdict. */
@@ -127,6 +132,14 @@ typedef struct mw_chapter {
     /* Prints the chapter's verdict in words; results cover every bench size,
      * smallest first. */
     void (*verdict)(const mw_result *results, int count, double copy_gbps);
+
+    /* Optional, 0 for the defaults. A sampled check takes sample_edge
+     * consecutive elements at each end and around 2^31 and 2^32 (default
+     * 65536), plus sample_random indices drawn from the seed (default
+     * 2^18). The bench checks outputs of more than sample_above elements by
+     * sampling (default 2^22). A chapter whose reference costs more than a
+     * few operations per element (a GEMM: K multiply-adds) lowers them. */
+    size_t sample_edge, sample_random, sample_above;
 } mw_chapter;
 
 /* The case as the hooks see it while operation `op` runs. */

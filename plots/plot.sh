@@ -55,7 +55,7 @@ draw() {   # draw NAME GNUPLOT-VARIABLES
     done
 }
 
-draw speed "height=850; impls=$(q "$impls"); kinds=$(q "$kinds"); colours=$(q "$colours"); roof=$(q "$roof"); roofval=$roofval; xlabel=$(q "$xlabel"); ymax=$ymax; smin=$smin; smax=$smax; xstep=$xstep"
+draw speed "height=850; impls=$(q "$impls"); kinds=$(q "$kinds"); colours=$(q "$colours"); roof=$(q "$roof"); roofval=$roofval; tf32=$tf32; xlabel=$(q "$xlabel"); ymax=$ymax; ylog=$ylog; symin=$symin; smin=$smin; smax=$smax; xstep=$xstep"
 # Taller when the rotated labels are long.
 draw traffic "tmode=$(q "$tmode"); n=$ntraffic; tylo=$tylo; tyhi=$tyhi; tlabel=$tlabel; height=$((600 + 8 * tlabel))"
 draw roofline "n=$npoints; copy=$copy; fp32=$fp32; tf32=$tf32; xlo=$xlo; xhi=$xhi; ylo=$ylo; yhi=$yhi"

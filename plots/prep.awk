@@ -98,8 +98,10 @@ BEGIN {
     tf32 = lookup(C, nc, "metric", "tf32_gflops") + 0
 
     # The chapter's roof decides what "speed" means: bytes or FLOPs per second.
+    # A row measured against another precision's roof (a TF32 library call in
+    # an FP32 chapter) does not decide it.
     roof = ""
-    for (r = 1; r <= nb && roof == ""; r++) if (timed(r)) roof = B[r, "roof"]
+    for (r = 1; r <= nb && roof == ""; r++) if (timed(r) && B[r, "roof"] != "tf32") roof = B[r, "roof"]
     if (roof == "") roof = B[1, "roof"] == "" ? "copy" : B[1, "roof"]
 
     # x label: "n=1048576" means the size is a count of elements.
@@ -161,6 +163,8 @@ BEGIN {
             lo = B[r, "q3_ms"] + 0 > 0 ? y * t / B[r, "q3_ms"] : y
             hi = B[r, "q1_ms"] + 0 > 0 ? y * t / B[r, "q1_ms"] : y
             if (hi > ymax) ymax = hi
+            if (B[r, "roof"] == roof && hi > ymain) ymain = hi
+            if (lo > 0 && (ylo == "" || lo < ylo)) ylo = lo
             if (smin == "" || B[r, "size"] + 0 < smin) smin = B[r, "size"] + 0
             if (B[r, "size"] + 0 > smax) smax = B[r, "size"] + 0
             printf "%s\t%s\t%s\t%s\n", B[r, "size"], num(y), num(lo), num(hi) > f
@@ -173,6 +177,13 @@ BEGIN {
     # A tick at every power of two unless that makes more than a dozen.
     if (smin == "") { smin = 1024; smax = 1048576 }
     xstep = smax / smin > 4096 ? 4 : 2
+    # A line of another precision far above the chapter's own (TF32 tensor
+    # cores at 8x the FP32 roof) would flatten every other line at the bottom
+    # of a linear axis: then the y axis is logarithmic.
+    base = roof == "fp32" ? fp32 : copy
+    if (ymain > base) base = ymain
+    ylog = base > 0 && ymax > 3 * base ? 1 : 0
+    if (ylo == "") ylo = 1
 
     # traffic.dat: from traffic.csv, or else the model bytes of bench.csv at
     # each implementation's largest size.
@@ -281,7 +292,7 @@ BEGIN {
     print "roof=" sq(roof); print "xlabel=" sq(xlabel)
     print "copy=" num(copy); print "fp32=" num(fp32); print "tf32=" num(tf32)
     print "impls=" sq(impls); print "kinds=" sq(kinds); print "colours=" sq(colours)
-    print "ymax=" num(ymax); print "smin=" num(smin); print "smax=" num(smax); print "xstep=" xstep; print "tmode=" tmode; print "ntraffic=" ntraffic
+    print "ymax=" num(ymax); print "ylog=" ylog; print "symin=" num(ylo); print "smin=" num(smin); print "smax=" num(smax); print "xstep=" xstep; print "tmode=" tmode; print "ntraffic=" ntraffic
     print "tlabel=" (tlabel ? tlabel : 10)
     print "tylo=" num(tylo); print "tyhi=" num(tyhi)
     print "npoints=" np; print "xlo=" num(xlo); print "xhi=" num(xhi); print "ylo=" num(ylo); print "yhi=" num(yhi)

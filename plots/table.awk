@@ -48,7 +48,7 @@ FNR == 1 {
     im = cell(nr, "impl")
     if (!(im in pick)) { order[++ni] = im; pick[im] = nr }
     else if (cell(nr, "size") + 0 > cell(pick[im], "size") + 0) pick[im] = nr
-    if (roof == "") roof = cell(nr, "roof")
+    if (roof == "" && cell(nr, "roof") != "tf32") roof = cell(nr, "roof")
 }
 
 END {
@@ -67,6 +67,9 @@ END {
         if (timed(r)) {
             if (cell(r, "q1_ms") != "" && cell(r, "q3_ms") != "") iqr = fmt_time(cell(r, "q3_ms") - cell(r, "q1_ms"))
             if (cell(r, "pct_roof") != "") pct = sprintf("%.1f%%", cell(r, "pct_roof"))
+            # A row measured against another roof (a TF32 library call in an
+            # FP32 chapter) says which.
+            if (pct != "" && cell(r, "roof") != roof) pct = pct " of " toupper(cell(r, "roof"))
             if (cell(r, "model_flops") + 0 > 0) gf = fmt_rate(cell(r, "gflops"))   # a copy has no FLOPs
             # A roof row times other work (a copy moves 8 bytes per element,
             # not 12): its time against the library's would mislead.

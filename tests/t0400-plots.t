@@ -57,6 +57,28 @@ has "$d/traffic.svg" "model bytes only"; ok $? "no traffic.csv: model bytes from
 has "$d/roofline.svg" "no roofs drawn"; ok $? "no ceilings.csv: roofline says so"
 has "$d/speed.svg" "Amdahl"; ok $? "a quote in the title survives"
 
+# A GFLOP/s chapter with a TF32 library line 8x above the FP32 roof: the
+# speed axis turns logarithmic and draws the TF32 roof; the FP32 roof stays
+# the chapter's. (Made-up times, to exercise the drawing only.)
+d=$tmp/fp32/09-gemm
+mkdir -p "$d"
+cp "$tmp/r/ceilings.csv" "$tmp/fp32/"
+awk 'BEGIN {
+    print "chapter,impl,kind,size,shape,model_bytes,model_flops,reps,median_ms,q1_ms,q3_ms,wall_ms,gbps,gflops,roof,pct_roof,flag,op"
+    split("reference/01_k library/sgemm library/sgemm_TF32", im, " ")
+    split("reference library library", kd, " "); split("fp32 fp32 tf32", rf, " "); split("20000 50000 400000", gf, " ")
+    for (n = 1024; n <= 4096; n *= 2)
+        for (i = 1; i <= 3; i++) {
+            f = 2 * n * n * n; b = 12 * n * n; ms = f / gf[i] / 1e6
+            printf "09-gemm,%s,%s,%d,M=%d N=%d K=%d,%d,%d,10,%g,%g,%g,%g,%g,%g,%s,50,,0\n",
+                im[i], kd[i], n, n, n, n, b, f, ms, ms, ms, ms, b / ms / 1e6, gf[i], rf[i]
+        }
+}' > "$d/bench.csv"
+plot "$d"; ok $? "plot.sh draws an FP32 chapter with a TF32 library line"
+has "$d/speed.svg" "log scale" && has "$d/speed.svg" "TF32 roof"
+ok $? "speed: log axis and the TF32 roof when a TF32 line would flatten the others"
+has "$d/speed.svg" "FP32 roof 51700 GFLOP/s (measured)"; ok $? "speed: the FP32 roof is still the chapter's"
+
 # No gnuplot on the PATH: exit 2 and how to install it.
 mkdir "$tmp/bin"
 for t in awk sed dirname mktemp rm cat; do ln -s "$(command -v $t)" "$tmp/bin/$t"; done

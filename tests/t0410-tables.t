@@ -49,6 +49,19 @@ is "$(row library/other)" "| library/other | m=64,n=64 | 1.000 ms | 20.0 µs | 4
 is "$(row roof/copy)" "| roof/copy | m=64,n=64 | 200 µs | 20.0 µs | 164 |  | 5.4% |  |  |" \
    "roof row: no FLOPs, no ratio"
 
+# A TF32 library row in an FP32 chapter: its % of roof says which roof, and
+# the caption names the chapter's (FP32) roof.
+cat > "$tmp/gemm.csv" <<'EOF'
+chapter,impl,kind,size,shape,model_bytes,model_flops,reps,median_ms,q1_ms,q3_ms,wall_ms,gbps,gflops,roof,pct_roof,flag,op
+09-g,library/sgemm_TF32,library,4096,M=4096 N=4096 K=4096,201326592,137438953472,10,0.4,0.4,0.4,1,503,343597,tf32,84.1,,0
+09-g,library/sgemm,library,4096,M=4096 N=4096 K=4096,201326592,137438953472,10,2.8,2.8,2.8,3,71.9,49085,fp32,95.5,,0
+EOF
+printf 'key,value\ngpu,G\n' > "$tmp/genv.csv"
+awk -f "$root/plots/csv.awk" -f "$root/plots/table.awk" -v env="$tmp/genv.csv" "$tmp/gemm.csv" > "$tmp/table"; ok $? "table.awk runs on an FP32 chapter"
+row library/sgemm_TF32 | grep -qF '| 84.1% of TF32 |'; ok $? "a TF32 row's % of roof says TF32"
+row library/sgemm | grep -qF '| 95.5% |'; ok $? "an FP32 row's % of roof is plain"
+grep -qF 'of the measured FP32 GEMM rate' "$tmp/table"; ok $? "the caption names the FP32 roof, not TF32's"
+
 # The sample: not-implemented row kept, ratios against cublasSgeam.
 s=$root/tests/data/sample-results/01-vector-add
 awk -f "$root/plots/csv.awk" -f "$root/plots/table.awk" -v env="$s/env.csv" "$s/bench.csv" > "$tmp/table"; ok $? "table.awk runs on the sample"

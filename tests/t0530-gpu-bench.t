@@ -73,6 +73,21 @@ done <<'LIST'
 04-softmax reference/01_three_pass 1048576 2.0
 LIST
 
+# Chapter 03 at 4096^3 (3 x 64 MB, past the L2): the register-blocked
+# reference's 128 x 128 block tiles re-read A and B from DRAM far less often
+# than the naive kernel's 32 x 8 blocks (whose loads the caches can only
+# partly absorb). Measured DRAM bytes, not the model's, which is the same
+# for both. At 2048^3 everything fits in the L2 and all move about the same.
+tcsv=$(ls "$scratch"/*/03-matmul/traffic.csv 2>/dev/null | head -n 1)
+bytes() { awk -F, -v i="$1" 'NR > 1 && $2 == i && $4 == 4096 && $12 == "ncu" { print $8 + $9 }' "$tcsv" 2>/dev/null; }
+naive=$(bytes reference/01_naive) regblock=$(bytes reference/03_regblock)
+if [ -z "$naive" ] || [ -z "$regblock" ]; then
+    skip "03-matmul: no measured traffic for the references at 4096 (no solutions/, or no ncu)"
+else
+    awk -v r="$regblock" -v n="$naive" 'BEGIN { exit !(r < 0.5 * n) }'
+    ok $? "03-matmul: at 4096^3 the register-blocked reference moves less than half the naive one's DRAM bytes ($regblock vs $naive)"
+fi
+
 # A right but unfused submission is timed, not flagged wrong.
 unfused=tests/wrong/02-add-relu/unfused-two-pass/01_fused.cu
 if [ ! -f "$unfused" ]; then

@@ -13,7 +13,7 @@
 static int tap_count;
 static int tap_failed;
 
-static int tap_ok(int cond, const char *name)
+static inline int tap_ok(int cond, const char *name)
 {
     tap_count++;
     printf("%sok %d - %s\n", cond ? "" : "not ", tap_count, name);
@@ -25,7 +25,7 @@ static int tap_ok(int cond, const char *name)
 #define ok(cond, name) tap_ok((cond) != 0, (name))
 
 /* Compare two doubles with an absolute tolerance; prints both on failure. */
-static int tap_is_double(double got, double want, double tol, const char *name)
+static inline int tap_is_double(double got, double want, double tol, const char *name)
 {
     int same = (isnan(got) && isnan(want)) || fabs(got - want) <= tol;
     if (!tap_ok(same, name))
@@ -34,7 +34,7 @@ static int tap_is_double(double got, double want, double tol, const char *name)
 }
 #define is_double(got, want, tol, name) tap_is_double((got), (want), (tol), (name))
 
-static int tap_is_str(const char *got, const char *want, const char *name)
+static inline int tap_is_str(const char *got, const char *want, const char *name)
 {
     int same = got && want && strcmp(got, want) == 0;
     if (!tap_ok(same, name))
@@ -43,7 +43,7 @@ static int tap_is_str(const char *got, const char *want, const char *name)
 }
 #define is_str(got, want, name) tap_is_str((got), (want), (name))
 
-static int tap_is_int(long long got, long long want, const char *name)
+static inline int tap_is_int(long long got, long long want, const char *name)
 {
     int same = got == want;
     if (!tap_ok(same, name))
@@ -52,7 +52,7 @@ static int tap_is_int(long long got, long long want, const char *name)
 }
 #define is_int(got, want, name) tap_is_int((got), (want), (name))
 
-static int done_testing(void)
+static inline int done_testing(void)
 {
     printf("1..%d\n", tap_count);
     return tap_failed ? 1 : 0;
