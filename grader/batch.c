@@ -59,6 +59,7 @@ typedef struct context {
     char grader[PATH_MAX];               /* build/<chapter>/mw-grade */
     char make[PATH_MAX], nvcc[PATH_MAX], arch[32];
     char versions[MAX_VERSIONS][64];     /* "01_naive" */
+    int optional[MAX_VERSIONS];          /* an open challenge: no points either way */
     int nversions;
     mw_rubric rubric;
     uid_t uid;                           /* who runs the steps */
@@ -280,7 +281,7 @@ static void read_chapter(context *cx)
             cx->ncases++;
         else if (in_versions && cx->nversions < MAX_VERSIONS &&
                  sscanf(line, " %63s", cx->versions[cx->nversions]) == 1)
-            cx->nversions++;
+            cx->optional[cx->nversions++] = strstr(line, "(optional)") != NULL;
     }
     if (pclose(p) != 0 || cx->nversions == 0)
         die("%s list gave no versions: build the chapter first (make build)", cx->grader);
@@ -345,8 +346,20 @@ static void build_versions(const context *cx, const char *scratch, const int fou
     }
 }
 
+/* The group an optional version's cases are tallied under: no rubric gives
+ * it points, and it blocks nothing. */
+static const char optional_group[] = "optional";
+
+static int is_optional(const context *cx, const char *version)
+{
+    for (int v = 0; v < cx->nversions; v++)
+        if (strcmp(cx->versions[v], version) == 0)
+            return cx->optional[v];
+    return 0;
+}
+
 /* Reads check.csv into the student's cases and group tallies. */
-static int read_check(const char *path, mw_student *s)
+static int read_check(const context *cx, const char *path, mw_student *s)
 {
     FILE *fp = fopen(path, "r");
     if (!fp)
@@ -363,7 +376,7 @@ static int read_check(const char *path, mw_student *s)
         }
         mw_case_result *c = &s->cases[s->ncases++];
         snprintf(c->version, sizeof c->version, "%s", f[1]);
-        snprintf(c->group, sizeof c->group, "%s", f[2]);
+        snprintf(c->group, sizeof c->group, "%s", is_optional(cx, f[1]) ? optional_group : f[2]);
         snprintf(c->shape, sizeof c->shape, "%s", f[3]);
         snprintf(c->status, sizeof c->status, "%s", f[4]);
         c->detail = strdup(f[5]);
@@ -392,10 +405,13 @@ static int all_passed(const mw_student *s)
            !any_status(s, "todo");
 }
 
+/* Whether a case of a required version has this status: an optional
+ * version's cases count for nothing, here as in the points. */
 static int any_status(const mw_student *s, const char *status)
 {
     for (int i = 0; i < s->ncases; i++)
-        if (strcmp(s->cases[i].status, status) == 0)
+        if (strcmp(s->cases[i].status, status) == 0 &&
+            strcmp(s->cases[i].group, optional_group) != 0)
             return 1;
     return 0;
 }
@@ -580,7 +596,7 @@ static void grade_one(const context *cx, const char *submission, const char *nam
         }
     } else {
         for (int v = 0; v < cx->nversions; v++)
-            if (!found[v]) {
+            if (!found[v] && !cx->optional[v]) {
                 size_t used = strlen(status);
                 snprintf(status + used, sizeof status - used, "%s%s.cu not submitted",
                          used ? "; " : "", cx->versions[v]);
@@ -590,7 +606,7 @@ static void grade_one(const context *cx, const char *submission, const char *nam
     int rc = run_check(cx, scratch, name);
     char results[PATH_MAX + 16];
     snprintf(results, sizeof results, "%s/check.csv", scratch);
-    if (read_check(results, &s) != 0) {
+    if (read_check(cx, results, &s) != 0) {
         size_t used = strlen(status);
         snprintf(status + used, sizeof status - used, "%sthe grader could not finish (%s): see "
                  "check.log", used ? "; " : "", rc == -1 ? "timed out" : "crashed");

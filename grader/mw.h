@@ -25,6 +25,8 @@ typedef struct mw_version {
     const char *symbol; /* the launcher's C name: "add_naive" */
     const char *budget; /* the exercise's stated budget, one line */
     int op;             /* which of the chapter's operations it computes (0 if one) */
+    int optional;       /* an open challenge: left as a stub it is "not attempted",
+                           which neither fails a check nor costs points */
 } mw_version;
 
 /* One test or bench case. The meaning of dim[] is the chapter's own. */

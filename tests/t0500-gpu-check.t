@@ -41,4 +41,36 @@ for ch in $(chapters); do
     ok "$([ "$others" -eq 0 ] && echo 0 || echo 1)" "$ch: EX=$first grades only version $first"
 done
 
+# Chapter 03's tuned reference picks among tile configurations at run time:
+# each one, forced, must pass every case on its own.
+if [ -f solutions/03-matmul/04_tuned.cu ]; then
+    configs=$(sed -n 's/^ *{"\([0-9x]*\)", launch_config.*/\1/p' solutions/03-matmul/04_tuned.cu)
+    [ -n "$configs" ]
+    ok $? "03-matmul: the tuned reference lists its configurations ($(echo $configs))"
+    for cfg in $configs; do
+        out=$(MW_TUNED_CONFIG=$cfg build/03-matmul/mw-grade check --lib-dir build/solutions/03-matmul \
+            --version 04 --seed 7 2>&1)
+        rc=$?
+        ok $rc "03-matmul: 04_tuned forced to $cfg passes every case"
+        [ $rc -ne 0 ] && printf '%s\n' "$out" | grep -v '^  PASS' | head -n 20 | diag
+    done
+    # The cache file it writes beside the library names this GPU.
+    tune=build/solutions/03-matmul/04_tuned.tune
+    build/03-matmul/mw-grade check --lib-dir build/solutions/03-matmul --version 04 --small >/dev/null 2>&1
+    [ -s "$tune" ] && grep -q "$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)" "$tune"
+    ok $? "03-matmul: the tuned reference caches its choices per GPU in $tune"
+
+    # An optional version left as a stub costs nothing: required versions
+    # from the solutions, the optional one from its skeleton, exit 0.
+    lib=$scratch/optional/lib
+    for f in solutions/03-matmul/0[123]_*.cu; do build_lib 03-matmul "$f" "$lib" >/dev/null; done
+    build/tools/mw-strip solutions/03-matmul/04_tuned.cu "$scratch/optional/04_tuned.cu" &&
+        build_lib 03-matmul "$scratch/optional/04_tuned.cu" "$lib" >/dev/null
+    out=$(build/03-matmul/mw-grade check --lib-dir "$lib" --small 2>&1)
+    rc=$?
+    ok $rc "03-matmul: an unattempted optional version does not fail the check (exit $rc)"
+    printf '%s' "$out" | grep -q 'optional version was not attempted'
+    ok $? "03-matmul: ... and the check says it was not attempted"
+fi
+
 done_testing

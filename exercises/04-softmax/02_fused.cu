@@ -11,10 +11,12 @@
  *                    32 floats), or, for rows of 16 accesses or fewer, a
  *                    group of lanes per row and several rows per warp;
  *                    reductions are shuffles only; 256 threads per block;
- *   cols <= 16384    one block per row, each thread holding 16 values; up
- *                    to 32768 columns (float4 rows only) 64 values in 512
- *                    threads; reductions are shuffles, then 32 partials
- *                    through shared memory;
+ *   cols <= 16384    one block per row, each thread holding 16 values (32
+ *                    in 512 threads for float4 rows past 8192 columns, so
+ *                    that two blocks share an SM); up to 32768 columns
+ *                    (float4 rows only) 64 values in 512 threads;
+ *                    reductions are shuffles, then 32 partials through
+ *                    shared memory;
  *   longer rows      too long for one block: the row is split over blocks
  *                    of 16384 values each (512 threads, 32 values in
  *                    registers per thread); each block publishes its
