@@ -45,4 +45,20 @@ out=$(sh grader/sanitize.sh build/01-vector-add/mw-grade "$scratch/oob/lib" plan
 printf '%s' "$out" | grep -q 'memcheck found problems'
 ok $? "memcheck reports a planted out-of-bounds write"
 
+# A race that the values may not show: racecheck names the missing barrier
+# of chapter 03's known-wrong tiled kernel (the hazard between the shared
+# tile's reads and the next step's writes).
+race=tests/wrong/03-matmul/missing-second-syncthreads/02_tiled.cu
+if [ -f "$race" ]; then
+    build_lib 03-matmul "$race" "$scratch/race/lib" >/dev/null 2>&1
+    out=$(compute-sanitizer --tool racecheck --print-limit 5 build/03-matmul/mw-grade check \
+        --small --no-fork --version 02 --lib-dir "$scratch/race/lib" 2>&1)
+    printf '%s' "$out" | grep -q -E 'RACECHECK SUMMARY: [1-9][0-9]* hazards'
+    rc=$?
+    ok $rc "racecheck reports the hazard of a missing second __syncthreads"
+    [ $rc -ne 0 ] && printf '%s\n' "$out" | tail -n 5 | diag
+else
+    skip "no tests/wrong/ here (the student edition)"
+fi
+
 done_testing

@@ -372,6 +372,32 @@ static double b_col_major(const mw_case *c, const mw_inputs *in, size_t i)
     return col_major(c, in, i, 0, 1);
 }
 
+/* One operand read one place along k too far inside a tile: A[m][k + 1]
+ * (or B[k + 1][n]) paired with the other's k. Recognisable while K fits
+ * one 32-wide tile: the last read lands on the tile's zero fill past K, so
+ * the sum is exactly this; past one tile it picks up a neighbouring row's
+ * first element, which depends on the kernel's layout. */
+static double shifted(const mw_case *c, const mw_inputs *in, size_t i, int shift_a)
+{
+    size_t N = c->dim[1], K = c->dim[2], m = i / N, n = i % N;
+    if (K > 31)
+        return NO_MATCH;
+    double sum = 0;
+    for (size_t k = 0; k + 1 < K; k++)
+        sum += (double)mw_input(in, A, m * K + k + shift_a) *
+               (double)mw_input(in, B, (k + !shift_a) * N + n);
+    return sum;
+}
+
+static double a_shifted(const mw_case *c, const mw_inputs *in, size_t i)
+{
+    return shifted(c, in, i, 1);
+}
+static double b_shifted(const mw_case *c, const mw_inputs *in, size_t i)
+{
+    return shifted(c, in, i, 0);
+}
+
 #define K_SHORT                                                                               \
     "the sums stop before the last tile of K: loop over all (K + TILE - 1) / TILE tiles, "    \
     "and zero-fill the part of the last tile past K"
@@ -391,6 +417,12 @@ static const mw_mistake mistakes[] = {
      "row-major A[m][k] is A[m*K + k] and B[k][n] is B[k*N + n]",
      both_col_major},
     {"A read as column-major (A[k*M + m]): row-major A[m][k] is A[m*K + k]", a_col_major},
+    {"A's value at k + 1 multiplies B's at k: a shared tile indexed one past its place "
+     "(As[ty][k + 1] for As[ty][k]), which at the tile's edge reads outside its row",
+     a_shifted},
+    {"B's value at k + 1 multiplies A's at k: a shared tile indexed one past its place "
+     "(Bs[k + 1][tx] for Bs[k][tx]), which at the tile's edge reads outside the tile",
+     b_shifted},
     {"B read as column-major (B[n*K + k]): row-major B[k][n] is B[k*N + n]", b_col_major},
 };
 
