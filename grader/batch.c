@@ -517,7 +517,7 @@ static void score_sanitizer(const context *cx, const char *scratch, mw_student *
     log_path(log, sizeof log, scratch, "sanitize.log");
     snprintf(lib, sizeof lib, "%s/lib", scratch);
     snprintf(script, sizeof script, "%s/grader/sanitize.sh", cx->root);
-    char *argv[] = {"/bin/sh", script, (char *)cx->grader, lib, s->name, NULL};
+    char *argv[] = {"/bin/sh", script, (char *)cx->grader, lib, s->name, "--required-only", NULL};
     int rc = sandbox_run(cx, scratch, argv, log, 900);
     s->sanitize_score = rc == 0 ? cx->rubric.sanitize_points : 0;
     snprintf(s->sanitize_note, sizeof s->sanitize_note, "%s",

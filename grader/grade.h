@@ -12,6 +12,7 @@ typedef struct mw_check_opts {
     double timeout_s;         /* per case */
     int small;                /* only small cases (sanitizers) */
     int no_fork;              /* run in-process (sanitizers) */
+    int required_only;        /* leave out optional versions (the batch's sanitizer) */
     const char *results_path; /* per-case CSV for the batch grader, or NULL */
 } mw_check_opts;
 

@@ -1,7 +1,10 @@
 #!/bin/sh
-# sanitize.sh GRADER LIBDIR LABEL: run the small cases of a chapter under
-# compute-sanitizer's four tools, in-process, and say what each found.
+# sanitize.sh GRADER LIBDIR LABEL [CHECK OPTIONS]: run the small cases of a
+# chapter under compute-sanitizer's four tools, in-process, and say what
+# each found. Further options go to `mw-grade check` (the batch passes
+# --required-only: an optional version is not graded, so not sanitized).
 grader=$1 libdir=$2 label=$3
+shift 3
 if ! command -v compute-sanitizer >/dev/null 2>&1; then
     echo "sanitize: compute-sanitizer not found: it ships with the CUDA toolkit (put its bin/ on the PATH)"
     exit 77
@@ -11,7 +14,7 @@ for tool in memcheck racecheck initcheck synccheck; do
     log=$(mktemp)
     compute-sanitizer --tool "$tool" --error-exitcode 10 --print-limit 20 \
         "$grader" check --small --no-fork --lib-dir "$libdir" --label "$label" \
-        ${SEED:+--seed "$SEED"} >"$log" 2>&1
+        ${SEED:+--seed "$SEED"} "$@" >"$log" 2>&1
     rc=$?
     # memcheck, initcheck and synccheck end in "ERROR SUMMARY: N errors";
     # racecheck in "RACECHECK SUMMARY: N hazards displayed (N errors, N warnings)".
