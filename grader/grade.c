@@ -159,14 +159,6 @@ static int launch_once(checker *k, void *fn, const mw_case *c, mw_views *v, cons
     return -1;
 }
 
-/* Whether the version's library exists (built, even if it cannot load). */
-static int version_built(const checker *k, int version)
-{
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s.so", k->opt->lib_dir, k->ch->versions[version].file);
-    return access(path, F_OK) == 0;
-}
-
 static job_result run_job(checker *k, int jnum, mw_loaded *lib)
 {
     const job *j = &k->jobs[jnum];
@@ -176,7 +168,7 @@ static job_result run_job(checker *k, int jnum, mw_loaded *lib)
     char label[256], text[1024];
     case_label(k, j, label, sizeof label);
 
-    if (!lib->fn && k->ch->versions[j->version].optional && !version_built(k, j->version)) {
+    if (lib->missing && k->ch->versions[j->version].optional) {
         res.status = ST_NOTIMPL; /* an optional version not handed in: not attempted */
         report_status(k, jnum, ST_NOTIMPL, label);
         return res;

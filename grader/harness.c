@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 mw_inputs mw_case_inputs(const mw_case *c, int case_index, uint64_t seed)
 {
@@ -105,6 +106,7 @@ int mw_load_version(const char *lib_dir, const mw_version *v, mw_loaded *out)
     snprintf(path, sizeof path, "%s/%s.so", lib_dir, v->file);
     out->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!out->handle) {
+        out->missing = access(path, F_OK) != 0;
         snprintf(out->error, sizeof out->error, "cannot load %s: %s", path, dlerror());
         return -1;
     }

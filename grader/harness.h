@@ -39,6 +39,7 @@ typedef struct mw_loaded {
     const mw_version *version;
     void *handle;
     void *fn;           /* NULL when loading failed */
+    int missing;        /* the library file does not exist (never built) */
     char error[512];    /* why */
 } mw_loaded;
 
