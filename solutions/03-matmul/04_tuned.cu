@@ -463,6 +463,31 @@ static cudaError_t tune(const float *A, const float *B, float *C, int M, int N, 
     return err;
 }
 
+/* The current GPU's name, as the cache file keys it (tabs and newlines
+ * made spaces). Read once per device and kept: cudaGetDeviceProperties is
+ * host work in every call otherwise, and a timed call would include it. */
+static cudaError_t gpu_name(const char **name)
+{
+    static int named_device = -1;
+    static char named[256];
+    int device;
+    cudaError_t err = cudaGetDevice(&device);
+    if (err != cudaSuccess)
+        return err;
+    if (device != named_device) {
+        cudaDeviceProp prop;
+        if ((err = cudaGetDeviceProperties(&prop, device)) != cudaSuccess)
+            return err;
+        snprintf(named, sizeof named, "%s", prop.name);
+        for (char *p = named; *p; p++)
+            if (*p == '\t' || *p == '\n')
+                *p = ' ';
+        named_device = device;
+    }
+    *name = named;
+    return cudaSuccess;
+}
+
 static cudaError_t pick_config(const float *A, const float *B, float *C, int M, int N, int K,
                                bool vec, cudaStream_t s, int *config)
 {
@@ -478,21 +503,15 @@ static cudaError_t pick_config(const float *A, const float *B, float *C, int M, 
         }
         return cudaSuccess;
     }
-    int device;
-    cudaDeviceProp prop;
-    cudaError_t err = cudaGetDevice(&device);
-    if (err == cudaSuccess)
-        err = cudaGetDeviceProperties(&prop, device);
+    const char *gpu;
+    cudaError_t err = gpu_name(&gpu);
     if (err != cudaSuccess)
         return err;
-    for (char *p = prop.name; *p; p++)
-        if (*p == '\t' || *p == '\n')
-            *p = ' ';
     const unsigned shape = shape_class(M, N, K, vec);
     if (nchoices < 0)
         read_cache();
     for (int i = 0; i < nchoices; i++)
-        if (choices[i].shape == shape && strcmp(choices[i].gpu, prop.name) == 0) {
+        if (choices[i].shape == shape && strcmp(choices[i].gpu, gpu) == 0) {
             *config = choices[i].config;
             return cudaSuccess;
         }
@@ -501,7 +520,7 @@ static cudaError_t pick_config(const float *A, const float *B, float *C, int M, 
         return err;
     if (nchoices < MAX_CHOICES) {
         struct choice *c = &choices[nchoices++];
-        snprintf(c->gpu, sizeof c->gpu, "%s", prop.name);
+        snprintf(c->gpu, sizeof c->gpu, "%s", gpu);
         c->shape = shape;
         c->config = *config;
         write_cache();
