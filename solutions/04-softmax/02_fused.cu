@@ -64,6 +64,38 @@ template <> struct access<1> {
     static __device__ void store(float *p, size_t i, const float *v) { p[i] = v[0]; }
 };
 
+/* A thread's K accesses of a row: first, first + stride, ... (in units of
+ * VEC floats). Those below n, when the thread has a row at all (`live`),
+ * are loaded into v and marked valid; the rest stay invalid. */
+template <int VEC, int K>
+__device__ __forceinline__ void load_row(const float *in, size_t first, size_t stride, size_t n,
+                                         bool live, float (&v)[K * VEC],
+                                         bool (&valid)[K * VEC])
+{
+#pragma unroll
+    for (int k = 0; k < K; k++) {
+        const size_t i = first + stride * k;
+        if (live && i < n)
+            access<VEC>::load(in, i, &v[k * VEC]);
+#pragma unroll
+        for (int j = 0; j < VEC; j++)
+            valid[k * VEC + j] = live && i < n;
+    }
+}
+
+/* The same accesses written back from v. */
+template <int VEC, int K>
+__device__ __forceinline__ void store_row(float *out, size_t first, size_t stride, size_t n,
+                                          bool live, const float (&v)[K * VEC])
+{
+#pragma unroll
+    for (int k = 0; k < K; k++) {
+        const size_t i = first + stride * k;
+        if (live && i < n)
+            access<VEC>::store(out, i, &v[k * VEC]);
+    }
+}
+
 /* Butterfly reductions over groups of G lanes (G a power of two <= 32):
  * xor offsets below G stay inside the group, and every lane of the group
  * ends with the result. All 32 lanes must take part (full mask). */
@@ -156,22 +188,9 @@ __global__ void warp_rows(const float *x, float *y, size_t rows, size_t cols)
     float *out = y + r * cols;
     float v[K * VEC];
     bool valid[K * VEC];
-#pragma unroll
-    for (int k = 0; k < K; k++) {
-        const size_t i = lane + G * (size_t)k;
-        if (live && i < n)
-            access<VEC>::load(in, i, &v[k * VEC]);
-#pragma unroll
-        for (int j = 0; j < VEC; j++)
-            valid[k * VEC + j] = live && i < n;
-    }
+    load_row<VEC, K>(in, lane, G, n, live, v, valid);
     softmax_registers<K * VEC, false, G>(v, valid, nullptr);
-#pragma unroll
-    for (int k = 0; k < K; k++) {
-        const size_t i = lane + G * (size_t)k;
-        if (live && i < n)
-            access<VEC>::store(out, i, &v[k * VEC]);
-    }
+    store_row<VEC, K>(out, lane, G, n, live, v);
 }
 
 /* One block per row; K accesses of VEC floats per thread. */
@@ -184,22 +203,9 @@ __global__ void block_rows(const float *x, float *y, size_t cols)
     float *out = y + blockIdx.x * cols;
     float v[K * VEC];
     bool valid[K * VEC];
-#pragma unroll
-    for (int k = 0; k < K; k++) {
-        const size_t i = threadIdx.x + blockDim.x * (size_t)k;
-        if (i < n)
-            access<VEC>::load(in, i, &v[k * VEC]);
-#pragma unroll
-        for (int j = 0; j < VEC; j++)
-            valid[k * VEC + j] = i < n;
-    }
+    load_row<VEC, K>(in, threadIdx.x, blockDim.x, n, true, v, valid);
     softmax_registers<K * VEC, true>(v, valid, shared);
-#pragma unroll
-    for (int k = 0; k < K; k++) {
-        const size_t i = threadIdx.x + blockDim.x * (size_t)k;
-        if (i < n)
-            access<VEC>::store(out, i, &v[k * VEC]);
-    }
+    store_row<VEC, K>(out, threadIdx.x, blockDim.x, n, true, v);
 }
 
 /* Rows too long for registers: the online form (see 03_online.cu). */
@@ -215,6 +221,14 @@ __device__ __forceinline__ ml combine(ml a, ml b)
     return {m, a.l * __expf(a.m - m) + b.l * __expf(b.m - m)};
 }
 
+/* The warp's 32 pairs combined; every lane ends with the total. */
+__device__ __forceinline__ ml warp_combine(ml s)
+{
+    for (int o = 16; o > 0; o /= 2)
+        s = combine(s, ml{__shfl_xor_sync(0xffffffffu, s.m, o), __shfl_xor_sync(0xffffffffu, s.l, o)});
+    return s;
+}
+
 __global__ void online_rows(const float *x, float *y, size_t cols)
 {
     __shared__ ml shared[32];
@@ -227,16 +241,13 @@ __global__ void online_rows(const float *x, float *y, size_t cols)
             continue;
         s = v > s.m ? ml{v, s.l * __expf(s.m - v) + 1.f} : ml{s.m, s.l + __expf(v - s.m)};
     }
-    for (int o = 16; o > 0; o /= 2)
-        s = combine(s, ml{__shfl_xor_sync(0xffffffffu, s.m, o), __shfl_xor_sync(0xffffffffu, s.l, o)});
+    s = warp_combine(s);
     if (threadIdx.x % 32 == 0)
         shared[threadIdx.x / 32] = s;
     __syncthreads();
     /* Every warp combines the 32 partials, so every thread gets the total. */
     const unsigned lane = threadIdx.x % 32;
-    s = lane < blockDim.x / 32 ? shared[lane] : ml{-INFINITY, 0.f};
-    for (int o = 16; o > 0; o /= 2)
-        s = combine(s, ml{__shfl_xor_sync(0xffffffffu, s.m, o), __shfl_xor_sync(0xffffffffu, s.l, o)});
+    s = warp_combine(lane < blockDim.x / 32 ? shared[lane] : ml{-INFINITY, 0.f});
     const float inv = 1.f / s.l;
     for (size_t c = threadIdx.x; c < cols; c += blockDim.x)
         out[c] = __expf(in[c] - s.m) * inv;
@@ -273,15 +284,7 @@ __global__ void split_rows(const float *x, float *y, size_t cols, unsigned parts
     float *out = y + row * cols;
     float v[K * VEC];
     bool valid[K * VEC];
-#pragma unroll
-    for (int k = 0; k < K; k++) {
-        const size_t i = first + threadIdx.x + blockDim.x * (size_t)k;
-        if (i < n)
-            access<VEC>::load(in, i, &v[k * VEC]);
-#pragma unroll
-        for (int j = 0; j < VEC; j++)
-            valid[k * VEC + j] = i < n;
-    }
+    load_row<VEC, K>(in, first + threadIdx.x, blockDim.x, n, true, v, valid);
     /* The chunk's (m_p, l_p). A chunk of only -inf has m_p = -inf: its
      * entries give 0 here (exp(-inf - -inf) would be NaN), not the row. */
     float m = -INFINITY;
@@ -313,9 +316,7 @@ __global__ void split_rows(const float *x, float *y, size_t cols, unsigned parts
             const ml *q = &partials[row * parts + p];
             s = combine(s, ml{__ldcg(&q->m), __ldcg(&q->l)});
         }
-        for (int o = 16; o > 0; o /= 2)
-            s = combine(s, ml{__shfl_xor_sync(0xffffffffu, s.m, o),
-                              __shfl_xor_sync(0xffffffffu, s.l, o)});
+        s = warp_combine(s);
         if (threadIdx.x == 0)
             row_total = s;
     }
@@ -324,14 +325,9 @@ __global__ void split_rows(const float *x, float *y, size_t cols, unsigned parts
      * exp(NaN) / 0: NaN, as PyTorch. */
     const float scale = __expf(m - row_total.m) / row_total.l;
 #pragma unroll
-    for (int k = 0; k < K; k++) {
-        const size_t i = first + threadIdx.x + blockDim.x * (size_t)k;
-#pragma unroll
-        for (int j = 0; j < VEC; j++)
-            v[k * VEC + j] *= scale;
-        if (i < n)
-            access<VEC>::store(out, i, &v[k * VEC]);
-    }
+    for (int i = 0; i < K * VEC; i++)
+        v[i] *= scale;
+    store_row<VEC, K>(out, first + threadIdx.x, blockDim.x, n, true, v);
 }
 
 /* The split form's scratch: tickets, per-row counts and the (m_p, l_p)
@@ -368,16 +364,26 @@ static cudaError_t launch_split(const float *x, float *y, size_t rows, size_t co
                                 cudaStream_t s)
 {
     const size_t chunk = (size_t)THREADS * K, parts = (cols / VEC + chunk - 1) / chunk;
-    int device = 0, sms = 0, per_sm = 0;
+    /* How many of these blocks the GPU runs at once: asked once per device
+     * and kept, so that timed calls do not pay for the query. */
+    static int asked_device = -1;
+    static size_t resident;
+    int device = 0;
     cudaError_t err = cudaGetDevice(&device);
-    if (err == cudaSuccess)
+    if (err == cudaSuccess && device != asked_device) {
+        int sms = 0, per_sm = 0;
         err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-    if (err == cudaSuccess)
-        err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, split_rows<VEC, K>,
-                                                            THREADS, 0);
+        if (err == cudaSuccess)
+            err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, split_rows<VEC, K>,
+                                                                THREADS, 0);
+        if (err == cudaSuccess) {
+            resident = (size_t)per_sm * sms;
+            asked_device = device;
+        }
+    }
     if (err != cudaSuccess)
         return err;
-    if ((size_t)per_sm * sms < parts || rows * parts > 0x7fffffffu)
+    if (resident < parts || rows * parts > 0x7fffffffu)
         return cudaErrorNotSupported;
     err = split_scratch(rows, rows * parts);
     if (err == cudaSuccess)
