@@ -93,6 +93,46 @@ void mw_impl_model(const mw_chapter *ch, const mw_impl *im, const mw_case *c, do
         ch->model(&cc, read, write, flops);
 }
 
+/* The outputs an implementation does not compute (a library composition
+ * without the logsumexp), left out of its checks. */
+static unsigned impl_skips(const mw_impl *im)
+{
+    return im->library ? im->library->skips_outputs : 0;
+}
+
+size_t mw_impl_workspace(const mw_chapter *ch, const mw_impl *im, const mw_case *c)
+{
+    mw_case cc = mw_case_for(c, im->op);
+    if (im->library)
+        return im->library->workspace ? im->library->workspace(&cc) : 0;
+    (void)ch;
+    return im->lib.version && im->lib.version->workspace ? im->lib.version->workspace(&cc) : 0;
+}
+
+/* Allocates the implementation's workspace for case c; returns 0, or -1
+ * after printing how much it needed when the GPU cannot hold it. */
+int mw_impl_workspace_alloc(const mw_chapter *ch, const mw_impl *im, const mw_case *c,
+                            mw_views *v, const char *who)
+{
+    size_t floats = mw_impl_workspace(ch, im, c), free_b = 0, total_b = 0;
+    mw_views_free_workspace(v);
+    if (floats == 0)
+        return 0;
+    cudaMemGetInfo(&free_b, &total_b);
+    size_t need = mw_workspace_bytes(floats);
+    cudaError_t err = need + ((size_t)256 << 20) <= free_b ? mw_views_alloc_workspace(v, floats, 0)
+                                                         : cudaErrorMemoryAllocation;
+    if (err == cudaSuccess)
+        return 0;
+    cudaGetLastError(); /* a failed cudaMalloc leaves its error behind */
+    char shape[160];
+    ch->describe(c, shape, sizeof shape);
+    fprintf(stderr, "%s: %s cannot run at %s: its workspace needs %.1f GB, the GPU has %.1f GB "
+                    "free\n",
+            who, im->name, shape, need / 1e9, free_b / 1e9);
+    return -1;
+}
+
 /* Does this implementation's output get checked? (A copy is not an add.) */
 static int validates(const mw_impl *im)
 {
@@ -120,7 +160,7 @@ static mw_case checked_case(const mw_chapter *ch, const mw_case *c, const mw_imp
 {
     mw_case checked = mw_case_for(c, im->op);
     size_t above = ch->sample_above ? ch->sample_above : (size_t)1 << 22;
-    checked.sampled = v->spec[v->out].count > above;
+    checked.sampled = v->out_total > above;
     return checked;
 }
 
@@ -144,8 +184,8 @@ static const char *validate(const mw_chapter *ch, const mw_impl *im, const mw_ca
         fprintf(stderr, "bench: %s\nbench: run `make check` on it first; stopping\n", text);
         exit(2);
     }
-    mw_mismatch m;
-    MW_CUDA(mw_check_output(ch, &sampled, in, v, &m, NULL, NULL));
+    mw_checked m;
+    MW_CUDA(mw_check_output(ch, &sampled, in, v, impl_skips(im), &m, NULL, NULL));
     if (m.wrong == 0)
         return "";
     char shape[160];
@@ -172,9 +212,23 @@ static const char *impl_roof(const mw_chapter *ch, const mw_impl *im)
     return im->library && im->library->roof ? im->library->roof : ch->roof;
 }
 
+/* The row's name: the implementation's, plus the op's suffix where the
+ * implementation computes the case's op. */
+const char *mw_impl_row_name(const mw_chapter *ch, const mw_impl *im, const mw_case *c,
+                             char *text, size_t len)
+{
+    const char *suffix = im->op == MW_OP_FROM_CASE && ch->op_suffix && c->op >= 0 &&
+                                 c->op < ch->nops && ch->op_suffix[c->op]
+                             ? ch->op_suffix[c->op]
+                             : "";
+    snprintf(text, len, "%s%s", im->name, suffix);
+    return text;
+}
+
 static void write_row(mw_csv *csv, const mw_chapter *ch, const mw_impl *im, const mw_case *c,
                       const row *r, double pct)
 {
+    char name[160];
     char shape[160];
     ch->describe(c, shape, sizeof shape);
     /* A row is timed unless its answer was wrong; a side-stream or too-fast
@@ -182,8 +236,9 @@ static void write_row(mw_csv *csv, const mw_chapter *ch, const mw_impl *im, cons
     int timed = r->flag[0] == '\0' || strcmp(r->flag, "side-stream") == 0 ||
                 strcmp(r->flag, "faster-than-roof") == 0;
     double ms = timed ? r->t.time_ms : NAN;
+    mw_case cc = mw_case_for(c, im->op);
     mw_csv_str(csv, ch->id);
-    mw_csv_str(csv, im->name);
+    mw_csv_str(csv, mw_impl_row_name(ch, im, c, name, sizeof name));
     mw_csv_str(csv, im->kind);
     mw_csv_num(csv, ch->bench_x(c), 15);
     mw_csv_str(csv, shape);
@@ -199,7 +254,7 @@ static void write_row(mw_csv *csv, const mw_chapter *ch, const mw_impl *im, cons
     mw_csv_str(csv, impl_roof(ch, im));
     mw_csv_num(csv, timed ? pct : NAN, 4);
     mw_csv_str(csv, r->flag);
-    mw_csv_num(csv, im->op, 6);
+    mw_csv_num(csv, cc.op, 6);
     mw_csv_end_row(csv);
 }
 
@@ -279,8 +334,8 @@ static int right_when_timed(const mw_chapter *ch, const mw_impl *im, const mw_ca
     if (!validates(im))
         return 1;
     mw_case sampled = checked_case(ch, c, im, r->v);
-    mw_mismatch m;
-    MW_CUDA(mw_check_output(ch, &sampled, &r->in, r->v, &m, NULL, NULL));
+    mw_checked m;
+    MW_CUDA(mw_check_output(ch, &sampled, &r->in, r->v, impl_skips(im), &m, NULL, NULL));
     if (m.wrong > 0)
         fprintf(stderr, "bench: %s: the output of its last timed run is wrong (%zu of %zu "
                         "checked): it did not compute on the inputs it was given\n",
@@ -288,11 +343,51 @@ static int right_when_timed(const mw_chapter *ch, const mw_impl *im, const mw_ca
     return m.wrong == 0;
 }
 
+/* Does any implementation ask for a workspace? Then the bench writes
+ * footprint.csv: device memory per implementation and size. */
+static int any_workspace(const mw_chapter *ch)
+{
+    for (int v = 0; v < ch->nversions; v++)
+        if (ch->versions[v].workspace)
+            return 1;
+    for (int l = 0; l < ch->nlibraries; l++)
+        if (ch->libraries[l].workspace)
+            return 1;
+    return 0;
+}
+
+static const char *footprint_header =
+    "chapter,impl,kind,size,shape,buffer_bytes,workspace_bytes,total_bytes,gpu_bytes";
+
+/* One row: the case's buffers (inputs and outputs, as a caller holds them)
+ * and the implementation's workspace, against the GPU's memory. */
+static void footprint_row(mw_csv *csv, const mw_chapter *ch, const mw_impl *im,
+                          const mw_case *c, const mw_views *v)
+{
+    char name[160], shape[160];
+    double buffers = 0, work = 4.0 * (double)mw_impl_workspace(ch, im, c);
+    for (int b = 0; b < v->nbufs; b++)
+        buffers += 4.0 * (double)v->spec[b].count;
+    size_t free_b = 0, total_b = 0;
+    cudaMemGetInfo(&free_b, &total_b);
+    ch->describe(c, shape, sizeof shape);
+    mw_csv_str(csv, ch->id);
+    mw_csv_str(csv, mw_impl_row_name(ch, im, c, name, sizeof name));
+    mw_csv_str(csv, im->kind);
+    mw_csv_num(csv, ch->bench_x(c), 15);
+    mw_csv_str(csv, shape);
+    mw_csv_num(csv, buffers, 15);
+    mw_csv_num(csv, work, 15);
+    mw_csv_num(csv, buffers + work, 15);
+    mw_csv_num(csv, (double)total_b, 15);
+    mw_csv_end_row(csv);
+}
+
 /* Times every implementation at bench case bi; appends rows and, when res
  * is given, the results for the verdict. */
 static void bench_case(const mw_chapter *ch, const mw_bench_opts *o, int bi, mw_impl *impls,
                        int nimpl, mw_timer *timer, const mw_ceilings *roof, mw_csv *csv,
-                       mw_result *res, int *nres)
+                       mw_csv *footprint, mw_result *res, int *nres)
 {
     const mw_case *c = &ch->bench_cases[bi];
     mw_inputs in = mw_case_inputs(c, bi, o->seed);
@@ -304,7 +399,14 @@ static void bench_case(const mw_chapter *ch, const mw_bench_opts *o, int bi, mw_
         mw_impl_model(ch, &impls[i], c, &read, &write, &r.flops);
         r.bytes = read + write;
         MW_CUDA(mw_views_fill(&v, &in, 0));
-        r.flag = impls[i].loaded ? validate(ch, &impls[i], c, &in, &v) : "wrong";
+        if (footprint && strcmp(impls[i].kind, "roof") != 0)
+            footprint_row(footprint, ch, &impls[i], c, &v);
+        if (!impls[i].loaded)
+            r.flag = "wrong";
+        else if (mw_impl_workspace_alloc(ch, &impls[i], c, &v, "bench") != 0)
+            r.flag = "no-memory";
+        else
+            r.flag = validate(ch, &impls[i], c, &in, &v);
         double pct = NAN;
         if (r.flag[0] == '\0') {
             timed_call call = {ch, &impls[i], c, &v};
@@ -327,13 +429,16 @@ static void bench_case(const mw_chapter *ch, const mw_bench_opts *o, int bi, mw_
         if (res) {
             int timed = r.flag[0] == '\0' || strcmp(r.flag, "side-stream") == 0;
             double ms = timed ? r.t.time_ms : NAN;
-            res[(*nres)++] = (mw_result){impls[i].name, impls[i].kind, ch->bench_x(c), ms,
+            char name[160];
+            mw_impl_row_name(ch, &impls[i], c, name, sizeof name);
+            res[(*nres)++] = (mw_result){strdup(name), impls[i].kind, ch->bench_x(c), ms,
                                          r.bytes / (ms * 1e-3) / 1e9,
                                          r.flops / (ms * 1e-3) / 1e9};
         }
         if (strcmp(r.flag, "faster-than-roof") == 0)
             fprintf(stderr, "bench: %s is faster than the measured roof allows: check it\n",
                     impls[i].name);
+        mw_views_free_workspace(&v);
     }
     mw_views_free(&v);
 }
@@ -358,18 +463,24 @@ int mw_cmd_bench(const mw_chapter *ch, const mw_bench_opts *o)
     mw_csv csv;
     if (mw_csv_open(&csv, path, bench_header) != 0)
         return 2;
+    mw_csv fcsv;
+    int with_footprint = any_workspace(ch);
+    snprintf(path, sizeof path, "%s/%s/%s/footprint.csv", o->results_root, info.dir, ch->id);
+    if (with_footprint && mw_csv_open(&fcsv, path, footprint_header) != 0)
+        return 2;
     printf("memwall bench %s on %s, seed %llu: %d implementations, %d sizes\n", ch->id,
            info.name, (unsigned long long)o->seed, nimpl, ch->nbench);
     mw_result *res = calloc((size_t)ch->nbench * MW_MAX_IMPLS, sizeof *res);
     int nres = 0;
     for (int bi = 0; bi < ch->nbench; bi++) {
-        bench_case(ch, o, bi, impls, nimpl, &timer, &roof, &csv, res, &nres);
+        bench_case(ch, o, bi, impls, nimpl, &timer, &roof, &csv, with_footprint ? &fcsv : NULL,
+                   res, &nres);
         char label[32];
         mw_size_label(ch->bench_x(&ch->bench_cases[bi]), label, sizeof label);
         printf("  size %-8s done (%d implementations)\n", label, nimpl);
         fflush(stdout);
     }
-    if (mw_csv_close(&csv) != 0)
+    if (mw_csv_close(&csv) != 0 || (with_footprint && mw_csv_close(&fcsv) != 0))
         return 2;
     snprintf(path, sizeof path, "%s/%s/%s/env.csv", o->results_root, info.dir, ch->id);
     mw_devinfo_write_env(path, &info, ch->id, ch->title, ch->size_label, o->seed);
@@ -380,6 +491,8 @@ int mw_cmd_bench(const mw_chapter *ch, const mw_bench_opts *o)
     printf("\nwrote %s/%s/%s/bench.csv\n", o->results_root, info.dir, ch->id);
     mw_impls_free(impls, nimpl);
     mw_timer_free(&timer);
+    for (int i = 0; i < nres; i++)
+        free((char *)res[i].impl);
     free(res);
     return 0;
 }
@@ -406,8 +519,8 @@ int mw_cmd_perf(const mw_chapter *ch, const mw_bench_opts *o, double size, const
         printf("perf: %s; skipped\n", why);
         return 77;
     }
-    int bi = -1;
-    for (int i = 0; i < ch->nbench; i++)
+    int bi = -1; /* the first bench case of that size (chapter 05: not causal) */
+    for (int i = 0; i < ch->nbench && bi < 0; i++)
         if (ch->bench_x(&ch->bench_cases[i]) == size)
             bi = i;
     if (bi < 0) {
@@ -424,7 +537,7 @@ int mw_cmd_perf(const mw_chapter *ch, const mw_bench_opts *o, double size, const
     mw_csv csv;
     if (mw_csv_open(&csv, out, bench_header) != 0)
         return 2;
-    bench_case(ch, o, bi, impls, nimpl, &timer, &roof, &csv, NULL, NULL);
+    bench_case(ch, o, bi, impls, nimpl, &timer, &roof, &csv, NULL, NULL, NULL);
     mw_impls_free(impls, nimpl);
     mw_timer_free(&timer);
     return mw_csv_close(&csv) == 0 ? 0 : 2;

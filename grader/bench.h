@@ -33,6 +33,16 @@ cudaError_t mw_impl_run(const mw_chapter *ch, const mw_impl *im, const mw_case *
                         mw_views *v, cudaStream_t s);
 void mw_impl_model(const mw_chapter *ch, const mw_impl *im, const mw_case *c, double *read,
                    double *write, double *flops);
+/* The name of its bench.csv rows at case c: its own, plus the chapter's
+ * suffix for the case's op where it computes the case's op ("-causal"). */
+const char *mw_impl_row_name(const mw_chapter *ch, const mw_impl *im, const mw_case *c,
+                             char *text, size_t len);
+/* Floats of workspace it needs at case c (0: none). */
+size_t mw_impl_workspace(const mw_chapter *ch, const mw_impl *im, const mw_case *c);
+/* Puts that workspace in v's workspace slot; -1 after saying (prefixed by
+ * `who`) how many bytes it needed when the GPU cannot hold it. */
+int mw_impl_workspace_alloc(const mw_chapter *ch, const mw_impl *im, const mw_case *c,
+                            mw_views *v, const char *who);
 
 int mw_cmd_bench(const mw_chapter *ch, const mw_bench_opts *o);
 int mw_cmd_traffic(const mw_chapter *ch, const mw_bench_opts *o);

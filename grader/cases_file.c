@@ -21,21 +21,44 @@ static int gen_of(const char *word)
     return -1;
 }
 
-/* "case GROUP d0 d1 d2 o0 o1 o2 o3 GEN SCALE SAMPLED A S" into c. */
+/* The optional words after the fixed fields: "d3=N" (a fourth dimension,
+ * chapter 05's head size) and "op=K" (the case's operation, chapter 05's
+ * causal flag). Returns -1 on anything else. */
+static int parse_extras(const char *rest, mw_case *c)
+{
+    char word[64];
+    int used;
+    while (sscanf(rest, "%63s%n", word, &used) == 1) {
+        unsigned long long v;
+        char end;
+        if (sscanf(word, "d3=%llu%c", &v, &end) == 1)
+            c->dim[3] = (size_t)v;
+        else if (sscanf(word, "op=%llu%c", &v, &end) == 1 && v < 16)
+            c->op = (int)v;
+        else
+            return -1;
+        rest += used;
+    }
+    return 0;
+}
+
+/* "case GROUP d0 d1 d2 o0 o1 o2 o3 GEN SCALE SAMPLED A S [d3=N] [op=K]" into c. */
 static int parse_case(const char *line, mw_case *c, char *group, size_t glen)
 {
-    char gen[32], fmt[96];
+    char gen[32], fmt[128];
     unsigned long long d[3], o[4];
     float scale, a, s;
-    int sampled;
+    int sampled, used = 0;
     snprintf(fmt, sizeof fmt,
-             "case %%%zus %%llu %%llu %%llu %%llu %%llu %%llu %%llu %%31s %%f %%d %%f %%f",
+             "case %%%zus %%llu %%llu %%llu %%llu %%llu %%llu %%llu %%31s %%f %%d %%f %%f%%n",
              glen - 1);
     int got = sscanf(line, fmt, group, &d[0], &d[1], &d[2], &o[0], &o[1], &o[2], &o[3], gen,
-                     &scale, &sampled, &a, &s);
+                     &scale, &sampled, &a, &s, &used);
     if (got != 13 || gen_of(gen) < 0)
         return -1;
     memset(c, 0, sizeof *c);
+    if (parse_extras(line + used, c) != 0)
+        return -1;
     for (int i = 0; i < 3; i++)
         c->dim[i] = (size_t)d[i];
     for (int i = 0; i < 4; i++)
@@ -74,7 +97,7 @@ int mw_cases_file_load(const char *path, mw_cases_file *f, char *err, size_t err
         if (strncmp(p, "case ", 5) != 0 || parse_case(p, &c, group, sizeof group) != 0) {
             snprintf(err, errlen,
                      "%s:%d: expected 'seed N' or 'case GROUP d0 d1 d2 o0 o1 o2 o3 "
-                     "uniform|special|smallint|neginf|rarenan SCALE SAMPLED A S'",
+                     "uniform|special|smallint|neginf|rarenan SCALE SAMPLED A S [d3=N] [op=K]'",
                      path, lineno);
             fclose(fp);
             mw_cases_file_free(f);

@@ -99,7 +99,14 @@ int mw_diagnose(const mw_mismatch *m, const mw_run_facts *f, char hints[][256], 
                  f->guard_before);
         count = add_hint(hints, count, max, text);
     }
-    if (f->input_guard > 0) {
+    if (f->input_guard > 0 && f->input_guard_name &&
+        strcmp(f->input_guard_name, "workspace") == 0) {
+        snprintf(text, sizeof text,
+                 "wrote %zu element(s) outside the workspace (past its end or before its "
+                 "start): index the scratch buffer within its size, and check your bounds",
+                 f->input_guard);
+        count = add_hint(hints, count, max, text);
+    } else if (f->input_guard > 0) {
         snprintf(text, sizeof text,
                  "wrote %zu element(s) outside input %s (past its end or before its start): "
                  "a kernel must not write its inputs, and must check its bounds",

@@ -96,34 +96,80 @@ static void report_status(checker *k, int jnum, int status, const char *label)
     report(k, "R %d %d", jnum, status);
 }
 
-/* The chapter's known mistakes that explain every wrong element shown. */
-static void report_mistakes(checker *k, const mw_case *c, const mw_inputs *in,
-                            const mw_mismatch *m)
+/* The flat output index (the reference's) of element `local` of buffer b. */
+static size_t flat_index(const mw_views *v, int b, size_t local)
 {
-    mw_tol tol = k->ch->tolerance(c);
-    for (int i = 0; i < k->ch->nmistakes && m->nshow > 0; i++) {
+    size_t first = 0;
+    for (int o = 0; o < v->nout && v->out[o] != b; o++)
+        first += v->spec[v->out[o]].count;
+    return first + local;
+}
+
+/* The chapter's known mistakes that explain every wrong element shown, in
+ * every output. */
+static void report_mistakes(checker *k, const mw_case *c, const mw_inputs *in,
+                            const mw_views *v, const mw_checked *r)
+{
+    for (int i = 0; i < k->ch->nmistakes && r->wrong > 0; i++) {
         const mw_mistake *mk = &k->ch->mistakes[i];
         int all = 1;
-        for (int j = 0; j < m->nshow && all; j++)
-            all = mw_matches(m->show_got[j], mk->value(c, in, m->show_index[j]), tol);
+        for (int o = 0; o < v->nout && all; o++) {
+            const mw_mismatch *m = &r->per[v->out[o]];
+            mw_tol tol = mw_tolerance_of(k->ch, c, v->out[o]);
+            for (int j = 0; j < m->nshow && all; j++)
+                all = mw_matches(m->show_got[j],
+                                 mk->value(c, in, flat_index(v, v->out[o], m->show_index[j])),
+                                 tol);
+        }
         if (all)
             report(k, "L         hint: %s", mk->message);
     }
 }
 
-static void report_mismatch(checker *k, const mw_mismatch *m, const mw_run_facts *f)
+/* Element `local` of output buffer b, as the report names it. */
+static void element_name(const checker *k, const mw_case *c, const mw_views *v, int b,
+                         size_t local, char *text, size_t len)
 {
-    if (m->wrong > 0) {
-        report(k, "L         %zu of %zu %s elements wrong (%zu never written)", m->wrong,
-               m->checked, f->sampled ? "sampled" : "checked", m->unwritten);
-        for (int i = 0; i < m->nshow; i++) {
-            int poison = mw_float_bits(m->show_got[i]) == MW_POISON_BITS;
-            report(k, "L         [%zu] got %.9g%s, expected %.9g", m->show_index[i],
-                   (double)m->show_got[i], poison ? " (never written)" : "", m->show_ref[i]);
+    if (k->ch->name_element)
+        k->ch->name_element(c, flat_index(v, b, local), text, len);
+    else if (v->nout > 1)
+        snprintf(text, len, "%s[%zu]", v->spec[b].name, local);
+    else
+        snprintf(text, len, "[%zu]", local);
+}
+
+static void report_mismatch(checker *k, const mw_case *c, const mw_inputs *in,
+                            const mw_views *v, const mw_checked *r, const mw_run_facts *f)
+{
+    char hints[8][256];
+    int nh = 0;
+    mw_run_facts facts = *f;
+    for (int o = 0; o < v->nout; o++) {
+        int b = v->out[o];
+        const mw_mismatch *m = &r->per[b];
+        if (m->wrong > 0) {
+            report(k, "L         %zu of %zu %s elements%s%s wrong (%zu never written)", m->wrong,
+                   m->checked, f->sampled ? "sampled" : "checked", v->nout > 1 ? " of " : "",
+                   v->nout > 1 ? v->spec[b].name : "", m->unwritten);
+            for (int i = 0; i < m->nshow; i++) {
+                int poison = mw_float_bits(m->show_got[i]) == MW_POISON_BITS;
+                char name[96];
+                element_name(k, c, v, b, m->show_index[i], name, sizeof name);
+                report(k, "L         %s got %.9g%s, expected %.9g", name, (double)m->show_got[i],
+                       poison ? " (never written)" : "", m->show_ref[i]);
+            }
+        }
+        /* The generic diagnosis per output, in that output's indices; the
+         * facts around the run (guards, inputs, races) only once. */
+        if (m->wrong > 0 || o == 0) {
+            facts.n = v->spec[b].count;
+            nh += mw_diagnose(m, &facts, hints + nh, 8 - nh);
+            memset(&facts, 0, sizeof facts);
+            facts.sampled = f->sampled;
         }
     }
-    char hints[6][256];
-    int nh = mw_diagnose(m, f, hints, 6);
+    if (k->ch->explain)
+        nh += k->ch->explain(c, in, r->per, hints + nh, 8 - nh);
     for (int i = 0; i < nh; i++)
         report(k, "L         hint: %s", hints[i]);
 }
@@ -177,11 +223,14 @@ static job_result run_job(checker *k, int jnum, mw_loaded *lib)
         report_error(k, jnum, label, lib->error);
         return res;
     }
-    size_t need = mw_case_bytes(k->ch, c), free_b = 0, total_b = 0;
+    const mw_version *ver = &k->ch->versions[j->version];
+    size_t ws = ver->workspace ? ver->workspace(c) : 0;
+    size_t need = mw_case_bytes(k->ch, c) + mw_workspace_bytes(ws), free_b = 0, total_b = 0;
     cudaMemGetInfo(&free_b, &total_b);
     if (need + ((size_t)1 << 30) > free_b) {
-        report(k, "L   %-5s %s: needs %.1f GiB, the GPU has %.1f GiB free", status_word[ST_SKIP],
-               label, need / 1073741824.0, free_b / 1073741824.0);
+        report(k, "L   %-5s %s: needs %.1f GiB%s, the GPU has %.1f GiB free", status_word[ST_SKIP],
+               label, need / 1073741824.0, ws ? " with its workspace" : "",
+               free_b / 1073741824.0);
         report(k, "R %d %d", jnum, ST_SKIP);
         res.status = ST_SKIP;
         return res;
@@ -191,6 +240,8 @@ static job_result run_job(checker *k, int jnum, mw_loaded *lib)
     cudaError_t err = mw_views_alloc(k->ch, c, &v);
     if (err == cudaSuccess)
         err = mw_views_fill(&v, &in, 0);
+    if (err == cudaSuccess)
+        err = mw_views_alloc_workspace(&v, ws, 0);
     if (err != cudaSuccess) {
         mw_format_cuda_error(text, sizeof text, "harness could not set up the case", err);
         report_error(k, jnum, label, text);
@@ -199,18 +250,18 @@ static job_result run_job(checker *k, int jnum, mw_loaded *lib)
     }
 
     /* Two runs on the same inputs: a race shows as a difference. */
-    mw_mismatch m[2];
+    mw_checked m[2];
     float *copy[2] = {NULL, NULL};
     size_t count[2] = {0, 0};
     mw_run_facts facts = {0};
-    facts.n = v.spec[v.out].count;
+    facts.n = v.out_total;
     facts.sampled = c->sampled;
     for (int run = 0; run < 2 && res.status == ST_ERROR; run++) {
         if (run == 1 && (err = mw_views_poison_output(&v, 0)) != cudaSuccess)
             break;
         if (launch_once(k, lib->fn, c, &v, label, jnum, &res) != 0)
             goto done;
-        err = mw_check_output(k->ch, c, &in, &v, &m[run], &copy[run], &count[run]);
+        err = mw_check_output(k->ch, c, &in, &v, 0, &m[run], &copy[run], &count[run]);
         if (err != cudaSuccess)
             break;
         if (run == 1)
@@ -226,14 +277,14 @@ static job_result run_job(checker *k, int jnum, mw_loaded *lib)
         goto done;
     }
     facts.runs_differ = count[0] == count[1] && bits_differ(copy[0], copy[1], count[0]);
-    const mw_mismatch *worst = m[1].wrong > m[0].wrong ? &m[1] : &m[0];
+    const mw_checked *worst = m[1].wrong > m[0].wrong ? &m[1] : &m[0];
     int clean = facts.guard_before == 0 && facts.guard_after == 0 && facts.input_guard == 0 &&
                 !facts.input_changed && !facts.runs_differ;
     res.status = (worst->wrong == 0 && clean) ? ST_PASS : ST_FAIL;
     report(k, "L   %-5s %s", status_word[res.status], label);
     if (res.status == ST_FAIL) {
-        report_mismatch(k, worst, &facts);
-        report_mistakes(k, c, &in, worst);
+        report_mismatch(k, c, &in, &v, worst, &facts);
+        report_mistakes(k, c, &in, &v, worst);
     }
     report(k, "R %d %d", jnum, res.status);
 done:
@@ -467,6 +518,38 @@ static int build_jobs(checker *k)
     return k->njobs;
 }
 
+/* Does a tiled dimension of the case leave a partial tile of 16? */
+static int has_partial_tile(const mw_chapter *ch, const mw_case *c)
+{
+    for (int d = 0; d < 4; d++)
+        if ((ch->tiled_dims & (1u << d)) && c->dim[d] % 16 != 0)
+            return 1;
+    return 0;
+}
+
+/* A pattern across cases: every failure has a size off the tiles, and a
+ * case whose sizes are whole tiles passed. */
+static void partial_tile_hint(const checker *k, const tally *t)
+{
+    if (!k->ch->tiled_dims)
+        return;
+    int bad = 0, bad_partial = 0, whole_passed = 0;
+    for (int jnum = 0; jnum < k->njobs; jnum++) {
+        const mw_case *c = &k->ch->cases[k->jobs[jnum].kase];
+        int partial = has_partial_tile(k->ch, c);
+        if (t->status[jnum] == ST_FAIL || t->status[jnum] == ST_ERROR) {
+            bad++;
+            bad_partial += partial;
+        } else if (t->status[jnum] == ST_PASS && !partial) {
+            whole_passed = 1;
+        }
+    }
+    if (bad > 0 && bad == bad_partial && whole_passed)
+        printf("hint: every failing case has a size that is not a multiple of 16, and cases "
+               "of whole tiles pass: the last, partial tile needs bounds checks (rows past "
+               "the end must not be read as data or written)\n");
+}
+
 /* A pattern across cases: every failure is on an offset (misaligned) view. */
 static void cross_case_hints(const checker *k, const tally *t)
 {
@@ -486,6 +569,7 @@ static void cross_case_hints(const checker *k, const tally *t)
         printf("hint: every failing case uses views offset from an aligned address: vector "
                "loads or stores assume 16-byte alignment; handle the unaligned head and tail "
                "separately\n");
+    partial_tile_hint(k, t);
 }
 
 /* One row per job, written by this (the parent) process from what it

@@ -14,8 +14,12 @@ mw_inputs mw_case_inputs(const mw_case *c, int case_index, uint64_t seed)
 {
     mw_inputs in;
     in.seed = seed;
+    /* Streams 4k+1..4k+4 for buffers 0-3 of case k, as when a case had at
+     * most four buffers (so SEED= replays what it always did); buffers past
+     * the fourth draw from a range of their own. */
     for (int b = 0; b < MW_MAX_BUFS; b++)
-        in.stream[b] = (uint32_t)(case_index * MW_MAX_BUFS + b + 1);
+        in.stream[b] = b < 4 ? (uint32_t)(case_index * 4 + b + 1)
+                             : (uint32_t)(((uint32_t)1 << 24) + case_index * 4 + (b - 4) + 1);
     in.gen = c->gen;
     in.scale = c->scale != 0.f ? c->scale : 1.f;
     return in;
@@ -26,10 +30,12 @@ static void specs_of(const mw_chapter *ch, const mw_case *c, mw_views *v)
     memset(v, 0, sizeof *v);
     v->nbufs = ch->nbufs;
     ch->buffers(c, v->spec);
-    v->out = -1;
     for (int b = 0; b < v->nbufs; b++)
-        if (v->spec[b].is_output)
-            v->out = b;
+        if (v->spec[b].is_output) {
+            v->out[v->nout++] = b;
+            v->out_total += v->spec[b].count;
+        }
+    v->spec[v->nbufs] = (mw_buffer_spec){"workspace", 0, 0};
 }
 
 size_t mw_case_bytes(const mw_chapter *ch, const mw_case *c)
@@ -42,26 +48,90 @@ size_t mw_case_bytes(const mw_chapter *ch, const mw_case *c)
     return bytes;
 }
 
+size_t mw_workspace_bytes(size_t floats)
+{
+    return floats ? (floats + 2 * MW_GUARD) * sizeof(float) : 0;
+}
+
+static cudaError_t alloc_slot(mw_views *v, int b, size_t offset)
+{
+    v->lead[b] = MW_GUARD + offset;
+    v->alloc_count[b] = v->lead[b] + v->spec[b].count + MW_GUARD;
+    cudaError_t err = cudaMalloc((void **)&v->alloc[b], v->alloc_count[b] * sizeof(float));
+    if (err != cudaSuccess) {
+        v->alloc[b] = NULL;
+        return err;
+    }
+    v->view[b] = v->alloc[b] + v->lead[b];
+    return cudaSuccess;
+}
+
 cudaError_t mw_views_alloc(const mw_chapter *ch, const mw_case *c, mw_views *v)
 {
     specs_of(ch, c, v);
     for (int b = 0; b < v->nbufs; b++) {
-        v->lead[b] = MW_GUARD + c->offset[b];
-        v->alloc_count[b] = v->lead[b] + v->spec[b].count + MW_GUARD;
-        cudaError_t err = cudaMalloc((void **)&v->alloc[b], v->alloc_count[b] * sizeof(float));
+        cudaError_t err = alloc_slot(v, b, c->offset[b]);
         if (err != cudaSuccess) {
             mw_views_free(v);
             return err;
         }
-        v->view[b] = v->alloc[b] + v->lead[b];
     }
     return cudaSuccess;
 }
 
+/* Guards around the workspace catch a write past it; NaN inside catches a
+ * read of scratch that was never written. */
+cudaError_t mw_views_alloc_workspace(mw_views *v, size_t floats, cudaStream_t s)
+{
+    mw_views_free_workspace(v);
+    if (floats == 0)
+        return cudaSuccess;
+    int w = v->nbufs;
+    v->spec[w].count = floats;
+    cudaError_t err = alloc_slot(v, w, 0);
+    if (err == cudaSuccess)
+        err = cudaMemsetAsync(v->alloc[w], 0xfe, v->alloc_count[w] * sizeof(float), s);
+    if (err == cudaSuccess)
+        err = cudaMemsetAsync(v->view[w], 0xff, floats * sizeof(float), s);
+    if (err != cudaSuccess)
+        mw_views_free_workspace(v);
+    return err;
+}
+
+void mw_views_free_workspace(mw_views *v)
+{
+    int w = v->nbufs;
+    cudaFree(v->alloc[w]);
+    v->alloc[w] = v->view[w] = NULL;
+    v->spec[w].count = 0;
+}
+
+mw_tol mw_tolerance_of(const mw_chapter *ch, const mw_case *c, int b)
+{
+    return ch->output_tolerance ? ch->output_tolerance(c, b) : ch->tolerance(c);
+}
+
+int mw_views_locate(const mw_views *v, size_t i, size_t *local)
+{
+    for (int o = 0; o < v->nout; o++) {
+        size_t n = v->spec[v->out[o]].count;
+        if (i < n || o == v->nout - 1) {
+            *local = i;
+            return v->out[o];
+        }
+        i -= n;
+    }
+    *local = i;
+    return -1;
+}
+
 cudaError_t mw_views_poison_output(mw_views *v, cudaStream_t s)
 {
-    int o = v->out;
-    return cudaMemsetAsync(v->view[o], 0xff, v->spec[o].count * sizeof(float), s);
+    cudaError_t err = cudaSuccess;
+    for (int o = 0; o < v->nout && err == cudaSuccess; o++)
+        err = cudaMemsetAsync(v->view[v->out[o]], 0xff, v->spec[v->out[o]].count * sizeof(float),
+                              s);
+    return err;
 }
 
 cudaError_t mw_views_fill(mw_views *v, const mw_inputs *in, cudaStream_t s)
@@ -92,7 +162,7 @@ cudaError_t mw_views_fill_inputs(mw_views *v, const mw_inputs *in, cudaStream_t 
 
 void mw_views_free(mw_views *v)
 {
-    for (int b = 0; b < v->nbufs; b++) {
+    for (int b = 0; b <= v->nbufs; b++) {
         cudaFree(v->alloc[b]);
         v->alloc[b] = v->view[b] = NULL;
     }
@@ -155,53 +225,92 @@ static size_t *sample_indices(const mw_chapter *ch, size_t n, uint64_t seed, siz
     return idx;
 }
 
-/* Copies the output (or the sampled part of it) to the host. */
-static cudaError_t fetch_output(const mw_chapter *ch, const mw_case *c, const mw_views *v,
-                                uint64_t seed, float **vals, size_t **idx, size_t *count)
+/* Copies `count` values of buffer b, at the (sorted, local) indices idx or
+ * all of them when idx is NULL, to vals. */
+static cudaError_t fetch_values(const mw_views *v, int b, const size_t *idx, size_t count,
+                                float *vals)
 {
-    size_t n = v->spec[v->out].count;
-    const float *out = v->view[v->out];
-    *idx = NULL;
-    if (!c->sampled) {
-        *count = n;
-        *vals = malloc((n ? n : 1) * sizeof **vals);
-        if (!*vals)
-            return cudaErrorMemoryAllocation;
-        return cudaMemcpy(*vals, out, n * sizeof **vals, cudaMemcpyDeviceToHost);
-    }
-    *idx = sample_indices(ch, n, seed, count);
-    *vals = malloc(*count * sizeof **vals);
-    if (!*idx || !*vals)
-        return cudaErrorMemoryAllocation;
+    const float *out = v->view[b];
+    if (!idx)
+        return cudaMemcpy(vals, out, count * sizeof *vals, cudaMemcpyDeviceToHost);
+    if (count == 0)
+        return cudaSuccess;
     size_t *d_idx = NULL;
     float *d_vals = NULL;
-    cudaError_t err = cudaMalloc((void **)&d_idx, *count * sizeof *d_idx);
+    cudaError_t err = cudaMalloc((void **)&d_idx, count * sizeof *d_idx);
     if (err == cudaSuccess)
-        err = cudaMalloc((void **)&d_vals, *count * sizeof *d_vals);
+        err = cudaMalloc((void **)&d_vals, count * sizeof *d_vals);
     if (err == cudaSuccess)
-        err = cudaMemcpy(d_idx, *idx, *count * sizeof *d_idx, cudaMemcpyHostToDevice);
+        err = cudaMemcpy(d_idx, idx, count * sizeof *d_idx, cudaMemcpyHostToDevice);
     if (err == cudaSuccess)
-        err = mw_dev_gather(out, d_idx, *count, d_vals, 0);
+        err = mw_dev_gather(out, d_idx, count, d_vals, 0);
     if (err == cudaSuccess)
-        err = cudaMemcpy(*vals, d_vals, *count * sizeof *d_vals, cudaMemcpyDeviceToHost);
+        err = cudaMemcpy(vals, d_vals, count * sizeof *d_vals, cudaMemcpyDeviceToHost);
     cudaFree(d_idx);
     cudaFree(d_vals);
     return err;
 }
 
+/* Copies the outputs (or the sampled part of them), flat and in buffer
+ * order, to the host; idx receives the flat indices when sampled. */
+static cudaError_t fetch_output(const mw_chapter *ch, const mw_case *c, const mw_views *v,
+                                uint64_t seed, float **vals, size_t **idx, size_t *count)
+{
+    size_t n = v->out_total;
+    *idx = c->sampled ? sample_indices(ch, n, seed, count) : NULL;
+    if (!c->sampled)
+        *count = n;
+    *vals = malloc((*count ? *count : 1) * sizeof **vals);
+    if (!*vals || (c->sampled && !*idx))
+        return cudaErrorMemoryAllocation;
+    cudaError_t err = cudaSuccess;
+    size_t first = 0, done = 0; /* flat index of this buffer's element 0; values fetched */
+    for (int o = 0; o < v->nout && err == cudaSuccess; o++) {
+        int b = v->out[o];
+        size_t nb = v->spec[b].count, take = nb;
+        size_t *local = NULL;
+        if (*idx) { /* the sampled indices inside this buffer, made local */
+            take = 0;
+            while (done + take < *count && (*idx)[done + take] < first + nb)
+                take++;
+            local = malloc((take ? take : 1) * sizeof *local);
+            if (!local)
+                return cudaErrorMemoryAllocation;
+            for (size_t j = 0; j < take; j++)
+                local[j] = (*idx)[done + j] - first;
+        }
+        err = fetch_values(v, b, local, take, *vals + done);
+        free(local);
+        done += take;
+        first += nb;
+    }
+    return err;
+}
+
 cudaError_t mw_check_output(const mw_chapter *ch, const mw_case *c, const mw_inputs *in,
-                            const mw_views *v, mw_mismatch *m, float **host_copy,
+                            const mw_views *v, unsigned skip, mw_checked *r, float **host_copy,
                             size_t *host_count)
 {
     float *vals = NULL;
     size_t *idx = NULL, count = 0;
-    mw_mismatch_init(m);
+    for (int b = 0; b < MW_MAX_BUFS; b++)
+        mw_mismatch_init(&r->per[b]);
+    r->wrong = r->checked = 0;
     cudaError_t err = fetch_output(ch, c, v, in->seed, &vals, &idx, &count);
     if (err == cudaSuccess) {
-        mw_tol tol = ch->tolerance(c);
+        mw_tol tol[MW_MAX_BUFS];
+        for (int o = 0; o < v->nout; o++)
+            tol[v->out[o]] = mw_tolerance_of(ch, c, v->out[o]);
         for (size_t j = 0; j < count; j++) {
-            size_t i = idx ? idx[j] : j;
-            mw_mismatch_add(m, i, vals[j], ch->reference(c, in, i), tol);
+            size_t i = idx ? idx[j] : j, local;
+            int b = mw_views_locate(v, i, &local);
+            if (skip & (1u << b))
+                continue;
+            mw_mismatch_add(&r->per[b], local, vals[j], ch->reference(c, in, i), tol[b]);
+        }
+        for (int b = 0; b < MW_MAX_BUFS; b++) {
+            r->wrong += r->per[b].wrong;
+            r->checked += r->per[b].checked;
         }
     }
     free(idx);
@@ -218,7 +327,9 @@ cudaError_t mw_check_surroundings(const mw_views *v, const mw_inputs *in, mw_run
 {
     unsigned long long r[3];
     cudaError_t err = cudaSuccess;
-    for (int b = 0; b < v->nbufs && err == cudaSuccess; b++) {
+    for (int b = 0; b <= v->nbufs && err == cudaSuccess; b++) {
+        if (!v->alloc[b]) /* no workspace */
+            continue;
         size_t count = v->spec[b].count;
         size_t after = v->alloc_count[b] - v->lead[b] - count;
         unsigned long long before[3];
@@ -227,7 +338,7 @@ cudaError_t mw_check_surroundings(const mw_views *v, const mw_inputs *in, mw_run
             err = mw_dev_count_not(v->view[b] + count, after, MW_GUARD_BITS, r);
         if (err != cudaSuccess)
             break;
-        if (b == v->out) {
+        if (v->spec[b].is_output) {
             f->guard_before += before[0];
             f->guard_after += r[0];
             if (r[0] > 0)
@@ -237,7 +348,7 @@ cudaError_t mw_check_surroundings(const mw_views *v, const mw_inputs *in, mw_run
             if (!f->input_guard_name)
                 f->input_guard_name = v->spec[b].name;
         }
-        if (err != cudaSuccess || v->spec[b].is_output)
+        if (err != cudaSuccess || v->spec[b].is_output || b == v->nbufs)
             continue;
         err = mw_dev_verify_fill(v->view[b], count, in->seed, in->stream[b], in->gen, in->scale,
                                  r);

@@ -12,15 +12,26 @@
  * allocation, where nothing would. */
 #define MW_GUARD 8192
 
-/* A case's buffers on the device: [guard][offset][view: count][guard]. */
+/* A case's buffers on the device: [guard][offset][view: count][guard].
+ * Slot nbufs holds the workspace of the version or library being run, when
+ * it asks for one (count 0 and view NULL otherwise). */
 typedef struct mw_views {
-    int nbufs, out;
-    mw_buffer_spec spec[MW_MAX_BUFS];
-    float *alloc[MW_MAX_BUFS];
-    size_t alloc_count[MW_MAX_BUFS];
-    size_t lead[MW_MAX_BUFS]; /* elements from alloc to view */
-    float *view[MW_MAX_BUFS];
+    int nbufs;
+    int nout, out[MW_MAX_BUFS]; /* the output buffers, in order */
+    size_t out_total;           /* their elements together: the flat index space */
+    mw_buffer_spec spec[MW_MAX_BUFS + 1];
+    float *alloc[MW_MAX_BUFS + 1];
+    size_t alloc_count[MW_MAX_BUFS + 1];
+    size_t lead[MW_MAX_BUFS + 1]; /* elements from alloc to view */
+    float *view[MW_MAX_BUFS + 1];
 } mw_views;
+
+/* What one check found: a mismatch per output buffer (per[b], indices local
+ * to buffer b) and the totals. */
+typedef struct mw_checked {
+    mw_mismatch per[MW_MAX_BUFS];
+    size_t wrong, checked;
+} mw_checked;
 
 /* Input streams differ per case, so every case gets fresh inputs. */
 mw_inputs mw_case_inputs(const mw_case *c, int case_index, uint64_t seed);
@@ -30,6 +41,16 @@ cudaError_t mw_views_alloc(const mw_chapter *ch, const mw_case *c, mw_views *v);
 /* Guards to MW_GUARD_BITS, inputs from the generator, output to poison. */
 cudaError_t mw_views_fill(mw_views *v, const mw_inputs *in, cudaStream_t s);
 cudaError_t mw_views_poison_output(mw_views *v, cudaStream_t s);
+/* The workspace slot, `floats` long, with guards and poisoned (0: none). */
+cudaError_t mw_views_alloc_workspace(mw_views *v, size_t floats, cudaStream_t s);
+void mw_views_free_workspace(mw_views *v);
+/* Bytes a workspace of `floats` takes with its guards (0 for none). */
+size_t mw_workspace_bytes(size_t floats);
+/* The tolerance of output buffer b: the chapter's per-output one if it has
+ * one, else its per-case one. */
+mw_tol mw_tolerance_of(const mw_chapter *ch, const mw_case *c, int b);
+/* Which output buffer holds flat output index i, and i within it. */
+int mw_views_locate(const mw_views *v, size_t i, size_t *local);
 /* Inputs only, from the generator (fresh inputs between timed runs). */
 cudaError_t mw_views_fill_inputs(mw_views *v, const mw_inputs *in, cudaStream_t s);
 void mw_views_free(mw_views *v);
@@ -45,11 +66,14 @@ typedef struct mw_loaded {
 
 int mw_load_version(const char *lib_dir, const mw_version *v, mw_loaded *out);
 
-/* Output checking against the reference: all elements, or a sample for
- * huge cases. Fills m; returns a CUDA error code. `host_copy`, if not NULL,
- * receives the checked values (for comparing two runs). */
+/* Output checking against the reference: every output element, or a
+ * sample for huge cases, over the flat index space of all outputs (the
+ * chapter's reference takes that flat index). Outputs in `skip` (a mask of
+ * buffer indices) are not checked. Fills r; returns a CUDA error code.
+ * `host_copy`, if not NULL, receives the checked values (for comparing two
+ * runs). */
 cudaError_t mw_check_output(const mw_chapter *ch, const mw_case *c, const mw_inputs *in,
-                            const mw_views *v, mw_mismatch *m, float **host_copy,
+                            const mw_views *v, unsigned skip, mw_checked *r, float **host_copy,
                             size_t *host_count);
 
 /* Guards and inputs after a run, into the diagnosis facts. */

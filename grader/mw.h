@@ -17,7 +17,12 @@
 #include "student.h"
 
 
-#define MW_MAX_BUFS 4
+/* Buffers per case: inputs, then one or more outputs (chapter 05: Q, K, V
+ * in; O and L out). A version or library may also ask for a workspace,
+ * which the launcher finds after the buffers, at bufs[nbufs]. */
+#define MW_MAX_BUFS 6
+
+struct mw_case;
 
 /* One kernel version: solutions/NN/<file>.cu defines `symbol`. */
 typedef struct mw_version {
@@ -27,12 +32,19 @@ typedef struct mw_version {
     int op;             /* which of the chapter's operations it computes (0 if one) */
     int optional;       /* an open challenge: left as a stub it is "not attempted",
                            which neither fails a check nor costs points */
+    /* Optional: floats of scratch the launcher needs for this case (chapter
+     * 05's unfused version: the B*H*N*N scores). The harness allocates it
+     * with guards, poisons it with NaN, and passes it at bufs[nbufs]; a case
+     * whose workspace does not fit the GPU is skipped, saying how much it
+     * needed. NULL: none. */
+    size_t (*workspace)(const struct mw_case *c);
 } mw_version;
 
 /* One test or bench case. The meaning of dim[] is the chapter's own. */
 typedef struct mw_case {
     const char *group;           /* "edge", "tail", "offset", "special", "large"... */
-    size_t dim[3];               /* e.g. n for vector add; M, N, K for matmul */
+    size_t dim[4];               /* e.g. n for vector add; M, N, K for matmul;
+                                    B, H, N, d for attention */
     size_t offset[MW_MAX_BUFS];  /* per buffer: the view starts this many floats
                                     past a 256-byte aligned address */
     int gen;                     /* MW_GEN_* for the inputs */
@@ -40,10 +52,11 @@ typedef struct mw_case {
     int sampled;                 /* huge: check sampled entries only */
     float arg[2];                /* scalar arguments, the chapter's own (a, s) */
     int op;                      /* set by the harness from the version or library
-                                    being run: which operation the hooks describe */
+                                    being run: which operation the hooks describe;
+                                    the case's own for MW_OP_FROM_CASE ones */
 } mw_case;
 
-/* One buffer of a case: inputs first, then the one output. */
+/* One buffer of a case: inputs first, then the outputs. */
 typedef struct mw_buffer_spec {
     const char *name;
     size_t count;  /* elements */
@@ -89,6 +102,12 @@ typedef struct mw_library {
      * which would otherwise read as faster than the FP32 roof. NULL: the
      * chapter's roof. */
     const char *roof;
+    /* Optional: floats of workspace, as for a version (passed at bufs[nbufs]). */
+    size_t (*workspace)(const struct mw_case *c);
+    /* Optional: the outputs it does not compute, as a mask of buffer indices
+     * (1u << b): left out of its validation. Chapter 05's library composition
+     * returns O, not the logsumexp L. 0: it computes every output. */
+    unsigned skips_outputs;
 } mw_library;
 
 /* One measured implementation at one size, for the verdict. */
@@ -124,6 +143,9 @@ typedef struct mw_chapter {
     /* The exact answer, in double, for output element i. */
     double (*reference)(const mw_case *c, const mw_inputs *in, size_t i);
     mw_tol (*tolerance)(const mw_case *c);
+    /* Optional: a tolerance per output buffer b, used instead of tolerance()
+     * (chapter 05: O, an average of V, and L, a logarithm, err differently). */
+    mw_tol (*output_tolerance)(const mw_case *c, int b);
     void (*model)(const mw_case *c, double *read, double *write, double *flops);
 
     const mw_mistake *mistakes;
@@ -135,6 +157,26 @@ typedef struct mw_chapter {
      * smallest first. */
     void (*verdict)(const mw_result *results, int count, double copy_gbps);
 
+    /* Optional, indexed by op: a suffix for the bench rows of MW_OP_FROM_CASE
+     * implementations at cases of that op ("-causal"), so that two sweeps
+     * over the same sizes are two series. NULL (or a NULL entry): none. */
+    const char *const *op_suffix;
+    int nops;
+
+    /* Optional: names output element i (a flat index over the outputs in
+     * buffer order) in reports, e.g. "O[b=0,h=2,i=17,k=5]". NULL: "[i]". */
+    void (*name_element)(const mw_case *c, size_t i, char *text, size_t len);
+    /* Optional: the chapter's own hints from which outputs are wrong, called
+     * after a failed check with one mismatch per output buffer (per[b] for
+     * buffer b; inputs' entries are empty). Returns the hints written. */
+    int (*explain)(const mw_case *c, const mw_inputs *in, const mw_mismatch *per,
+                   char hints[][256], int max);
+    /* Optional: a mask of the dim[] entries a kernel tiles (1u << k). When
+     * every failing case has one of them off a multiple of 16 and a case
+     * with all of them multiples of 16 passed, the check names a missing
+     * bounds check on a partial tile. 0: no such hint. */
+    unsigned tiled_dims;
+
     /* Optional, 0 for the defaults. A sampled check takes sample_edge
      * consecutive elements at each end and around 2^31 and 2^32 (default
      * 65536), plus sample_random indices drawn from the seed (default
@@ -144,11 +186,16 @@ typedef struct mw_chapter {
     size_t sample_edge, sample_random, sample_above;
 } mw_chapter;
 
+/* A version or library whose op is this computes whichever operation the
+ * case names (chapter 05: attention, causal or not, through one flag). */
+#define MW_OP_FROM_CASE (-1)
+
 /* The case as the hooks see it while operation `op` runs. */
 static inline mw_case mw_case_for(const mw_case *c, int op)
 {
     mw_case copy = *c;
-    copy.op = op;
+    if (op != MW_OP_FROM_CASE)
+        copy.op = op;
     return copy;
 }
 

@@ -65,18 +65,22 @@ int mw_cmd_traffic_run(const mw_chapter *ch, const mw_bench_opts *o, const char 
         for (int i = 0; i < nimpl; i++, k++) {
             if (!profiled(&impls[i]))
                 continue;
+            if (mw_impl_workspace_alloc(ch, &impls[i], c, &v, "traffic") != 0)
+                continue;
             MW_CUDA(mw_views_poison_output(&v, 0));
             MW_CUDA(mw_dev_marker(k, 0));
             cudaError_t err = mw_impl_run(ch, &impls[i], c, &v, 0);
             MW_CUDA(mw_dev_marker(k, 0));
             MW_CUDA(cudaDeviceSynchronize());
+            mw_views_free_workspace(&v);
             if (err != cudaSuccess) /* not implemented, or failed: no row */
                 continue;
             mw_csv_num(&map, k, 10);
-            mw_csv_str(&map, impls[i].name);
+            char name[160];
+            mw_csv_str(&map, mw_impl_row_name(ch, &impls[i], c, name, sizeof name));
             mw_csv_str(&map, impls[i].kind);
             mw_csv_num(&map, (double)ch->traffic_sizes[ti], 15);
-            mw_csv_num(&map, impls[i].op, 6);
+            mw_csv_num(&map, mw_case_for(c, impls[i].op).op, 6);
             mw_csv_end_row(&map);
         }
         mw_views_free(&v);

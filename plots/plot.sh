@@ -2,9 +2,9 @@
 # plot.sh DIR: draw a chapter's benchmark results as PNG and SVG.
 #
 # DIR is a chapter's results folder, e.g. results/<gpu>/01-vector-add. Reads
-# DIR/bench.csv (required), DIR/traffic.csv, DIR/env.csv and
-# DIR/../ceilings.csv (optional); writes DIR/{speed,traffic,roofline}.{png,svg}
-# and prints their paths. Exit status: 0 drawn, 1 bad input or a gnuplot
+# DIR/bench.csv (required), DIR/traffic.csv, DIR/env.csv, DIR/footprint.csv
+# and DIR/../ceilings.csv (optional); writes DIR/{speed,traffic,roofline}.{png,svg}
+# (and footprint.{png,svg} where footprint.csv exists) and prints their paths. Exit status: 0 drawn, 1 bad input or a gnuplot
 # error, 2 gnuplot not installed (the GPU machine has none: copy the CSVs to a
 # machine that has it and run this there).
 set -eu
@@ -59,3 +59,9 @@ draw speed "height=850; impls=$(q "$impls"); kinds=$(q "$kinds"); colours=$(q "$
 # Taller when the rotated labels are long.
 draw traffic "tmode=$(q "$tmode"); n=$ntraffic; tylo=$tylo; tyhi=$tyhi; tlabel=$tlabel; height=$((600 + 8 * tlabel))"
 draw roofline "n=$npoints; copy=$copy; fp32=$fp32; tf32=$tf32; xlo=$xlo; xhi=$xhi; ylo=$ylo; yhi=$yhi"
+# Device memory against size, where some implementation needs a workspace.
+if [ -f "$dir/footprint.csv" ]; then
+    fvars=$(awk -f "$here/csv.awk" -f "$here/footprint.awk" -v out="$tmp/footprint.dat" "$dir/footprint.csv")
+    eval "$fvars"
+    draw footprint "fimpls=$(q "$fimpls"); gpugb=$gpugb; fmin=$fmin; fmax=$fmax; fymax=$fymax; xlabel=$(q "$xlabel")"
+fi

@@ -1,0 +1,575 @@
+/* chapter.c: chapter 05, self-attention forward in FP32, as the grader sees it.
+ *
+ * Per (batch, head): S = scale Q K^T (causal: S_ij = -inf for j > i),
+ * P = softmax(S) by rows, O = P V, L_i = log sum_j exp(S_ij). Q, K, V, O
+ * are [B, H, N, d]; L is [B, H, N].
+ *
+ * FLOPs: 4 B H N^2 d (two products of 2 N^2 d each per head), halved when
+ * causal: the convention of the FlashAttention benchmarks. Minimum DRAM
+ * traffic: Q, K, V read and O written once, 16 B H N d bytes, plus L's
+ * 4 B H N. The unfused form adds S written and read and P written and
+ * read: about 16 B H N^2 bytes more. Flash attention's intensity is about
+ * N/4 FLOP per byte: right of the H100's FP32 ridge (about 17) from N of
+ * about 70; the roof is the measured cublasSgemm FP32 rate.
+ *
+ * Baselines in the same run: the composition a user would write from
+ * library calls (cublasSgemmStridedBatched, a mask kernel when causal,
+ * cudnnSoftmaxForward, cublasSgemmStridedBatched; library.c), which needs
+ * the N x N scores in memory and returns O only (no L). */
+#define MW_WITH_CUBLAS
+#include "mw.h"
+
+#include "attention.h"
+#include "cuda_check.h"
+#include "harness.h"
+#include "library.h"
+#include "tolerance.h"
+#include "vector_libs.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { Qb, Kb, Vb, Ob, Lb };
+enum { OP_FULL = 0, OP_CAUSAL = 1 };
+
+/* dim[] = {B, H, N, d}; op OP_CAUSAL for causal cases; arg[1] is the scale
+ * (0: 1/sqrt(d)). */
+#define DB(c) ((c)->dim[0])
+#define DH(c) ((c)->dim[1])
+#define DN(c) ((c)->dim[2])
+#define DD(c) ((c)->dim[3])
+
+static int is_causal(const mw_case *c)
+{
+    return c->op == OP_CAUSAL;
+}
+
+static float scale_of(const mw_case *c)
+{
+    return c->arg[1] != 0.f ? c->arg[1] : (float)(1.0 / sqrt((double)DD(c)));
+}
+
+/* The unfused version's scores: B H N N floats (past 2^31 at N = 16384). */
+static size_t scores_floats(const mw_case *c)
+{
+    return DB(c) * DH(c) * DN(c) * DN(c);
+}
+
+static const mw_version versions[] = {
+    {"01_unfused", "attention_unfused",
+     "three kernels through an N x N workspace: S and P written and read, 16 B H N^2 bytes "
+     "on top of the minimum",
+     MW_OP_FROM_CASE, 0, scores_floats},
+    {"02_flash", "attention_flash",
+     "one kernel, S never leaves the chip: Q, K, V read and O, L written once, 16 B H N d "
+     "bytes; causal skips the tiles above the diagonal",
+     MW_OP_FROM_CASE, 0, NULL},
+};
+
+/* ---- the cases, by construction ------------------------------------------
+ *
+ * Every sequence length with every head size, causal and not: N in {1, 2,
+ * 31, 33, 64, 127, 1000, 4096} (1 and 2: a tile that is almost all
+ * padding; 31, 33, 127, 1000: not a multiple of 16, 32 or 64; 64 and 4096:
+ * whole tiles), d in {32, 64, 128}. (B, H) cycles through (1, 1), (1, 3),
+ * (3, 1) and (2, 8) so that B and H are told apart and B H = 16 appears at
+ * every length class. Scale: 1/sqrt(d), except at d = 64 where it is 0.3, so
+ * that a kernel that ignores the argument fails. Cases whose full check
+ * would cost the CPU more than 2^26 multiply-adds per head-row product
+ * (B H N^2 d) are checked on sampled entries (sample_* below). */
+#define SAMPLE(B, H, N, d) ((size_t)(B) * (H) * (N) * (N) * (d) > ((size_t)1 << 26))
+#define SC(d) ((d) == 64 ? 0.3f : 0.f)
+#define ATT(group, B, H, N, d, causal, gen, g)                                                 \
+    {(group), {(B), (H), (N), (d)}, {0, 0, 0, 0}, (gen), (g), SAMPLE(B, H, N, d),             \
+     {0.f, SC(d)}, (causal)},
+#define EVERY_D(group, B, H, N, gen, g)                                                        \
+    ATT(group, B, H, N, 32, 0, gen, g) ATT(group, B, H, N, 32, 1, gen, g)                     \
+    ATT(group, B, H, N, 64, 0, gen, g) ATT(group, B, H, N, 64, 1, gen, g)                     \
+    ATT(group, B, H, N, 128, 0, gen, g) ATT(group, B, H, N, 128, 1, gen, g)
+#define BOTH(group, B, H, N, d, gen, g)                                                        \
+    ATT(group, B, H, N, d, 0, gen, g) ATT(group, B, H, N, d, 1, gen, g)
+#define UNI MW_GEN_UNIFORM
+#define NAN_IN MW_GEN_RARE_NAN
+
+static const mw_case cases[] = {
+    EVERY_D("shape", 1, 1, 1, UNI, 1)
+    EVERY_D("shape", 1, 3, 2, UNI, 1)
+    EVERY_D("shape", 3, 1, 31, UNI, 1)
+    EVERY_D("shape", 2, 8, 33, UNI, 1)
+    EVERY_D("shape", 1, 1, 64, UNI, 1)
+    EVERY_D("shape", 1, 3, 127, UNI, 1)
+    EVERY_D("shape", 3, 1, 1000, UNI, 1)
+    EVERY_D("shape", 2, 8, 4096, UNI, 1)
+    /* Inputs of magnitude 10: scores up to several hundred, past 88 where
+     * expf overflows without the max, and one key dominates most rows. At
+     * a short, a middle and the longest length, every d. */
+    BOTH("scale", 1, 3, 33, 32, UNI, 10)
+    BOTH("scale", 2, 8, 33, 128, UNI, 10)
+    BOTH("scale", 1, 3, 1000, 64, UNI, 10)
+    BOTH("scale", 2, 8, 4096, 128, UNI, 10)
+    BOTH("scale", 1, 1, 16384, 32, UNI, 10)
+    /* 1 input in 1024 NaN: rows that attend to a NaN key are NaN, rows
+     * before the first NaN key (causal) must stay finite, and a NaN in V
+     * spoils only its column. */
+    BOTH("nan", 1, 3, 33, 64, NAN_IN, 1)
+    BOTH("nan", 3, 1, 127, 128, NAN_IN, 1)
+    BOTH("nan", 2, 8, 1000, 32, NAN_IN, 1)
+    BOTH("nan", 1, 1, 16384, 64, NAN_IN, 1)
+    /* The longest rows, past the 50 MB L2 at d = 128 (B H N d floats:
+     * 2 x 16384 x 128 x 4 B = 16 MB each for Q, K, V, O). */
+    BOTH("long", 1, 1, 16384, 64, UNI, 1)
+    BOTH("long", 1, 2, 16384, 128, UNI, 1)
+    /* 9 x 16384^2 scores: the unfused workspace past 2^31 elements (an int
+     * index into it wraps); 9.7 GB. */
+    ATT("limit", 1, 9, 16384, 32, 0, UNI, 1)
+    /* Launch limits: gridDim.y and gridDim.z stop at 65535, so a grid
+     * with the heads (or batches) on y or z fails here; B H N d is small. */
+    ATT("limit", 1, 65537, 2, 32, 0, UNI, 1)
+    ATT("limit", 65537, 1, 3, 64, 1, UNI, 1)
+};
+
+/* Fixed B = 4, H = 16, d = 64 (the shape of the published FP32 anchors),
+ * N from 256 to 16384, causal and not; then N = 32768 at B H = 32, where
+ * the scores alone (137 GB) exceed the GPU's memory. */
+#define BENCH(N, causal, B)                                                                    \
+    {"bench", {(B), 16, (N), 64}, {0, 0, 0, 0}, UNI, 1, 0, {0.f, 0.f}, (causal)},
+static const mw_case bench_cases[] = {
+    BENCH(256, 0, 4) BENCH(256, 1, 4) BENCH(512, 0, 4) BENCH(512, 1, 4)
+    BENCH(1024, 0, 4) BENCH(1024, 1, 4) BENCH(2048, 0, 4) BENCH(2048, 1, 4)
+    BENCH(4096, 0, 4) BENCH(4096, 1, 4) BENCH(8192, 0, 4) BENCH(8192, 1, 4)
+    BENCH(16384, 0, 4) BENCH(16384, 1, 4) BENCH(32768, 0, 2) BENCH(32768, 1, 2)
+};
+static const size_t traffic_sizes[] = {1024, 4096, 16384};
+static const char *const op_suffix[] = {NULL, "-causal"};
+
+static void buffers(const mw_case *c, mw_buffer_spec *s)
+{
+    size_t rows = DB(c) * DH(c) * DN(c);
+    s[Qb] = (mw_buffer_spec){"Q", rows * DD(c), 0};
+    s[Kb] = (mw_buffer_spec){"K", rows * DD(c), 0};
+    s[Vb] = (mw_buffer_spec){"V", rows * DD(c), 0};
+    s[Ob] = (mw_buffer_spec){"O", rows * DD(c), 1};
+    s[Lb] = (mw_buffer_spec){"L", rows, 1};
+}
+
+static void describe(const mw_case *c, char *text, size_t len)
+{
+    const char *what = c->gen == MW_GEN_RARE_NAN ? " (rare NaN inputs)"
+                       : c->scale > 1            ? " (inputs of magnitude 10)"
+                                                 : "";
+    char sc[32] = "";
+    if (c->arg[1] != 0.f)
+        snprintf(sc, sizeof sc, " scale=%g", c->arg[1]);
+    snprintf(text, len, "B=%zu H=%zu N=%zu d=%zu%s%s%s", DB(c), DH(c), DN(c), DD(c),
+             is_causal(c) ? " causal" : "", sc, what);
+}
+
+static double bench_x(const mw_case *c)
+{
+    return (double)DN(c);
+}
+
+typedef cudaError_t (*unfused_fn)(const float *, const float *, const float *, float *, float *,
+                                  float *, int, int, int, int, float, int, cudaStream_t);
+typedef cudaError_t (*flash_fn)(const float *, const float *, const float *, float *, float *,
+                                int, int, int, int, float, int, cudaStream_t);
+
+/* The workspace, when the version has one, follows the five buffers. */
+static cudaError_t launch(void *fn, const mw_case *c, float *const *b, cudaStream_t s)
+{
+    if (b[5]) /* 01_unfused: its scores workspace */
+        return ((unfused_fn)fn)(b[Qb], b[Kb], b[Vb], b[Ob], b[Lb], b[5], (int)DB(c), (int)DH(c),
+                                (int)DN(c), (int)DD(c), scale_of(c), is_causal(c), s);
+    return ((flash_fn)fn)(b[Qb], b[Kb], b[Vb], b[Ob], b[Lb], (int)DB(c), (int)DH(c), (int)DN(c),
+                          (int)DD(c), scale_of(c), is_causal(c), s);
+}
+
+/* ---- the reference, in double ------------------------------------------- */
+
+/* How a row is computed: the definition, or one of the classic mistakes. */
+typedef struct row_rule {
+    int mask_shift;  /* causal keys j <= i + shift: 0 right, -1 strict, +1 leaky */
+    int no_max;      /* exp(S) in float without the max: overflows past 88 */
+    int scale_after; /* softmax of the unscaled scores, O multiplied by scale */
+    int no_scale;    /* the scale never applied */
+} row_rule;
+
+static const row_rule exact_rule = {0, 0, 0, 0};
+
+/* K and V of one (b, h), in float, recomputed from the seed: the rows of
+ * a check come in increasing order, so one head at a time suffices. */
+typedef struct head_cache {
+    uint64_t seed;
+    uint32_t kstream, vstream;
+    int gen;
+    float g;
+    size_t N, d, bh;
+    float *K, *V;
+} head_cache;
+
+static const float *head_rows(const mw_case *c, const mw_inputs *in, size_t bh, int which)
+{
+    static head_cache hc;
+    size_t N = DN(c), d = DD(c);
+    if (!(hc.K && hc.seed == in->seed && hc.kstream == in->stream[Kb] &&
+          hc.vstream == in->stream[Vb] && hc.gen == in->gen && hc.g == in->scale && hc.N == N &&
+          hc.d == d && hc.bh == bh)) {
+        free(hc.K);
+        free(hc.V);
+        hc = (head_cache){in->seed, in->stream[Kb], in->stream[Vb], in->gen, in->scale, N, d, bh,
+                          malloc(N * d * sizeof(float)), malloc(N * d * sizeof(float))};
+        if (!hc.K || !hc.V) {
+            fprintf(stderr, "attention reference: out of host memory\n");
+            exit(2);
+        }
+        for (size_t e = 0; e < N * d; e++) {
+            hc.K[e] = mw_input(in, Kb, bh * N * d + e);
+            hc.V[e] = mw_input(in, Vb, bh * N * d + e);
+        }
+    }
+    return which == Kb ? hc.K : hc.V;
+}
+
+/* Row `row` (over all heads) of O, and its L, under `rule`. out has d + 1
+ * entries: O's d, then L. */
+static void attend_row(const mw_case *c, const mw_inputs *in, size_t row, row_rule rule,
+                       double *out)
+{
+    size_t N = DN(c), d = DD(c), bh = row / N, i = row % N;
+    const float *K = head_rows(c, in, bh, Kb), *V = head_rows(c, in, bh, Vb);
+    double scale = rule.no_scale || rule.scale_after ? 1.0 : scale_of(c);
+    long last = is_causal(c) ? (long)i + rule.mask_shift : (long)N - 1;
+    if (last > (long)N - 1)
+        last = (long)N - 1;
+    double q[128], *s = malloc(N * sizeof *s);
+    if (!s) {
+        fprintf(stderr, "attention reference: out of host memory\n");
+        exit(2);
+    }
+    for (size_t k = 0; k < d; k++)
+        q[k] = mw_input(in, Qb, row * d + k);
+    double m = -INFINITY;
+    int nan = 0;
+    for (long j = 0; j <= last; j++) {
+        double acc = 0;
+        for (size_t k = 0; k < d; k++)
+            acc += q[k] * K[j * d + k];
+        s[j] = scale * acc;
+        nan |= isnan(s[j]);
+        m = s[j] > m ? s[j] : m;
+    }
+    if (rule.no_max)
+        m = 0;
+    double l = 0;
+    for (size_t k = 0; k < d; k++)
+        out[k] = 0;
+    for (long j = 0; j <= last; j++) {
+        double p = exp(s[j] - m);
+        if (rule.no_max && p > FLT_MAX)
+            p = INFINITY; /* expf overflows: Inf / Inf below is NaN */
+        l += p;
+        for (size_t k = 0; k < d; k++)
+            out[k] += p * V[j * d + k];
+    }
+    double post = rule.scale_after ? scale_of(c) : 1.0;
+    for (size_t k = 0; k < d; k++)
+        out[k] = nan || last < 0 ? NAN : out[k] / l * post;
+    out[d] = nan || last < 0 ? NAN : m + log(l);
+    free(s);
+}
+
+/* The exact rows of the last few input sets (the bench checks every
+ * implementation on the same inputs, then on two alternating fresh sets),
+ * computed when first asked for. */
+typedef struct row_cache {
+    uint64_t seed;
+    uint32_t stream[3];
+    int gen, op;
+    float g, scale;
+    size_t dim[4];
+    double **row; /* B H N entries, each NULL or d + 1 values */
+} row_cache;
+
+#define CACHES 3
+
+static int same_inputs(const row_cache *rc, const mw_case *c, const mw_inputs *in)
+{
+    return rc->row && rc->seed == in->seed && rc->stream[0] == in->stream[Qb] &&
+           rc->stream[1] == in->stream[Kb] && rc->stream[2] == in->stream[Vb] &&
+           rc->gen == in->gen && rc->g == in->scale && rc->op == c->op &&
+           rc->scale == scale_of(c) && memcmp(rc->dim, c->dim, sizeof rc->dim) == 0;
+}
+
+static const double *exact_row(const mw_case *c, const mw_inputs *in, size_t row)
+{
+    static row_cache caches[CACHES];
+    static int next;
+    row_cache *rc = NULL;
+    for (int k = 0; k < CACHES && !rc; k++)
+        if (same_inputs(&caches[k], c, in))
+            rc = &caches[k];
+    if (!rc) {
+        rc = &caches[next];
+        next = (next + 1) % CACHES;
+        size_t rows = rc->row ? rc->dim[0] * rc->dim[1] * rc->dim[2] : 0;
+        for (size_t r = 0; r < rows; r++)
+            free(rc->row[r]);
+        free(rc->row);
+        *rc = (row_cache){in->seed, {in->stream[Qb], in->stream[Kb], in->stream[Vb]}, in->gen,
+                          c->op, in->scale, scale_of(c), {DB(c), DH(c), DN(c), DD(c)},
+                          calloc(DB(c) * DH(c) * DN(c), sizeof(double *))};
+        if (!rc->row) {
+            fprintf(stderr, "attention reference: out of host memory\n");
+            exit(2);
+        }
+    }
+    if (!rc->row[row]) {
+        rc->row[row] = malloc((DD(c) + 1) * sizeof(double));
+        if (!rc->row[row]) {
+            fprintf(stderr, "attention reference: out of host memory\n");
+            exit(2);
+        }
+        attend_row(c, in, row, exact_rule, rc->row[row]);
+    }
+    return rc->row[row];
+}
+
+/* Flat index i over the outputs: O's B H N d elements, then L's B H N. */
+static double reference(const mw_case *c, const mw_inputs *in, size_t i)
+{
+    size_t o_count = DB(c) * DH(c) * DN(c) * DD(c);
+    if (i < o_count)
+        return exact_row(c, in, i / DD(c))[i % DD(c)];
+    return exact_row(c, in, i - o_count)[DD(c)];
+}
+
+/* O's and L's own tolerances (tolerance.h says why they differ). */
+static mw_tol output_tolerance(const mw_case *c, int b)
+{
+    return mw05_tolerance((double)DN(c), (double)DD(c), scale_of(c),
+                          c->scale != 0.f ? c->scale : 1.0, b == Lb);
+}
+
+/* The looser of the two, for whatever asks for one per case. */
+static mw_tol tolerance(const mw_case *c)
+{
+    mw_tol o = output_tolerance(c, Ob), l = output_tolerance(c, Lb);
+    return (mw_tol){fmax(o.atol, l.atol), fmax(o.rtol, l.rtol)};
+}
+
+static void model(const mw_case *c, double *read, double *write, double *flops)
+{
+    double rows = (double)DB(c) * DH(c) * DN(c), d = (double)DD(c);
+    *read = 3 * 4 * rows * d;
+    *write = 4 * rows * d + 4 * rows;
+    *flops = 4 * rows * DN(c) * d / (is_causal(c) ? 2 : 1);
+}
+
+/* "O[b=0,h=2,i=17,k=5]" or "L[b=0,h=2,i=17]". */
+static void name_element(const mw_case *c, size_t i, char *text, size_t len)
+{
+    size_t N = DN(c), d = DD(c), H = DH(c), o_count = DB(c) * H * N * d;
+    size_t row = i < o_count ? i / d : i - o_count;
+    size_t bh = row / N;
+    if (i < o_count)
+        snprintf(text, len, "O[b=%zu,h=%zu,i=%zu,k=%zu]", bh / H, bh % H, row % N, i % d);
+    else
+        snprintf(text, len, "L[b=%zu,h=%zu,i=%zu]", bh / H, bh % H, row % N);
+}
+
+/* ---- the mistakes the grader names -------------------------------------- */
+
+static double under_rule(const mw_case *c, const mw_inputs *in, size_t i, row_rule rule)
+{
+    size_t d = DD(c), o_count = DB(c) * DH(c) * DN(c) * d;
+    double out[129];
+    size_t row = i < o_count ? i / d : i - o_count;
+    attend_row(c, in, row, rule, out);
+    return i < o_count ? out[i % d] : out[d];
+}
+
+static double mask_strict(const mw_case *c, const mw_inputs *in, size_t i)
+{
+    return is_causal(c) ? under_rule(c, in, i, (row_rule){-1, 0, 0, 0}) : NAN;
+}
+
+static double mask_leaky(const mw_case *c, const mw_inputs *in, size_t i)
+{
+    return is_causal(c) ? under_rule(c, in, i, (row_rule){+1, 0, 0, 0}) : NAN;
+}
+
+static double no_max(const mw_case *c, const mw_inputs *in, size_t i)
+{
+    return under_rule(c, in, i, (row_rule){0, 1, 0, 0});
+}
+
+static double scale_after(const mw_case *c, const mw_inputs *in, size_t i)
+{
+    return under_rule(c, in, i, (row_rule){0, 0, 1, 0});
+}
+
+static double no_scale(const mw_case *c, const mw_inputs *in, size_t i)
+{
+    return under_rule(c, in, i, (row_rule){0, 0, 0, 1});
+}
+
+/* L in base 2: a kernel that works with exp2 and forgets to convert back. */
+static double log2_L(const mw_case *c, const mw_inputs *in, size_t i)
+{
+    size_t o_count = DB(c) * DH(c) * DN(c) * DD(c);
+    double exact = reference(c, in, i);
+    return i < o_count ? exact : exact / log(2.0);
+}
+
+static const mw_mistake mistakes[] = {
+    {"causal mask off by one: row i attends keys j <= i, the diagonal included (with j < i "
+     "row 0 has no key at all)",
+     mask_strict},
+    {"causal mask off by one: row i attends keys j <= i, not j <= i + 1 (a token must not "
+     "see the next one)",
+     mask_leaky},
+    {"no max subtraction: exp(S) overflows past S = 88 and Inf / Inf is NaN; keep the running "
+     "max m_i and compute exp(S_ij - m_i)",
+     no_max},
+    {"the scale was applied after the softmax: it multiplies the scores, S = scale * Q K^T, "
+     "before the exp",
+     scale_after},
+    {"the scale was never applied: S = scale * Q K^T, with the scale the launcher is given",
+     no_scale},
+    {"L is in base 2: with exp2, L_i = (m_i + log2(l_i)) * ln(2) gives the natural log",
+     log2_L},
+};
+
+/* Which output is wrong tells the normalisation from the weighted sum. */
+static int explain(const mw_case *c, const mw_inputs *in, const mw_mismatch *per,
+                   char hints[][256], int max)
+{
+    (void)c;
+    (void)in;
+    const mw_mismatch *o = &per[Ob], *l = &per[Lb];
+    int count = 0;
+    if (max <= 0)
+        return 0;
+    if (o->wrong > o->unwritten && l->wrong == 0 && l->checked > 0)
+        snprintf(hints[count++], 256,
+                 "L is right but O is wrong: the softmax weights are right, their sum with "
+                 "V is not: rescale O_i by exp(m_old - m_new) whenever the running max grows, "
+                 "and divide by l_i once at the end");
+    else if (l->wrong > l->unwritten && o->wrong == 0 && o->checked > 0)
+        snprintf(hints[count++], 256,
+                 "O is right but L is wrong: L_i = m_i + log(l_i), the natural log of the "
+                 "sum of exp of the scaled scores of row i");
+    return count;
+}
+
+/* ---- the library composition -------------------------------------------- */
+
+static int lib_setup(void **state)
+{
+    return mw05_lib_setup(state);
+}
+
+static cudaError_t lib_run(void *state, const mw_case *c, float *const *b, cudaStream_t s)
+{
+    return mw05_lib_run(state, b[Qb], b[Kb], b[Vb], b[Ob], b[5], (int)DB(c), (int)DH(c),
+                        (int)DN(c), (int)DD(c), scale_of(c), is_causal(c), s);
+}
+
+static size_t lib_workspace(const mw_case *c)
+{
+    return mw05_lib_workspace((int)DB(c), (int)DH(c), (int)DN(c));
+}
+
+/* It computes O only: L is left out of its check (neither cuBLAS nor
+ * cuDNN's softmax returns the logsumexp). */
+static const mw_library libraries[] = {
+    {"cublas_cudnn_unfused", "library", lib_setup, lib_run, mw05_lib_teardown, NULL, 1,
+     MW_OP_FROM_CASE, NULL, lib_workspace, 1u << Lb},
+};
+
+/* ---- verdict ------------------------------------------------------------ */
+
+static void verdict_row(const mw_result *r, int count, double N, const char *suffix)
+{
+    char flash[64], unfused[64], lib[64];
+    snprintf(flash, sizeof flash, "reference/02_flash%s", suffix);
+    snprintf(unfused, sizeof unfused, "reference/01_unfused%s", suffix);
+    snprintf(lib, sizeof lib, "library/cublas_cudnn_unfused%s", suffix);
+    const mw_result *f = mw_result_at(r, count, flash, N);
+    const mw_result *u = mw_result_at(r, count, unfused, N);
+    const mw_result *l = mw_result_at(r, count, lib, N);
+    if (!f || isnan(f->median_ms))
+        return;
+    printf("  %6.0f %-7s %10.3f ms %8.1f %12s %12s %10s\n", N, *suffix ? "causal" : "full",
+           f->median_ms, f->gflops / 1e3,
+           u && !isnan(u->median_ms) ? "" : "-", l && !isnan(l->median_ms) ? "" : "-", "");
+    if (l && !isnan(l->median_ms))
+        printf("  %26s library composition %.3f ms: flash is %.2fx faster\n", "", l->median_ms,
+               l->median_ms / f->median_ms);
+    if (u && !isnan(u->median_ms))
+        printf("  %26s unfused reference   %.3f ms: flash is %.2fx faster\n", "", u->median_ms,
+               u->median_ms / f->median_ms);
+}
+
+static void verdict(const mw_result *r, int count, double copy_gbps)
+{
+    (void)copy_gbps;
+    printf("\nverdict (TFLOP/s at 4 B H N^2 d, halved when causal; B H d as in the shape):\n");
+    printf("  %6s %-7s %13s %8s\n", "N", "mask", "flash", "TFLOP/s");
+    static const double Ns[] = {1024, 4096, 16384, 32768};
+    for (int k = 0; k < 4; k++) {
+        verdict_row(r, count, Ns[k], "");
+        verdict_row(r, count, Ns[k], "-causal");
+    }
+    const mw_result *f = mw_result_at(r, count, "reference/02_flash", 4096);
+    const mw_result *fc = mw_result_at(r, count, "reference/02_flash-causal", 4096);
+    if (f && fc && !isnan(f->median_ms) && !isnan(fc->median_ms))
+        printf("  causal at N = 4096 is %.2fx faster than full: the tiles above the diagonal "
+               "are skipped\n",
+               f->median_ms / fc->median_ms);
+    printf("  The unfused forms write and read the N x N scores: 16 B H N^2 bytes that flash\n"
+           "  attention never moves. Past the GPU's memory (N = 32768, B H = 32: 137 GB of\n"
+           "  scores) only the flash kernel runs at all.\n");
+}
+
+const mw_chapter mw_chapter_def = {
+    .id = "05-attention",
+    .title = "Chapter 05: flash attention",
+    .size_label = "sequence length N (B = 4, H = 16, d = 64)",
+    .roof = "fp32",
+    .versions = versions,
+    .nversions = sizeof versions / sizeof versions[0],
+    .cases = cases,
+    .ncases = sizeof cases / sizeof cases[0],
+    .bench_cases = bench_cases,
+    .nbench = sizeof bench_cases / sizeof bench_cases[0],
+    .traffic_sizes = traffic_sizes,
+    .ntraffic = sizeof traffic_sizes / sizeof traffic_sizes[0],
+    .nbufs = 5,
+    .buffers = buffers,
+    .describe = describe,
+    .bench_x = bench_x,
+    .launch = launch,
+    .reference = reference,
+    .tolerance = tolerance,
+    .output_tolerance = output_tolerance,
+    .model = model,
+    .mistakes = mistakes,
+    .nmistakes = sizeof mistakes / sizeof mistakes[0],
+    .libraries = libraries,
+    .nlibraries = sizeof libraries / sizeof libraries[0],
+    .verdict = verdict,
+    .op_suffix = op_suffix,
+    .nops = 2,
+    .name_element = name_element,
+    .explain = explain,
+    .tiled_dims = 1u << 2,
+    /* A row of O costs the reference N d multiply-adds twice: sampled
+     * checks take 2 rows' worth at each end and 384 random entries. */
+    .sample_edge = 256,
+    .sample_random = 384,
+    .sample_above = (size_t)1 << 16,
+};
