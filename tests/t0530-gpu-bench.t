@@ -88,6 +88,29 @@ else
     ok $? "03-matmul: at 4096^3 the register-blocked reference moves less than half the naive one's DRAM bytes ($regblock vs $naive)"
 fi
 
+# Chapter 05 (B H = 64, d = 64): flash attention's measured DRAM bytes stay
+# within 1.5x of the minimum at N = 4096 and 16384 (the re-reads of K and V
+# by every query tile hit the L2), while the unfused reference, which
+# writes and reads the N x N scores, moves more than 10x it.
+tcsv=$(ls "$scratch"/*/05-attention/traffic.csv 2>/dev/null | head -n 1)
+ratio() { awk -F, -v i="$1" -v n="$2" 'NR > 1 && $2 == i && $4 == n && $12 == "ncu" { print ($8 + $9) / ($6 + $7) }' "$tcsv" 2>/dev/null; }
+for n in 4096 16384; do
+    got=$(ratio reference/02_flash $n)
+    if [ -z "$got" ]; then
+        skip "05-attention: no measured traffic for the flash reference at N=$n (no solutions/, or no ncu)"
+        continue
+    fi
+    awk -v g="$got" 'BEGIN { exit !(g < 1.5) }'
+    ok $? "05-attention: at N=$n the flash reference moves $got x the minimum (under 1.5)"
+done
+got=$(ratio reference/01_unfused 4096)
+if [ -z "$got" ]; then
+    skip "05-attention: no measured traffic for the unfused reference at N=4096"
+else
+    awk -v g="$got" 'BEGIN { exit !(g > 10) }'
+    ok $? "05-attention: at N=4096 the unfused reference moves $got x the minimum (over 10)"
+fi
+
 # A right but unfused submission is timed, not flagged wrong.
 unfused=tests/wrong/02-add-relu/unfused-two-pass/01_fused.cu
 if [ ! -f "$unfused" ]; then
