@@ -300,6 +300,9 @@ static void print_table(const mw_chapter *ch, const mw_result *all, int nall, do
         if (strcmp(res[i].kind, "roof") == 0)
             printf("  %-28s %9.4f ms %10.1f %12s %10s\n", res[i].impl, res[i].median_ms,
                    res[i].gbps, "-", "-");
+        else if (isnan(lib_ms)) /* no library row timed at this size */
+            printf("  %-28s %9.4f ms %10.1f %12.1f %10s\n", res[i].impl, res[i].median_ms,
+                   res[i].gbps, res[i].gflops, "-");
         else
             printf("  %-28s %9.4f ms %10.1f %12.1f %9.2fx\n", res[i].impl, res[i].median_ms,
                    res[i].gbps, res[i].gflops, lib_ms / res[i].median_ms);

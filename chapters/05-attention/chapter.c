@@ -492,47 +492,55 @@ static const mw_library libraries[] = {
 
 /* ---- verdict ------------------------------------------------------------ */
 
+/* The time of `impl` (with the op's suffix) at N, NaN when not timed. */
+static double time_at(const mw_result *r, int count, const char *impl, const char *suffix,
+                      double N)
+{
+    char name[96];
+    snprintf(name, sizeof name, "%s%s", impl, suffix);
+    const mw_result *x = mw_result_at(r, count, name, N);
+    return x ? x->median_ms : NAN;
+}
+
 static void verdict_row(const mw_result *r, int count, double N, const char *suffix)
 {
-    char flash[64], unfused[64], lib[64];
-    snprintf(flash, sizeof flash, "reference/02_flash%s", suffix);
-    snprintf(unfused, sizeof unfused, "reference/01_unfused%s", suffix);
-    snprintf(lib, sizeof lib, "library/cublas_cudnn_unfused%s", suffix);
-    const mw_result *f = mw_result_at(r, count, flash, N);
-    const mw_result *u = mw_result_at(r, count, unfused, N);
-    const mw_result *l = mw_result_at(r, count, lib, N);
+    const mw_result *f = mw_result_at(r, count, *suffix ? "reference/02_flash-causal"
+                                                        : "reference/02_flash", N);
     if (!f || isnan(f->median_ms))
         return;
-    printf("  %6.0f %-7s %10.3f ms %8.1f %12s %12s %10s\n", N, *suffix ? "causal" : "full",
-           f->median_ms, f->gflops / 1e3,
-           u && !isnan(u->median_ms) ? "" : "-", l && !isnan(l->median_ms) ? "" : "-", "");
-    if (l && !isnan(l->median_ms))
-        printf("  %26s library composition %.3f ms: flash is %.2fx faster\n", "", l->median_ms,
-               l->median_ms / f->median_ms);
-    if (u && !isnan(u->median_ms))
-        printf("  %26s unfused reference   %.3f ms: flash is %.2fx faster\n", "", u->median_ms,
-               u->median_ms / f->median_ms);
+    double lib = time_at(r, count, "library/cublas_cudnn_unfused", suffix, N);
+    double unf = time_at(r, count, "reference/01_unfused", suffix, N);
+    char lib_text[32] = "cannot run", unf_text[32] = "cannot run";
+    if (!isnan(lib))
+        snprintf(lib_text, sizeof lib_text, "%.2fx", lib / f->median_ms);
+    if (!isnan(unf))
+        snprintf(unf_text, sizeof unf_text, "%.2fx", unf / f->median_ms);
+    printf("  %6.0f %-7s %10.3f ms %8.1f %14s %14s\n", N, *suffix ? "causal" : "full",
+           f->median_ms, f->gflops / 1e3, lib_text, unf_text);
 }
 
 static void verdict(const mw_result *r, int count, double copy_gbps)
 {
     (void)copy_gbps;
-    printf("\nverdict (TFLOP/s at 4 B H N^2 d, halved when causal; B H d as in the shape):\n");
-    printf("  %6s %-7s %13s %8s\n", "N", "mask", "flash", "TFLOP/s");
+    printf("\nverdict: the flash reference, TFLOP/s at 4 B H N^2 d (halved when causal), and "
+           "how\nmany times faster it is than the library composition and the unfused "
+           "reference:\n");
+    printf("  %6s %-7s %13s %8s %14s %14s\n", "N", "mask", "flash", "TFLOP/s", "vs library",
+           "vs unfused");
     static const double Ns[] = {1024, 4096, 16384, 32768};
     for (int k = 0; k < 4; k++) {
         verdict_row(r, count, Ns[k], "");
         verdict_row(r, count, Ns[k], "-causal");
     }
-    const mw_result *f = mw_result_at(r, count, "reference/02_flash", 4096);
-    const mw_result *fc = mw_result_at(r, count, "reference/02_flash-causal", 4096);
-    if (f && fc && !isnan(f->median_ms) && !isnan(fc->median_ms))
+    double full = time_at(r, count, "reference/02_flash", "", 4096);
+    double causal = time_at(r, count, "reference/02_flash", "-causal", 4096);
+    if (!isnan(full) && !isnan(causal))
         printf("  causal at N = 4096 is %.2fx faster than full: the tiles above the diagonal "
-               "are skipped\n",
-               f->median_ms / fc->median_ms);
-    printf("  The unfused forms write and read the N x N scores: 16 B H N^2 bytes that flash\n"
-           "  attention never moves. Past the GPU's memory (N = 32768, B H = 32: 137 GB of\n"
-           "  scores) only the flash kernel runs at all.\n");
+               "are skipped.\n",
+               full / causal);
+    printf("  The unfused forms write and read the N x N scores, 16 B H N^2 bytes that flash\n"
+           "  attention never moves (make traffic measures them). Past the GPU's memory\n"
+           "  (N = 32768, B H = 32: 137 GB of scores) only the flash kernel runs at all.\n");
 }
 
 const mw_chapter mw_chapter_def = {
