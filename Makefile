@@ -12,8 +12,23 @@
 
 # ---- tools and flags ---------------------------------------------------------
 
-NVCC      ?= nvcc
-CUDA_HOME ?= $(or $(patsubst %/bin/nvcc,%,$(realpath $(shell command -v $(NVCC) 2>/dev/null))),/usr/local/cuda)
+# nvcc: NVCC= if given, else the one on the PATH, else the toolkit's usual
+# place, $(CUDA_HOME)/bin/nvcc (CUDA_HOME defaults to /usr/local/cuda), as
+# for ncu and compute-sanitizer. Where that is used, the toolkit's bin/ is
+# added to the end of the PATH of every command, for compute-sanitizer.
+ifeq ($(origin NVCC),undefined)
+  ifneq ($(shell command -v nvcc 2>/dev/null),)
+    NVCC := nvcc
+  else
+    NVCC := $(or $(CUDA_HOME),/usr/local/cuda)/bin/nvcc
+    NVCC_OFF_PATH := 1
+  endif
+endif
+NVCC_FOUND := $(shell command -v '$(NVCC)' 2>/dev/null)
+CUDA_HOME ?= $(or $(patsubst %/bin/nvcc,%,$(realpath $(NVCC_FOUND))),/usr/local/cuda)
+ifneq ($(and $(NVCC_OFF_PATH),$(NVCC_FOUND)),)
+  export PATH := $(PATH):$(patsubst %/,%,$(dir $(NVCC_FOUND)))
+endif
 CC        := $(if $(filter default,$(origin CC)),gcc,$(CC))
 ARCH      ?= $(shell sh grader/detect-arch.sh)
 ARCH_NUM  := $(patsubst sm_%,%,$(ARCH))
@@ -38,6 +53,20 @@ NVFLAGS   := -O3 -lineinfo $(GENCODE) -Igrader -Xcompiler -fPIC,-Wall -MMD -MP
 SO_FLAGS  := -shared -cudart shared -Xlinker -z,defs
 LDLIBS    := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcublas -lcudart -lstdc++ -ldl -lm -lpthread
 
+# Goals that run nvcc stop before compiling anything when there is none;
+# help, clean, dist, plot, tables and skeletons do not need it.
+NVCC_GOALS := check bench traffic ceilings sanitize grade-build lib grade build test \
+              %.so %.cu.o %/mw-grade %/device.o
+ifeq ($(NVCC_FOUND),)
+  ifneq ($(filter $(NVCC_GOALS),$(MAKECMDGOALS)),)
+    ifeq ($(origin NVCC),file)
+      $(error nvcc not found: not on the PATH, nor at $(NVCC); install the CUDA toolkit and put its bin/ on the PATH (export PATH=/usr/local/cuda/bin:$$PATH), or name it with NVCC=/path/to/nvcc)
+    else
+      $(error NVCC=$(NVCC) not found or not executable; name the toolkit's nvcc (NVCC=/usr/local/cuda/bin/nvcc), or leave NVCC unset to use the one on the PATH)
+    endif
+  endif
+endif
+
 ifeq ($(V),1)
   Q :=
   say = @true
@@ -58,7 +87,7 @@ endif
 # ---- the shared grader -------------------------------------------------------
 
 # Pure C, no CUDA: also linked into the unit tests.
-GRADER_PURE := check stats csv ncu ceilings_cache cases_file rubric gradebook
+GRADER_PURE := check stats csv ncu ceilings_cache cases_file rubric gradebook batch_layout
 GRADER_CUDA := devinfo timing harness grade bench traffic ceilings vector_libs
 GRADER_OBJS := $(GRADER_PURE:%=$(BUILD)/grader/%.o) $(GRADER_CUDA:%=$(BUILD)/grader/%.o) \
                $(BUILD)/grader/device.o
@@ -78,7 +107,9 @@ $(BUILD)/grader/main.o: grader/main.c
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
-$(BUILD)/tools/mw-batch: $(BUILD)/grader/batch.o $(BUILD)/grader/csv.o \
+$(BUILD)/tools/mw-batch: $(BUILD)/grader/batch.o $(BUILD)/grader/batch_sandbox.o \
+                         $(BUILD)/grader/batch_stage.o $(BUILD)/grader/batch_output.o \
+                         $(BUILD)/grader/batch_layout.o $(BUILD)/grader/csv.o \
                          $(BUILD)/grader/rubric.o $(BUILD)/grader/gradebook.o \
                          $(BUILD)/grader/cases_file.o
 	$(call say,LINK,$@)
@@ -97,6 +128,24 @@ $(BUILD)/tools/mw-strip: grader/strip.c
 #                               harness; linked with -z defs against the CUDA
 #                               runtime only, so a call into cuBLAS or cuDNN
 #                               from an exercise fails at build time.
+
+# so_build CHAPTER,OUT.so,SOURCE.cu: one kernel version. nvcc's messages
+# come as they are; when the link fails on symbols the file uses but does not
+# define (-z defs), one more line says why. V=1 shows the nvcc command alone.
+LIB_PREFIXES := cublas cudnn cufft curand cusparse cusolver cutensor nccl nvjpeg npp
+so_build = @$(if $(Q),,echo '$(NVCC) $(NVFLAGS) -Ichapters/$(1) $(SO_FLAGS) -o $(2) $(3)';) \
+    log=$$(mktemp) || exit 2; \
+    $(NVCC) $(NVFLAGS) -Ichapters/$(1) $(SO_FLAGS) -o $(2) $(3) 2>$$log; rc=$$?; cat $$log >&2; \
+    syms=$$(sed -n "s/.*undefined reference to \`\([^']*\)'.*/\1/p" $$log | sort -u | tr '\n' ' '); \
+    rm -f $$log; \
+    if [ $$rc -ne 0 ] && [ -n "$$syms" ]; then \
+        if printf ' %s' $$syms | grep -q -E ' ($(subst $(space),|,$(LIB_PREFIXES)))'; then \
+            echo "$(3): exercises may not call libraries (cuBLAS, cuDNN, ...): a kernel version is linked against the CUDA runtime only, and this one calls $${syms% }; write the kernel yourself" >&2; \
+        else \
+            echo "$(3): uses $${syms% } but does not define it: a kernel version is this one file, linked against the CUDA runtime only" >&2; \
+        fi; \
+    fi; exit $$rc
+space := $(subst ,, )
 
 define chapter_rules
 $(1)_C    := $(wildcard chapters/$(1)/*.c)
@@ -122,18 +171,26 @@ $(BUILD)/$(1)/mw-grade: $$($(1)_OBJS) $(GRADER_OBJS) $(BUILD)/grader/main.o
 $(BUILD)/exercises/$(1)/%.so: exercises/$(1)/%.cu $(ARCH_STAMP)
 	$$(call say,NVCC,$$@)
 	@mkdir -p $$(@D)
-	$(Q)$(NVCC) $(NVFLAGS) -Ichapters/$(1) $(SO_FLAGS) -o $$@ $$<
+	$$(call so_build,$(1),$$@,$$<)
 
 $(BUILD)/solutions/$(1)/%.so: solutions/$(1)/%.cu $(ARCH_STAMP)
 	$$(call say,NVCC,$$@)
 	@mkdir -p $$(@D)
-	$(Q)$(NVCC) $(NVFLAGS) -Ichapters/$(1) $(SO_FLAGS) -o $$@ $$<
+	$$(call so_build,$(1),$$@,$$<)
 endef
 $(foreach ch,$(CHAPTERS),$(eval $(call chapter_rules,$(ch))))
 
 libs_of = $(patsubst %.cu,$(BUILD)/%.so,$(wildcard $(1)/$(2)/*.cu))
 
 # ---- the chapter a goal is about ---------------------------------------------
+
+# Argument checks in make itself (no shell, so no quoting to get wrong):
+# is_uint: one word of digits only; is_count: that, and not zero. TIMEOUT is
+# whole seconds: the batch passes it on rounded to a whole number.
+strip_digits = $(subst 0,,$(subst 1,,$(subst 2,,$(subst 3,,$(subst 4,,$(subst 5,,$(subst \
+               6,,$(subst 7,,$(subst 8,,$(subst 9,,$(1)))))))))))
+is_uint      = $(if $(and $(filter 1,$(words $(1))),$(if $(call strip_digits,$(1)),,yes)),yes)
+is_count     = $(if $(and $(call is_uint,$(1)),$(subst 0,,$(1))),yes)
 
 CHAPTER_GOALS := check bench traffic plot sanitize grade-build lib grade
 ifneq ($(filter $(CHAPTER_GOALS),$(MAKECMDGOALS)),)
@@ -148,6 +205,24 @@ ifneq ($(filter $(CHAPTER_GOALS),$(MAKECMDGOALS)),)
   # EX=02 builds (and grades) only the versions whose file starts with 02,
   # so a broken 02 does not stop `make check EX=01`.
   SRC_LIBS := $(filter $(BUILD)/$(SRC)/$(CHAPTER)/$(EX)%,$(call libs_of,$(SRC),$(CHAPTER)))
+  # Arguments are checked here, before anything is built: a typo is an
+  # error, never a silent default.
+  ifeq ($(call is_count,$(TIMEOUT)),)
+    $(error TIMEOUT must be a whole number of seconds, 1 or more, not '$(TIMEOUT)' (TIMEOUT=60))
+  endif
+  ifneq ($(SEED),)
+    ifeq ($(call is_uint,$(SEED)),)
+      $(error SEED must be a whole number, as a check prints it, not '$(SEED)' (SEED=123456789))
+    endif
+  endif
+  # The chapter's versions, by their files in exercises/ or solutions/ (the
+  # student edition has no solutions/).
+  VERSIONS := $(sort $(notdir $(basename $(wildcard exercises/$(CHAPTER)/*.cu solutions/$(CHAPTER)/*.cu))))
+  ifneq ($(EX),)
+    ifeq ($(and $(filter 1,$(words $(EX))),$(filter $(EX)%,$(VERSIONS))),)
+      $(error no version of $(CHAPTER) matches EX=$(EX): EX is the start of a version's file name, one of: $(or $(VERSIONS),none))
+    endif
+  endif
   STUDENT_LIBS := $(call libs_of,exercises,$(CHAPTER))
   REF_LIBS := $(call libs_of,solutions,$(CHAPTER))
   BENCH_ARGS := --student $(BUILD)/exercises/$(CHAPTER) \
@@ -177,7 +252,6 @@ help:
 	@echo 'Instructors:'
 	@echo '  make grade CH=01 SUBMISSIONS=dir   grade a class, sandboxed: gradebook.csv,'
 	@echo '                        a report.md and results.json per student (docs/instructors.md)'
-	@echo '                        OUT=dir HIDDEN=file RUBRIC=file FORCE=1'
 	@echo '  make dist             the student edition, dist/memwall-student.tar.gz'
 	@echo
 	@echo 'Maintainers:'
@@ -185,17 +259,43 @@ help:
 	@echo '  make skeletons        regenerate exercises/ from solutions/'
 	@echo '  make tables           refresh the README tables from results/'
 	@echo '  make build            build every chapter, exercise and solution'
+	@echo '  make grade-build CH=01   build one chapter'"'"'s grader and the versions make check runs'
+	@echo '  make lib CH=01 KERNEL=file.cu LIBDIR=dir   build one kernel file as an exercise'
 	@echo '  make clean            remove build/ (never results/)'
 	@echo
-	@echo 'Variables:'
+	@echo 'Variables (make check CH=01 EX=02 SEED=7):'
 	@echo '  CH=01 | 01-vector-add | vector-add   the chapter'
 	@echo '  SRC=solutions         grade the reference solutions instead of exercises/'
-	@echo '  EX=02                 only the version whose file starts with 02'
-	@echo '  SEED=123              replay the inputs of an earlier run'
-	@echo '  TIMEOUT=30            seconds a case may run before it counts as hung'
-	@echo '  GPU=NVIDIA_H100_80GB_HBM3   which results/ folder make plot draws'
-	@echo '  ARCH=sm_90            GPU architecture (default: detected with nvidia-smi)'
+	@echo '  EX=02                 only the versions whose file starts with 02 (check, sanitize)'
+	@echo '  SEED=123              replay the inputs of an earlier run (a whole number)'
+	@echo '  TIMEOUT=30            seconds a case may run before it counts as hung (check, grade)'
+	@echo '  GPU=NVIDIA_H100_80GB_HBM3   the results/ folder make plot and make tables read'
+	@echo '  ARCH=sm_90            GPU architecture (default: detected with nvidia-smi);'
+	@echo '                        a change rebuilds every kernel, no clean needed'
 	@echo '  V=1                   show the full build commands'
+	@echo ' make grade:'
+	@echo '  SUBMISSIONS=dir       the class: a folder per student (required)'
+	@echo '  OUT=dir               where the gradebook and reports go (grades/<chapter>)'
+	@echo '  HIDDEN=file           hidden cases (instructor/hidden/<chapter>.cases when it exists;'
+	@echo '                        HIDDEN=/dev/null for none)'
+	@echo '  RUBRIC=file           points (chapters/<chapter>/rubric)'
+	@echo '  FORCE=1               grade again the students already graded'
+	@echo ' make lib:'
+	@echo '  KERNEL=file.cu LIBDIR=dir   the kernel file and the folder its .so goes to'
+	@echo ' toolkit and folders:'
+	@echo '  NVCC=path             nvcc (default: the one on the PATH, else /usr/local/cuda/bin/nvcc)'
+	@echo '  CUDA_HOME=dir         the toolkit (default: where nvcc is; /usr/local/cuda)'
+	@echo '  CC=gcc                the C compiler of the host code'
+	@echo '  RESULTS=results       where bench, traffic and ceilings write'
+	@echo '                        (make plot and make tables read results/)'
+	@echo '  BUILD=build           the build folder (the tests expect build/)'
+	@echo ' environment, read by the programs:'
+	@echo '  NCU=path              Nsight Compute for make traffic (default: on the PATH,'
+	@echo '                        else /usr/local/cuda/bin/ncu)'
+	@echo '  MW_TIME_CAP=1         at most this many seconds of repetitions per timing (bench)'
+	@echo '  MW_DIST_OUT=file      where make dist writes the tarball'
+	@echo '  MW_DIST_EXCLUDE="a b" more paths make dist leaves out'
+	@echo '  MW_NO_DROP=1          make grade as root runs submissions as root, not nobody'
 	@echo
 	@echo 'Chapters: $(CHAPTERS)'
 
@@ -208,8 +308,7 @@ lib: $(GRADER)
 	$(if $(and $(KERNEL),$(LIBDIR)),,$(error lib needs KERNEL=file.cu and LIBDIR=folder))
 	$(call say,NVCC,$(LIBDIR)/$(notdir $(KERNEL:.cu=.so)))
 	@mkdir -p $(LIBDIR)
-	$(Q)$(NVCC) $(NVFLAGS) -Ichapters/$(CHAPTER) $(SO_FLAGS) \
-	    -o $(LIBDIR)/$(notdir $(KERNEL:.cu=.so)) $(KERNEL)
+	$(call so_build,$(CHAPTER),$(LIBDIR)/$(notdir $(KERNEL:.cu=.so)),$(KERNEL))
 
 # The grader's exit code is what `make check` fails with: make reports it as
 # "Error 1" (wrong answer), "Error 2" (CUDA error, crash, timeout) or
@@ -231,7 +330,8 @@ plot:
 	$(Q)dir=$$(sh grader/results-dir.sh $(CHAPTER) '$(GPU)') && sh plots/plot.sh "$$dir"
 
 sanitize: $(GRADER) $(SRC_LIBS)
-	$(Q)sh grader/sanitize.sh $(GRADER) $(BUILD)/$(SRC)/$(CHAPTER) $(SRC)/$(CHAPTER)
+	$(Q)sh grader/sanitize.sh $(GRADER) $(BUILD)/$(SRC)/$(CHAPTER) $(SRC)/$(CHAPTER) \
+	    $(if $(EX),--version $(EX))
 
 # ---- instructors -------------------------------------------------------------------
 
@@ -266,8 +366,11 @@ skeletons: $(BUILD)/tools/mw-strip
 tables:
 	$(Q)sh plots/tables.sh
 
+# Everything a test file needs to run on its own (prove tests/tNNNN-*.t):
+# the chapter programs, every version's library, the strip and batch tools.
 build: $(foreach ch,$(CHAPTERS),$(BUILD)/$(ch)/mw-grade $(call libs_of,exercises,$(ch)) \
-                                $(call libs_of,solutions,$(ch)))
+                                $(call libs_of,solutions,$(ch))) \
+       $(BUILD)/tools/mw-strip $(BUILD)/tools/mw-batch
 
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/*.c))
 

@@ -2,129 +2,66 @@
  *
  *   mw-batch --chapter 01-vector-add --submissions DIR --out DIR
  *            [--hidden FILE] [--rubric FILE] [--timeout S] [--force]
+ *   mw-batch --chapter 01-vector-add --submissions DIR --list
  *
- * Each submission is a folder (the chapter's exercise files are found in it
- * by name, up to six folders down) or a single .cu file (used for every
- * version). Only
- * those files are taken; the harness, cases, rubric and Makefile are the
- * instructor's. Per submission, in a scratch folder of its own:
+ * DIR holds one entry per student, in any of the layouts batch_layout.h
+ * reads: a folder, a .cu file (used for every version), an archive (.zip,
+ * .tar.gz, .tgz, .tar) or a Canvas download (name_userid_attachmentid_file,
+ * grouped by name). batch_stage.c makes each ready, unpacking archives
+ * safely; the chapter's exercise files are then found in it by name, up to
+ * six folders down. Only those files are taken; the harness, cases, rubric
+ * and Makefile are the instructor's; the others are listed in the report.
+ * Per submission, in a scratch folder of its own:
+ *   0. unpack or gather it (archives, Canvas),      unpack.log
  *   1. build each version (`make lib`),             build.log
  *   2. grade every case, hidden ones too,          check.log, check.csv
  *   3. compute-sanitizer on the small cases,        sanitize.log
  *   4. time it against the reference (`perf`),      perf.log, perf.csv
  * each step a child process in its own process group, with a wall-clock
  * timeout, CPU, file-size and open-file limits, an emptied environment, no
- * inherited file descriptors, and, when run as root, as user nobody. The
- * scores come from the files the grader's own (parent) process writes, never
- * from what a submission prints. Outputs in OUT: students/<name>/score.csv,
- * report.md, results.json and the logs; gradebook.csv. Every file is
- * written whole (temporary name, then rename); a re-run skips students
- * already graded unless --force. */
+ * inherited file descriptors, and, when run as root, as user nobody
+ * (batch_sandbox.c). The scores come from the files the grader's own
+ * (parent) process writes, never from what a submission prints.
+ *
+ * A batch never records a score it did not grade. Before it touches any
+ * student, the chapter program must find a GPU the steps can use
+ * (`mw-grade info`, run as the steps run): without one every case would be
+ * skipped and every student would get a zero that looks like a grade, so
+ * mw-batch says why and exits 77, writing nothing. A submission that cannot
+ * be graded (an archive that cannot be unpacked, a check that found no GPU
+ * or did not finish) gets no score: students/<name>/not-graded.txt says why,
+ * its gradebook row has no points, and the next run grades it again. After
+ * each student the GPU is asked for again; if it is gone, that student is
+ * not graded and the batch stops (exit 77).
+ *
+ * Outputs in OUT: students/<name>/score.csv, report.md, results.json and the
+ * logs; gradebook.csv. Every file is written whole (temporary name, then
+ * rename), score.csv last; a re-run skips students with a complete,
+ * genuine score unless --force. Exit: 0 every submission graded, 2 a usage
+ * or layout error or some submission not graded, 77 no usable GPU. */
 #define _GNU_SOURCE
+#include "batch.h"
 #include "cases_file.h"
 #include "csv.h"
 #include "gradebook.h"
 #include "rubric.h"
 
 #include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <grp.h>
 #include <limits.h>
 #include <math.h>
 #include <pwd.h>
-#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-#define MAX_VERSIONS 16
+/* What became of one submission. */
+typedef enum { GRADED, NOT_GRADED, GPU_LOST } outcome;
 
-typedef struct options {
-    char chapter[128];
-    char submissions[PATH_MAX], out[PATH_MAX], hidden[PATH_MAX], rubric[PATH_MAX];
-    double timeout_s; /* per case */
-    int force;
-} options;
-
-/* What the batch knows of the chapter and the machine. */
-typedef struct context {
-    options opt;
-    char root[PATH_MAX];                 /* the instructor's repository */
-    char grader[PATH_MAX];               /* build/<chapter>/mw-grade */
-    char make[PATH_MAX], nvcc[PATH_MAX], arch[32];
-    char versions[MAX_VERSIONS][64];     /* "01_naive" */
-    int optional[MAX_VERSIONS];          /* an open challenge: no points either way */
-    int nversions;
-    mw_rubric rubric;
-    uid_t uid;                           /* who runs the steps */
-    gid_t gid;
-    int drop;                            /* started as root: run steps as nobody */
-    int sanitizer;                       /* compute-sanitizer is installed */
-    int nhidden;                         /* cases in the hidden file */
-    int ncases;                          /* the chapter's own cases */
-} context;
-
-/* ---- small helpers ------------------------------------------------------- */
-
-static void die(const char *fmt, const char *arg)
-{
-    fprintf(stderr, "mw-batch: ");
-    fprintf(stderr, fmt, arg);
-    fputc('\n', stderr);
-    exit(2);
-}
-
-static int is_dir(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-static int ends_with(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), m = strlen(suffix);
-    return n >= m && strcmp(s + n - m, suffix) == 0;
-}
-
-/* Finds an executable on the PATH; 0 on success. */
-static int which(const char *name, char *out, size_t len)
-{
-    const char *path = getenv("PATH");
-    char buf[8192];
-    snprintf(buf, sizeof buf, "%s:/usr/local/cuda/bin", path ? path : "/usr/bin:/bin");
-    for (char *save, *d = strtok_r(buf, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-        snprintf(out, len, "%s/%s", d, name);
-        if (access(out, X_OK) == 0)
-            return 0;
-    }
-    return -1;
-}
-
-static int copy_file(const char *from, const char *to, mode_t mode)
-{
-    FILE *in = fopen(from, "rb");
-    if (!in)
-        return -1;
-    FILE *out = fopen(to, "wb");
-    if (!out) {
-        fclose(in);
-        return -1;
-    }
-    char buf[65536];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
-        fwrite(buf, 1, n, out);
-    fclose(in);
-    int bad = fclose(out) != 0;
-    chmod(to, mode);
-    return bad ? -1 : 0;
-}
+/* ---- one submission's steps ------------------------------------------------ */
 
 /* Searches dir, up to six folders down, for a regular file named `name`
  * (symbolic links are ignored); the first found, in directory order, wins.
@@ -158,107 +95,6 @@ static int find_file(const char *dir, const char *name, char *out, size_t len, i
     return found;
 }
 
-/* ---- the sandbox ------------------------------------------------------- */
-
-/* Runs argv in `dir` with stdout and stderr appended to `log`; returns the
- * exit status, 128 + signal, or -1 on a timeout (the whole process group is
- * killed). */
-static int sandbox_run(const context *cx, const char *dir, char *const argv[], const char *log,
-                       double timeout_s)
-{
-    pid_t pid = fork();
-    if (pid < 0)
-        return -2;
-    if (pid == 0) {
-        setpgid(0, 0);
-        int fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644);
-        int null = open("/dev/null", O_RDONLY);
-        if (fd < 0 || null < 0 || dup2(null, 0) < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
-            _exit(126);
-        for (int i = 3; i < 4096; i++) /* nothing inherited past stderr */
-            close(i);
-        struct rlimit cpu = {(rlim_t)(2 * timeout_s + 60), (rlim_t)(2 * timeout_s + 60)};
-        struct rlimit fsize = {64 << 20, 64 << 20}; /* no file (log) over 64 MB */
-        struct rlimit core = {0, 0}, files = {1024, 1024};
-        setrlimit(RLIMIT_CPU, &cpu);
-        setrlimit(RLIMIT_FSIZE, &fsize);
-        setrlimit(RLIMIT_CORE, &core);
-        setrlimit(RLIMIT_NOFILE, &files);
-        if (chdir(dir) != 0)
-            _exit(126);
-        if (cx->drop && (setgroups(0, NULL) != 0 || setgid(cx->gid) != 0 || setuid(cx->uid) != 0))
-            _exit(126);
-        char path[PATH_MAX + 64], home[PATH_MAX + 8], tmp[PATH_MAX + 16], arch_env[64];
-        char nvcc_dir[PATH_MAX];
-        snprintf(nvcc_dir, sizeof nvcc_dir, "%s", cx->nvcc);
-        char *slash = strrchr(nvcc_dir, '/');
-        if (slash)
-            *slash = '\0';
-        snprintf(path, sizeof path, "PATH=%s:/usr/local/bin:/usr/bin:/bin", nvcc_dir);
-        snprintf(home, sizeof home, "HOME=%s", dir);
-        snprintf(tmp, sizeof tmp, "TMPDIR=%s/tmp", dir);
-        snprintf(arch_env, sizeof arch_env, "ARCH=%s", cx->arch);
-        char *env[8] = {path, home, tmp, "LANG=C", arch_env, NULL, NULL, NULL};
-        int n = 5;
-        const char *keep[] = {"LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES"};
-        static char kept[2][PATH_MAX + 32];
-        for (int i = 0; i < 2; i++)
-            if (getenv(keep[i])) {
-                snprintf(kept[i], sizeof kept[i], "%s=%s", keep[i], getenv(keep[i]));
-                env[n++] = kept[i];
-            }
-        execve(argv[0], argv, env);
-        _exit(127);
-    }
-    setpgid(pid, pid);
-    double start = (double)time(NULL);
-    struct timespec pause = {0, 20 * 1000 * 1000};
-    for (;;) {
-        int status;
-        pid_t r = waitpid(pid, &status, WNOHANG);
-        if (r == pid) {
-            kill(-pid, SIGKILL); /* what it left behind in its group */
-            return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-        }
-        if ((double)time(NULL) - start > timeout_s) {
-            kill(-pid, SIGKILL);
-            waitpid(pid, &status, 0);
-            return -1;
-        }
-        nanosleep(&pause, NULL);
-    }
-}
-
-/* A scratch folder the step's user can write. */
-static void make_scratch(const context *cx, char *dir, size_t len)
-{
-    snprintf(dir, len, "/tmp/mw-grade-XXXXXX");
-    if (!mkdtemp(dir))
-        die("cannot make a scratch folder in /tmp: %s", strerror(errno));
-    const char *sub[] = {"src", "lib", "tmp"};
-    for (int i = 0; i < 3; i++) {
-        char path[PATH_MAX];
-        snprintf(path, sizeof path, "%s/%s", dir, sub[i]);
-        mkdir(path, 0755);
-        if (cx->drop && chown(path, cx->uid, cx->gid) != 0)
-            die("cannot hand %s to user nobody", path);
-    }
-    chmod(dir, 0755);
-    if (cx->drop && chown(dir, cx->uid, cx->gid) != 0)
-        die("cannot hand %s to user nobody", dir);
-}
-
-static void remove_tree(const char *dir)
-{
-    pid_t pid = fork();
-    if (pid == 0) {
-        execl("/bin/rm", "rm", "-rf", dir, (char *)NULL);
-        _exit(127);
-    }
-    int status;
-    waitpid(pid, &status, 0);
-}
-
 /* ---- the chapter ----------------------------------------------------------- */
 
 /* Versions and the number of cases from `mw-grade list`: the lines under
@@ -289,23 +125,27 @@ static void read_chapter(context *cx)
 
 /* ---- one submission --------------------------------------------------------- */
 
-/* Copies the submission's exercise files into scratch/src; returns how many
- * versions were found. */
-static int collect(const context *cx, const char *submission, const char *scratch,
-                   int found[MAX_VERSIONS])
+/* Copies the submission's exercise files into scratch/src, noting in used[v]
+ * where each was found (empty when not); returns how many versions were
+ * found. */
+static int collect(const context *cx, const staged *st, const char *scratch,
+                   int found[MAX_VERSIONS], char used[][PATH_MAX])
 {
     int count = 0;
     for (int v = 0; v < cx->nversions; v++) {
         char name[80], from[PATH_MAX], to[PATH_MAX + 96];
         snprintf(name, sizeof name, "%s.cu", cx->versions[v]);
-        struct stat st;
-        int regular = lstat(submission, &st) == 0 && S_ISREG(st.st_mode);
-        found[v] = is_dir(submission) ? find_file(submission, name, from, sizeof from, 0) == 0
-                                      : (snprintf(from, sizeof from, "%s", submission), regular);
+        struct stat s;
+        int regular = lstat(st->from, &s) == 0 && S_ISREG(s.st_mode);
+        found[v] = st->single_file ? (snprintf(from, sizeof from, "%s", st->from), regular)
+                                   : find_file(st->from, name, from, sizeof from, 0) == 0;
+        used[v][0] = '\0';
         if (!found[v])
             continue;
         snprintf(to, sizeof to, "%s/src/%s", scratch, name);
         found[v] = copy_file(from, to, 0644) == 0;
+        if (found[v])
+            snprintf(used[v], PATH_MAX, "%s", from);
         count += found[v];
     }
     return count;
@@ -554,160 +394,234 @@ static int run_check(const context *cx, const char *scratch, const char *name)
     return sandbox_run(cx, scratch, argv, log, limit);
 }
 
-static void save_outputs(const context *cx, const char *scratch, mw_student *s)
+/* Appends a part to a status ("graded", or what went wrong, "; " between). */
+static void add_status(char *status, size_t len, const char *fmt, ...)
 {
-    char dir[PATH_MAX + 160], path[PATH_MAX + 200];
-    snprintf(dir, sizeof dir, "%s/students/%s", cx->opt.out, s->name);
-    mw_mkdirs(dir);
-    const char *logs[] = {"build.log", "check.log", "check.csv", "sanitize.log", "perf.log",
-                          "perf.csv"};
-    for (int i = 0; i < 6; i++) {
-        char from[PATH_MAX + 16];
-        snprintf(from, sizeof from, "%s/%s", scratch, logs[i]);
-        snprintf(path, sizeof path, "%s/%s", dir, logs[i]);
-        if (access(from, R_OK) == 0)
-            copy_file(from, path, 0644);
-    }
-    snprintf(path, sizeof path, "%s/report.md", dir);
-    mw_write_report(path, s, cx->opt.chapter);
-    snprintf(path, sizeof path, "%s/results.json", dir);
-    mw_write_results_json(path, s);
-    /* Last: its presence means "graded" to a re-run. */
-    snprintf(path, sizeof path, "%s/score.csv", dir);
-    mw_write_score(path, s);
+    size_t used = strlen(status);
+    if (used + 2 >= len)
+        return;
+    if (used)
+        used += (size_t)snprintf(status + used, len - used, "; ");
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(status + used, len - used, fmt, ap);
+    va_end(ap);
 }
 
-static void grade_one(const context *cx, const char *submission, const char *name)
+/* The check ran without a GPU: every case is "skip" with "no CUDA GPU"
+ * (grade.c's write_results). No grade can come of it. */
+static int check_found_no_gpu(const mw_student *s)
+{
+    for (int i = 0; i < s->ncases; i++)
+        if (strcmp(s->cases[i].status, "skip") == 0 && s->cases[i].detail &&
+            strncmp(s->cases[i].detail, "no CUDA GPU", 11) == 0)
+            return 1;
+    return 0;
+}
+
+/* What is missing, for the status: nothing found at all, or versions. */
+static void note_missing(const context *cx, const int found[], int count, char *status,
+                         size_t len)
+{
+    if (count == 0) {
+        char expected[MAX_VERSIONS * 70] = "";
+        for (int v = 0; v < cx->nversions; v++)
+            snprintf(expected + strlen(expected), sizeof expected - strlen(expected), " %s.cu",
+                     cx->versions[v]);
+        add_status(status, len, "no exercise file found; expected:%s", expected);
+        return;
+    }
+    for (int v = 0; v < cx->nversions; v++)
+        if (!found[v] && !cx->optional[v])
+            add_status(status, len, "%s.cu not submitted", cx->versions[v]);
+}
+
+/* Steps 1 to 4 on a staged submission, into s. NOT_GRADED, with why, when
+ * the check gave nothing a score can come from. */
+static outcome run_steps(const context *cx, const char *scratch, staged *st, mw_student *s,
+                         char *why, size_t wlen)
+{
+    int found[MAX_VERSIONS], built[MAX_VERSIONS];
+    static char used[MAX_VERSIONS][PATH_MAX]; /* 64 KB: off the stack */
+    char status[256] = "";
+    int count = collect(cx, st, scratch, found, used);
+    note_missing(cx, found, count, status, sizeof status);
+    note_unmatched(st, used, cx->nversions);
+    build_versions(cx, scratch, found, built, status, sizeof status);
+    int rc = run_check(cx, scratch, s->name);
+    char results[PATH_MAX + 16];
+    snprintf(results, sizeof results, "%s/check.csv", scratch);
+    if (read_check(cx, results, s) != 0 || s->ncases == 0) {
+        snprintf(why, wlen, "the grader could not finish the check (%s): see check.log",
+                 rc == -1 ? "timed out" : rc >= 128 ? "crashed" : "it wrote no results");
+        return NOT_GRADED;
+    }
+    if (check_found_no_gpu(s)) {
+        snprintf(why, wlen, "the check found no CUDA GPU: see check.log");
+        return NOT_GRADED;
+    }
+    /* Groups as the cases name them; the rubric gives each its points. */
+    for (int g = 0; g < s->ngroups; g++)
+        s->group_score[g] = mw_rubric_group_score(&cx->rubric, &s->groups[g], &s->group_max[g]);
+    score_sanitizer(cx, scratch, s);
+    score_performance(cx, scratch, s);
+    snprintf(s->status, sizeof s->status, "%s", status[0] ? status : "graded");
+    mw_student_total(s);
+    return GRADED;
+}
+
+/* Whether the steps can use a GPU: `mw-grade info`, run as they run (same
+ * user, same environment), exits 77 without one. 0, or its exit code with
+ * its first line in why. */
+static int probe_gpu(const context *cx, char *why, size_t len)
+{
+    char scratch[PATH_MAX], log[PATH_MAX + 16];
+    make_scratch(cx, scratch, sizeof scratch);
+    snprintf(log, sizeof log, "%s/info.log", scratch);
+    char *argv[] = {(char *)cx->grader, "info", NULL};
+    int rc = sandbox_run(cx, scratch, argv, log, 120);
+    first_line(log, why, len);
+    if (rc == -1)
+        snprintf(why, len, "mw-grade info timed out after 120 s");
+    else if (!why[0])
+        snprintf(why, len, "mw-grade info exited %d", rc);
+    remove_tree(scratch);
+    return rc;
+}
+
+/* The terminal's note of what a graded submission held besides its
+ * exercise files: the first few, and how many. */
+static void print_notes(const mw_notes *notes)
+{
+    if (!notes->n)
+        return;
+    printf("  %-16s %d file(s) not graded:", "", notes->n);
+    for (int i = 0; i < notes->n && i < 3; i++)
+        printf("%s %s", i ? "," : "", notes->file[i]);
+    printf("%s (see report.md)\n", notes->n > 3 ? ", ..." : "");
+}
+
+static outcome grade_one(const context *cx, const mw_submission *sub)
 {
     mw_student s;
     memset(&s, 0, sizeof s);
-    snprintf(s.name, sizeof s.name, "%s", name);
+    snprintf(s.name, sizeof s.name, "%s", sub->student);
     snprintf(s.hidden_group, sizeof s.hidden_group, "hidden");
     s.t_student = s.t_ref = s.t_lib = NAN;
-    char scratch[PATH_MAX];
+    char scratch[PATH_MAX], why[700] = "", gpu[512];
     make_scratch(cx, scratch, sizeof scratch);
-    int found[MAX_VERSIONS], built[MAX_VERSIONS];
-    char status[256] = "";
-    if (collect(cx, submission, scratch, found) == 0) {
-        snprintf(status, sizeof status, "no exercise file found; expected:");
-        for (int v = 0; v < cx->nversions; v++) {
-            size_t used = strlen(status);
-            snprintf(status + used, sizeof status - used, " %s.cu", cx->versions[v]);
-        }
+    staged st;
+    outcome result = NOT_GRADED;
+    if (stage_submission(cx, sub, scratch, &st) != 0) {
+        snprintf(why, sizeof why, "%s", st.why);
     } else {
-        for (int v = 0; v < cx->nversions; v++)
-            if (!found[v] && !cx->optional[v]) {
-                size_t used = strlen(status);
-                snprintf(status + used, sizeof status - used, "%s%s.cu not submitted",
-                         used ? "; " : "", cx->versions[v]);
-            }
+        result = run_steps(cx, scratch, &st, &s, why, sizeof why);
+        /* A GPU lost during the steps fails them all, quietly in places
+         * (a timing that errs scores 0): ask again before recording. */
+        if (probe_gpu(cx, gpu, sizeof gpu) != 0) {
+            snprintf(why, sizeof why, "the GPU became unusable: %s", gpu);
+            result = GPU_LOST;
+        }
     }
-    build_versions(cx, scratch, found, built, status, sizeof status);
-    int rc = run_check(cx, scratch, name);
-    char results[PATH_MAX + 16];
-    snprintf(results, sizeof results, "%s/check.csv", scratch);
-    if (read_check(cx, results, &s) != 0) {
-        size_t used = strlen(status);
-        snprintf(status + used, sizeof status - used, "%sthe grader could not finish (%s): see "
-                 "check.log", used ? "; " : "", rc == -1 ? "timed out" : "crashed");
+    if (result == GRADED) {
+        save_graded(cx, scratch, &s, &st.notes);
+        printf("  %-16s %6.1f of %5.1f  %s\n", s.name, s.total, s.max, s.status);
+        print_notes(&st.notes);
+    } else {
+        save_not_graded(cx, scratch, s.name, why, &st.notes);
+        printf("  %-16s NOT GRADED: %s\n", s.name, why);
     }
-    /* Groups as the cases name them; the rubric gives each its points. */
-    for (int g = 0; g < s.ngroups; g++)
-        s.group_score[g] = mw_rubric_group_score(&cx->rubric, &s.groups[g], &s.group_max[g]);
-    score_sanitizer(cx, scratch, &s);
-    score_performance(cx, scratch, &s);
-    if (s.ncases > 0 && !any_status(&s, "pass") && !any_status(&s, "fail") &&
-        !any_status(&s, "error") && !any_status(&s, "todo"))
-    {
-        size_t used = strlen(status);
-        snprintf(status + used, sizeof status - used, "%snot graded: no case could run (no CUDA "
-                 "GPU?): see check.log", used ? "; " : "");
-    }
-    snprintf(s.status, sizeof s.status, "%s", status[0] ? status : "graded");
-    mw_student_total(&s);
-    save_outputs(cx, scratch, &s);
-    printf("  %-16s %6.1f of %5.1f  %s\n", s.name, s.total, s.max, s.status);
     fflush(stdout);
     mw_student_free(&s);
+    staged_free(&st);
     remove_tree(scratch);
+    return result;
+}
+
+/* ---- --list: the class as the batch would take it ---------------------------- */
+
+static void csv_row(const char *student, const char *layout, const char *version,
+                    const char *file, const char *note)
+{
+    const char *f[] = {student, layout, version, file, note};
+    for (int i = 0; i < 5; i++) {
+        if (i)
+            fputc(',', stdout);
+        mw_csv_write_field(stdout, f[i]);
+    }
+    fputc('\n', stdout);
+}
+
+/* One submission's rows: each version and the file it is taken from, then
+ * the files not graded. 0, or -1 when it could not be read. */
+static int list_one(const context *cx, const mw_submission *sub)
+{
+    const char *layout = mw_layout_name(sub->layout);
+    char scratch[PATH_MAX];
+    make_scratch(cx, scratch, sizeof scratch);
+    staged st;
+    int rc = stage_submission(cx, sub, scratch, &st);
+    if (rc != 0) {
+        csv_row(sub->student, layout, "", sub->entry, st.why);
+    } else {
+        int found[MAX_VERSIONS];
+        static char used[MAX_VERSIONS][PATH_MAX]; /* 64 KB: off the stack */
+        collect(cx, &st, scratch, found, used);
+        for (int v = 0; v < cx->nversions; v++) {
+            char shown[256] = "";
+            if (found[v] && st.single_file)
+                snprintf(shown, sizeof shown, "%s", sub->entry);
+            else if (found[v])
+                shown_name(&st, used[v], shown, sizeof shown);
+            csv_row(sub->student, layout, cx->versions[v], shown,
+                    found[v] ? "" : cx->optional[v] ? "not submitted (optional)" : "not submitted");
+        }
+        note_unmatched(&st, used, cx->nversions);
+        for (int i = 0; i < st.notes.n; i++)
+            csv_row(sub->student, layout, "", st.notes.file[i], st.notes.note[i]);
+    }
+    if (cx->opt.out[0]) /* what a run into OUT would do with it */
+        csv_row(sub->student, layout, "", "",
+                already_graded(cx, sub->student) ? "already graded in OUT: skipped unless --force"
+                                                 : "not graded in OUT yet: would be graded");
+    staged_free(&st);
+    remove_tree(scratch);
+    return rc;
+}
+
+/* CSV on stdout: student,layout,version,file,note. Exit 2 when some
+ * submission cannot be read, so that it serves as a check before grading. */
+static int list_class(const context *cx, const mw_class *c)
+{
+    printf("student,layout,version,file,note\n");
+    int unreadable = 0;
+    for (int i = 0; i < c->n; i++)
+        unreadable += list_one(cx, &c->subs[i]) != 0;
+    for (int i = 0; i < c->nignored; i++)
+        csv_row("", "ignored", "", c->ignored[i], "not a submission: set aside");
+    return unreadable ? 2 : 0;
 }
 
 /* ---- the class ----------------------------------------------------------------- */
-
-static void write_gradebook(const context *cx)
-{
-    char dir[PATH_MAX + 16], path[PATH_MAX + 200];
-    snprintf(dir, sizeof dir, "%s/students", cx->opt.out);
-    DIR *d = opendir(dir);
-    mw_student *all = NULL;
-    int n = 0, cap = 0;
-    struct dirent *e;
-    while (d && (e = readdir(d))) {
-        if (e->d_name[0] == '.')
-            continue;
-        snprintf(path, sizeof path, "%s/%s/score.csv", dir, e->d_name);
-        if (n == cap) {
-            cap = cap ? 2 * cap : 32;
-            all = realloc(all, (size_t)cap * sizeof *all);
-        }
-        if (mw_read_score(path, &all[n]) == 0)
-            n++;
-    }
-    if (d)
-        closedir(d);
-    snprintf(path, sizeof path, "%s/gradebook.csv", cx->opt.out);
-    if (mw_write_gradebook(path, all, n, &cx->rubric) != 0)
-        fprintf(stderr, "mw-batch: cannot write %s\n", path);
-    free(all);
-}
-
-static int by_string(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Submissions: folders, and .cu files, sorted by name. */
-static int list_submissions(const char *dir, char ***names)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        die("cannot read the submissions folder %s", dir);
-    int n = 0, cap = 0;
-    struct dirent *e;
-    *names = NULL;
-    while ((e = readdir(d))) {
-        char path[PATH_MAX + 256];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        if (e->d_name[0] == '.' || !(is_dir(path) || ends_with(e->d_name, ".cu")))
-            continue;
-        if (n == cap) {
-            cap = cap ? 2 * cap : 32;
-            *names = realloc(*names, (size_t)cap * sizeof **names);
-        }
-        (*names)[n++] = strdup(e->d_name);
-    }
-    closedir(d);
-    qsort(*names, (size_t)n, sizeof **names, by_string);
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < n; j++) {
-            size_t len = strlen((*names)[i]);
-            if (i != j && ends_with((*names)[j], ".cu") && strlen((*names)[j]) == len + 3 &&
-                strncmp((*names)[i], (*names)[j], len) == 0)
-                die("two submissions for one student: %s and its folder; keep one", (*names)[j]);
-        }
-    return n;
-}
 
 static void usage(FILE *fp)
 {
     fprintf(fp,
             "usage: mw-batch --chapter NN-name --submissions DIR --out DIR [--hidden FILE]\n"
             "                [--rubric FILE] [--timeout SECONDS] [--force]\n"
-            "Grades every submission in DIR (a folder or a .cu file per student) with the\n"
-            "chapter's harness, cases and rubric, each in a sandboxed scratch folder, and\n"
-            "writes DIR_OUT/gradebook.csv and DIR_OUT/students/<name>/{report.md,\n"
-            "results.json,score.csv,logs}. Students already graded are skipped unless\n"
-            "--force. Run it from the repository root, after `make build`.\n");
+            "       mw-batch --chapter NN-name --submissions DIR --list\n"
+            "Grades every submission in DIR with the chapter's harness, cases and rubric,\n"
+            "each in a sandboxed scratch folder, and writes OUT/gradebook.csv and\n"
+            "OUT/students/<name>/{report.md,results.json,score.csv,logs}, or\n"
+            "not-graded.txt for a submission that could not be graded. Students with a\n"
+            "genuine score are skipped unless --force. Without a GPU the steps can use it\n"
+            "grades nothing and exits 77. --list prints, as CSV, what would be graded\n"
+            "(each student's layout, the file taken for each version, the files not\n"
+            "graded; with --out, whether OUT already holds a grade), without a GPU.\n"
+            "Run it from the repository root, after `make build`.\n"
+            "DIR holds one entry per student:\n%s\n"
+            "Exit: 0 all graded, 2 usage or layout error or some not graded, 77 no GPU.\n",
+            mw_layouts_expected);
 }
 
 static void parse_args(int argc, char **argv, options *o)
@@ -721,6 +635,9 @@ static void parse_args(int argc, char **argv, options *o)
             exit(0);
         } else if (strcmp(a, "--force") == 0) {
             o->force = 1;
+            continue;
+        } else if (strcmp(a, "--list") == 0) {
+            o->list = 1;
             continue;
         } else if (!v) {
             usage(stderr);
@@ -743,7 +660,7 @@ static void parse_args(int argc, char **argv, options *o)
         }
         i++;
     }
-    if (!o->chapter[0] || !o->submissions[0] || !o->out[0]) {
+    if (!o->chapter[0] || !o->submissions[0] || (!o->out[0] && !o->list)) {
         usage(stderr);
         exit(2);
     }
@@ -779,32 +696,15 @@ static void check_readable(const context *cx)
              cx->root, cx->root);
     char *probe[] = {"/bin/sh", "-c", test, NULL};
     if (sandbox_run(cx, scratch, probe, log, 30) == 0)
-        printf("warning: user nobody can read solutions/ or build/solutions/: a submission "
-               "could include or load the reference. Before grading: chmod -R go= solutions "
-               "build/solutions tests/class instructor\n");
+        fprintf(stderr, "warning: user nobody can read solutions/ or build/solutions/: a "
+                        "submission could include or load the reference. Before grading: "
+                        "chmod -R go= solutions build/solutions tests/class instructor\n");
     remove_tree(scratch);
 }
 
-static void setup(context *cx)
+/* The rubric and the hidden cases, read before anyone is graded. */
+static void load_rubric_and_hidden(context *cx)
 {
-    if (!getcwd(cx->root, sizeof cx->root))
-        die("%s", "cannot read the current folder");
-    snprintf(cx->grader, sizeof cx->grader, "%s/build/%s/mw-grade", cx->root, cx->opt.chapter);
-    if (access(cx->grader, X_OK) != 0)
-        die("%s is not built: run make build (or make grade) first", cx->grader);
-    if (which("make", cx->make, sizeof cx->make) != 0 || which("nvcc", cx->nvcc, sizeof cx->nvcc) != 0)
-        die("%s", "make and nvcc must be on the PATH");
-    FILE *fp = popen("sh grader/detect-arch.sh", "r");
-    if (!fp || !fgets(cx->arch, sizeof cx->arch, fp))
-        snprintf(cx->arch, sizeof cx->arch, "sm_90");
-    if (fp)
-        pclose(fp);
-    cx->arch[strcspn(cx->arch, "\n")] = '\0';
-    const char *env_arch = getenv("ARCH");
-    if (env_arch && *env_arch)
-        snprintf(cx->arch, sizeof cx->arch, "%s", env_arch);
-    absolute(cx->opt.submissions, sizeof cx->opt.submissions);
-    absolute(cx->opt.hidden, sizeof cx->opt.hidden);
     if (!cx->opt.rubric[0])
         snprintf(cx->opt.rubric, sizeof cx->opt.rubric, "%s/chapters/%s/rubric", cx->root,
                  cx->opt.chapter);
@@ -823,8 +723,31 @@ static void setup(context *cx)
         cx->nhidden = hidden.ncases;
         mw_cases_file_free(&hidden);
     }
-    mw_mkdirs(cx->opt.out);
-    absolute(cx->opt.out, sizeof cx->opt.out);
+}
+
+static void setup(context *cx)
+{
+    if (!getcwd(cx->root, sizeof cx->root))
+        die("%s", "cannot read the current folder");
+    snprintf(cx->grader, sizeof cx->grader, "%s/build/%s/mw-grade", cx->root, cx->opt.chapter);
+    if (access(cx->grader, X_OK) != 0)
+        die("%s is not built: run make build (or make grade) first", cx->grader);
+    if (which("make", cx->make, sizeof cx->make) != 0 || which("nvcc", cx->nvcc, sizeof cx->nvcc) != 0)
+        die("%s", "make and nvcc must be on the PATH");
+    which("tar", cx->tar, sizeof cx->tar); /* each archive says so if missing */
+    which("unzip", cx->unzip, sizeof cx->unzip);
+    FILE *fp = popen("sh grader/detect-arch.sh", "r");
+    if (!fp || !fgets(cx->arch, sizeof cx->arch, fp))
+        snprintf(cx->arch, sizeof cx->arch, "sm_90");
+    if (fp)
+        pclose(fp);
+    cx->arch[strcspn(cx->arch, "\n")] = '\0';
+    const char *env_arch = getenv("ARCH");
+    if (env_arch && *env_arch)
+        snprintf(cx->arch, sizeof cx->arch, "%s", env_arch);
+    absolute(cx->opt.submissions, sizeof cx->opt.submissions);
+    absolute(cx->opt.hidden, sizeof cx->opt.hidden);
+    load_rubric_and_hidden(cx);
     read_chapter(cx);
     int known = cx->rubric.perf_points <= 0;
     for (int v = 0; v < cx->nversions; v++)
@@ -837,7 +760,7 @@ static void setup(context *cx)
     const char *no_drop = getenv("MW_NO_DROP");
     cx->drop = geteuid() == 0 && !(no_drop && strcmp(no_drop, "1") == 0);
     if (geteuid() == 0 && !cx->drop)
-        printf("warning: MW_NO_DROP is set: submissions run as root\n");
+        fprintf(stderr, "warning: MW_NO_DROP is set: submissions run as root\n");
     if (cx->drop) {
         struct passwd *pw = getpwnam("nobody");
         if (!pw)
@@ -848,37 +771,121 @@ static void setup(context *cx)
     }
 }
 
+/* The class, or an error that says which layouts were expected. A folder
+ * whose entries are the exercise files themselves is one student's, given
+ * by mistake for the class's. */
+static void read_class(const context *cx, mw_class *c)
+{
+    char err[2048];
+    if (mw_class_scan(cx->opt.submissions, c, err, sizeof err) != 0)
+        die("%s", err);
+    for (int i = 0; i < c->n; i++)
+        for (int v = 0; v < cx->nversions; v++)
+            if (c->subs[i].layout == MW_LAYOUT_FILE &&
+                strcmp(c->subs[i].student, cx->versions[v]) == 0)
+                die("%s holds the exercise files themselves: it looks like one student's "
+                    "submission; give the folder that holds one entry per student",
+                    cx->opt.submissions);
+}
+
+static void print_class(const context *cx, const mw_class *c)
+{
+    int count[4] = {0};
+    for (int i = 0; i < c->n; i++)
+        count[c->subs[i].layout]++;
+    printf("memwall grade %s: %d submission(s) from %s%s%s (", cx->opt.chapter, c->n,
+           cx->opt.submissions, cx->opt.hidden[0] ? ", hidden cases from " : "", cx->opt.hidden);
+    const char *what[] = {"folder", ".cu file", "archive", "Canvas download"};
+    for (int l = 0, first = 1; l < 4; l++)
+        if (count[l]) {
+            printf("%s%d %s%s", first ? "" : ", ", count[l], what[l], count[l] > 1 ? "s" : "");
+            first = 0;
+        }
+    printf(")\n");
+    if (c->nignored) {
+        printf("set aside (not a folder, .cu file, archive or Canvas download):");
+        for (int i = 0; i < c->nignored; i++)
+            printf("%s %s", i ? "," : "", c->ignored[i]);
+        printf("\n");
+    }
+}
+
+/* Grades the class; returns the exit code. */
+static int grade_class(const context *cx, const mw_class *c)
+{
+    time_t started = time(NULL);
+    int graded = 0, kept = 0, not_graded = 0;
+    for (int i = 0; i < c->n; i++) {
+        const mw_submission *sub = &c->subs[i];
+        if (!cx->opt.force && already_graded(cx, sub->student)) {
+            printf("  %-16s already graded (use --force, or FORCE=1, to grade again)\n",
+                   sub->student);
+            kept++;
+            continue;
+        }
+        outcome o = grade_one(cx, sub);
+        write_gradebook(cx);
+        graded += o == GRADED;
+        not_graded += o != GRADED;
+        if (o == GPU_LOST) {
+            fflush(stdout); /* the student's line before the batch's last word */
+            fprintf(stderr,
+                    "mw-batch: the GPU became unusable while grading %s: the batch stopped; "
+                    "the students graded before are kept, and the same command grades the "
+                    "rest once the GPU works (see %s/students/%s/not-graded.txt)\n",
+                    sub->student, cx->opt.out, sub->student);
+            return 77;
+        }
+    }
+    write_gradebook(cx);
+    printf("wrote %s/gradebook.csv (%d submissions: %d graded, %d already graded, %d not "
+           "graded; %ld s)\n",
+           cx->opt.out, c->n, graded, kept, not_graded, (long)(time(NULL) - started));
+    fflush(stdout);
+    if (not_graded) {
+        fprintf(stderr,
+                "mw-batch: %d submission(s) not graded and given no score (NOT GRADED above; "
+                "why in students/<name>/not-graded.txt): fix that and run the same command "
+                "again to grade them\n",
+                not_graded);
+        return 2;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
-    context cx;
-    memset(&cx, 0, sizeof cx);
+    static context cx;
     parse_args(argc, argv, &cx.opt);
     setup(&cx);
-    char **names;
-    int n = list_submissions(cx.opt.submissions, &names);
-    printf("memwall grade %s: %d submission(s) from %s%s%s\n", cx.opt.chapter, n,
-           cx.opt.submissions, cx.opt.hidden[0] ? ", hidden cases from " : "", cx.opt.hidden);
+    mw_class c;
+    read_class(&cx, &c);
+    if (cx.opt.list) {
+        int rc = list_class(&cx, &c);
+        mw_class_free(&c);
+        return rc;
+    }
+    /* Before any student: without a GPU every case would be skipped and
+     * every student would get a zero that looks like a grade. */
+    char why[512];
+    int rc = probe_gpu(&cx, why, sizeof why);
+    if (rc != 0) {
+        fprintf(stderr,
+                "mw-batch: %s: %s (%s info, exit %d): nothing was graded and nothing "
+                "written; run make grade on the machine with the GPU\n",
+                rc == 77 ? "no usable GPU" : "cannot ask the chapter program for the GPU", why,
+                cx.grader, rc);
+        mw_class_free(&c);
+        return rc == 77 ? 77 : 2;
+    }
+    if (mw_mkdirs(cx.opt.out) != 0)
+        die("cannot make the output folder %s", cx.opt.out);
+    absolute(cx.opt.out, sizeof cx.opt.out);
+    print_class(&cx, &c);
+    printf("GPU: %s\n", why);
     if (cx.drop)
         printf("running each submission as user nobody (uid %d)\n", (int)cx.uid);
-    time_t started = time(NULL);
-    for (int i = 0; i < n; i++) {
-        char name[256], score[PATH_MAX + 300], path[PATH_MAX + 256];
-        snprintf(name, sizeof name, "%s", names[i]);
-        if (ends_with(name, ".cu"))
-            name[strlen(name) - 3] = '\0';
-        snprintf(score, sizeof score, "%s/students/%s/score.csv", cx.opt.out, name);
-        snprintf(path, sizeof path, "%s/%s", cx.opt.submissions, names[i]);
-        if (!cx.opt.force && access(score, R_OK) == 0) {
-            printf("  %-16s already graded (use --force, or FORCE=1, to grade again)\n", name);
-        } else {
-            grade_one(&cx, path, name);
-            write_gradebook(&cx);
-        }
-        free(names[i]);
-    }
-    write_gradebook(&cx);
-    printf("wrote %s/gradebook.csv (%d submissions, %ld s)\n", cx.opt.out, n,
-           (long)(time(NULL) - started));
-    free(names);
-    return 0;
+    rc = grade_class(&cx, &c);
+    mw_class_free(&c);
+    return rc;
 }

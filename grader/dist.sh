@@ -18,12 +18,163 @@
 # In the student edition `make check` grades exercises/, `make bench` runs
 # without a reference, and the tests that need what is left out skip.
 #
-# The edition refuses to ship an exercise that holds solution markers, and
-# warns about exercises edited since the last commit (the working copy is
-# what ships). MW_DIST_OUT overrides the output path. The tarball is written
-# beside its final name and renamed into place: an interrupted run leaves the
-# previous one intact.
+# Code of the chapters' own that answers an exercise (chapter 04's
+# three-pass baseline is exercise 04.1) sits between two lines
+#
+#   // BEGIN INSTRUCTOR ONLY
+#   // END INSTRUCTOR ONLY
+#
+# in any C or CUDA source (.c .h .cu .cuh): the edition ships such a file
+# with those regions cut, markers included, and the code around them must
+# build without them (chapter 04 then times cuDNN and the copy roof alone).
+#
+# Guards: the edition refuses to ship an exercise that holds solution
+# markers, and any C or CUDA source that shares code with the solutions
+# (compared below, where solutions/ holds marked code and perl is
+# installed); it warns about exercises edited since the last commit (the
+# working copy is what ships). MW_DIST_OUT overrides the output path. The
+# tarball is written beside its final name and renamed into place: an
+# interrupted run leaves the previous one intact.
+#
+#   sh grader/dist.sh --compare SOLUTIONS_DIR [FILE...]
+#
+# runs that comparison alone: FILE... (or one name a line on standard input)
+# against the code between the solution markers of SOLUTIONS_DIR/*/*; it
+# names each file that shares code, and exits 1 if there is one.
 set -eu
+
+# The comparison, in perl (prove's language, so there wherever `make test`
+# runs). Both sides are read as C: comments, preprocessor lines and layout
+# dropped, the code cut into statements (at ; { } outside parentheses), and
+# every name that is not a keyword, a type, a CUDA built-in or a math or
+# library function renamed "I", so that a copy with its variables renamed
+# still matches. Statements of fewer than 6 tokens ("}", "return x;") do not
+# count. A file shares code with a solution when 5 statements in a row are
+# those of the solution's marked code; when it holds the whole of a shorter
+# marked region of 2 statements or more (chapter 01's kernel is 2); or when
+# a __global__ or __device__ function of 4 statements or more has 60% of
+# them in one function of the solution's. The known-wrong submissions and
+# the fixture class (tests/wrong/, tests/class/: near copies of the
+# solutions) are caught by it; the exercises, the grader and the chapters'
+# own code are not.
+compare_tool() {
+    cat <<'PERL'
+use strict;
+use warnings;
+my ($soldir, @files) = @ARGV;
+@files = map { chomp; $_ } <STDIN> unless @files;
+my $RUN = 5;      # statements in a row
+my $SHARE = 0.6;  # share of a kernel function's statements
+my %keep = map { $_ => 1 } qw(
+  auto break case char const continue default do double else enum extern float for goto if
+  inline int long register restrict return short signed sizeof static struct switch typedef
+  union unsigned void volatile while bool template typename class namespace using
+  size_t uint32_t uint64_t int64_t int32_t uintptr_t float2 float4 half __half __nv_bfloat16
+  threadIdx blockIdx blockDim gridDim warpSize NULL nullptr INFINITY NAN
+  make_float4 make_float2 reinterpret_cast static_cast min max);
+sub ntok { my @t = split ' ', $_[0]; scalar @t }
+# Text: its statements, and its kernel functions as lists of statement numbers.
+sub parse {
+    my ($text) = @_;
+    my (@units, @cur, @funcs, $fn);
+    my ($paren, $brace, $prev) = (0, 0, '');
+    while ($text =~ m{\G(?:(\s+)|(/\*.*?\*/)|(//[^\n]*)|(\#[^\n]*)|("(?:\\.|[^"\\\n])*")
+                     |('(?:\\.|[^'\\\n])*')|([A-Za-z_]\w*)|(\d[\w.]*(?:[eE][-+]?\d+)?)|(.))}gsx) {
+        next if defined $1 || defined $2 || defined $3 || defined $4;
+        my $tok = $5 // $6 // $8 // $9;
+        if (defined $7) {
+            my $id = $7;
+            $tok = $id eq 'true' ? '1' : $id eq 'false' ? '0'
+                 : ($keep{$id} || $prev eq '.' || $prev eq '->'
+                    || $id =~ /^(__|cuda|cublas|cudnn)/
+                    || $id =~ /^(exp|log|sqrt|rsqrt|fmax|fmin|fabs|fma|floor|ceil)f?$/) ? $id : 'I';
+        }
+        push @cur, $tok;
+        $prev = $tok;
+        $paren++ if $tok eq '(' || $tok eq '[';
+        $paren-- if ($tok eq ')' || $tok eq ']') && $paren > 0;
+        next unless $paren == 0 && ($tok eq ';' || $tok eq '{' || $tok eq '}');
+        my $u = join ' ', @cur;
+        @cur = ();
+        if ($tok eq '{') {
+            $fn = [] if $brace == 0 && $u =~ /\b__(global|device)__\b/;
+            $brace++;
+        }
+        $brace-- if $tok eq '}' && $brace > 0;
+        if (ntok($u) >= 6) {
+            push @units, $u;
+            push @$fn, $#units if $fn;
+        }
+        if ($fn && $brace == 0) {
+            push @funcs, $fn if @$fn >= 4;
+            undef $fn;
+        }
+    }
+    return (\@units, \@funcs);
+}
+sub slurp {
+    open my $fh, '<', $_[0] or die "dist: cannot read $_[0]: $!\n";
+    local $/;
+    my $s = <$fh>;
+    return defined $s ? $s : '';
+}
+my (%run, @solfuncs, @regions);
+for my $s (sort glob("$soldir/*/*.cu $soldir/*/*.cuh $soldir/*/*.c $soldir/*/*.h")) {
+    (my $label = $s) =~ s{^\Q$soldir\E/*}{solutions/};
+    my $text = slurp($s);
+    while ($text =~ m{^[ \t]*//[ \t]*BEGIN SOLUTION[^\n]*\n(.*?)^[ \t]*//[ \t]*END SOLUTION}gms) {
+        my ($u, $f) = parse($1);
+        $run{join "\n", @$u[$_ .. $_ + $RUN - 1]} //= $label for 0 .. $#$u - $RUN + 1;
+        push @regions, [$label, join("\n", @$u)] if @$u >= 2 && @$u < $RUN;
+        for my $fn (@$f) {
+            my %bag;
+            $bag{$u->[$_]}++ for @$fn;
+            push @solfuncs, [$label, \%bag];
+        }
+    }
+}
+die "dist: no solution code (BEGIN/END SOLUTION markers) under $soldir\n" unless %run;
+my $found = 0;
+for my $f (@files) {
+    my ($u, $funcs) = parse(slurp($f));
+    my %why;
+    for my $i (0 .. $#$u - $RUN + 1) {
+        my $s = $run{join "\n", @$u[$i .. $i + $RUN - 1]};
+        $why{$s} //= "$RUN statements in a row" if $s;
+    }
+    my $all = "\n" . join("\n", @$u) . "\n";
+    for my $r (@regions) {
+        $why{$r->[0]} //= "a whole region of solution code" if index($all, "\n$r->[1]\n") >= 0;
+    }
+    for my $fn (@$funcs) {
+        for my $sf (@solfuncs) {
+            my %bag = %{$sf->[1]};
+            my $common = 0;
+            for (@$fn) { if ($bag{$u->[$_]}) { $bag{$u->[$_]}--; $common++ } }
+            my $n = @$fn;
+            $why{$sf->[0]} //= "$common of the $n statements of a kernel function"
+                if $common >= 4 && $common >= $SHARE * $n;
+        }
+    }
+    for my $s (sort keys %why) {
+        print "$f: shares code with $s ($why{$s})\n";
+        $found = 1;
+    }
+}
+exit $found;
+PERL
+}
+
+if [ "${1:-}" = --compare ]; then
+    [ $# -ge 2 ] || { echo "usage: dist.sh --compare SOLUTIONS_DIR [FILE...]" >&2; exit 2; }
+    shift
+    tool=$(mktemp "${TMPDIR:-/tmp}/mw-compare.XXXXXX")
+    compare_tool >"$tool"
+    rc=0
+    perl "$tool" "$@" || rc=$?
+    rm -f "$tool"
+    exit $rc
+fi
 
 name=memwall-student
 out=${MW_DIST_OUT:-}
@@ -123,6 +274,50 @@ fi
 mkdir "$work/stage" "$work/stage/$name"
 tar -cf - -T "$work/ship" | tar -xpf - -C "$work/stage/$name"
 
+# Instructor-only regions cut from the staged C and CUDA sources.
+stage=$work/stage/$name
+(cd "$stage" && find . -type f \( -name '*.c' -o -name '*.h' -o -name '*.cu' -o -name '*.cuh' \) -print) |
+    sed 's|^\./||' | LC_ALL=C sort >"$work/sources"
+: >"$work/cut"
+while IFS= read -r f; do
+    grep -q -E '^[[:space:]]*// (BEGIN|END) INSTRUCTOR ONLY' "$stage/$f" || continue
+    awk -v file="$f" '
+        /^[ \t]*\/\/ BEGIN INSTRUCTOR ONLY/ {
+            if (inside) { print file ":" NR ": BEGIN INSTRUCTOR ONLY inside a region" >"/dev/stderr"; exit 1 }
+            inside = NR; next
+        }
+        /^[ \t]*\/\/ END INSTRUCTOR ONLY/ {
+            if (!inside) { print file ":" NR ": END INSTRUCTOR ONLY without a BEGIN" >"/dev/stderr"; exit 1 }
+            inside = 0; next
+        }
+        !inside { print }
+        END {
+            if (inside) { print file ":" inside ": BEGIN INSTRUCTOR ONLY never ended" >"/dev/stderr"; exit 1 }
+        }' "$stage/$f" >"$work/cut.tmp" || die "instructor-only markers that do not pair up (above)"
+    cat "$work/cut.tmp" >"$stage/$f" # rewrite in place: the file keeps its mode
+    printf '%s\n' "$f" >>"$work/cut"
+done <"$work/sources"
+
+# No shipped source may share code with a solution.
+compared=''
+if grep -q -s -E '^[[:space:]]*// BEGIN SOLUTION' solutions/*/*.cu; then
+    if command -v perl >/dev/null 2>&1; then
+        compare_tool >"$work/compare.pl"
+        solutions=$(pwd)/solutions
+        rc=0
+        (cd "$stage" && perl "$work/compare.pl" "$solutions" <"$work/sources") >"$work/shared" || rc=$?
+        if [ $rc -eq 1 ]; then
+            die "these files would give solutions away:
+$(cat "$work/shared")
+cut that code with '// BEGIN INSTRUCTOR ONLY' and '// END INSTRUCTOR ONLY' lines (the chapter must build without it), or leave the file out (MW_DIST_EXCLUDE)"
+        fi
+        [ $rc -eq 0 ] || die "comparing the sources with solutions/ failed (exit $rc)"
+        compared=$(wc -l <"$work/sources" | tr -d ' ')
+    else
+        echo "dist: warning: perl not found: the sources were not compared with solutions/" >&2
+    fi
+fi
+
 set -- -cf -
 if tar --version 2>/dev/null | grep -q 'GNU tar'; then
     # Nothing of the machine that made it: owner root, names sorted.
@@ -151,4 +346,8 @@ echo "dist: wrote $out: $files files, $human, unpacks into $name/ (from $source)
 left=$(awk -F'\t' '$1 != "-" { print $1 }' "$work/classified" | LC_ALL=C sort | uniq -c |
     awk '{ printf "%s%s (%d)", (NR > 1 ? ", " : ""), $2, $1 }')
 [ -n "$left" ] && echo "dist: left out: $left"
+if [ -s "$work/cut" ]; then
+    echo "dist: instructor-only code cut from: $(awk '{ printf "%s%s", (NR > 1 ? ", " : ""), $0 }' "$work/cut")"
+fi
+[ -n "$compared" ] && echo "dist: $compared C and CUDA sources compared with solutions/: none shares code"
 exit 0

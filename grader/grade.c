@@ -112,16 +112,20 @@ static void report_mistakes(checker *k, const mw_case *c, const mw_inputs *in,
 {
     for (int i = 0; i < k->ch->nmistakes && r->wrong > 0; i++) {
         const mw_mistake *mk = &k->ch->mistakes[i];
-        int all = 1;
+        /* A NaN the mistake predicts is evidence only where the inputs hold
+         * no NaN of their own: there, NaN meeting NaN says nothing. */
+        int inputs_nan = c->gen == MW_GEN_RARE_NAN || c->gen == MW_GEN_SPECIAL;
+        int all = 1, some_number = !inputs_nan;
         for (int o = 0; o < v->nout && all; o++) {
             const mw_mismatch *m = &r->per[v->out[o]];
             mw_tol tol = mw_tolerance_of(k->ch, c, v->out[o]);
-            for (int j = 0; j < m->nshow && all; j++)
-                all = mw_matches(m->show_got[j],
-                                 mk->value(c, in, flat_index(v, v->out[o], m->show_index[j])),
-                                 tol);
+            for (int j = 0; j < m->nshow && all; j++) {
+                double value = mk->value(c, in, flat_index(v, v->out[o], m->show_index[j]));
+                all = mw_matches(m->show_got[j], value, tol);
+                some_number |= !isnan(value);
+            }
         }
-        if (all)
+        if (all && some_number)
             report(k, "L         hint: %s", mk->message);
     }
 }

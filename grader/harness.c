@@ -79,6 +79,15 @@ cudaError_t mw_views_alloc(const mw_chapter *ch, const mw_case *c, mw_views *v)
     return cudaSuccess;
 }
 
+static cudaError_t guard_and_poison_workspace(mw_views *v, cudaStream_t s)
+{
+    int w = v->nbufs;
+    cudaError_t err = cudaMemsetAsync(v->alloc[w], 0xfe, v->alloc_count[w] * sizeof(float), s);
+    if (err == cudaSuccess)
+        err = cudaMemsetAsync(v->view[w], 0xff, v->spec[w].count * sizeof(float), s);
+    return err;
+}
+
 /* Guards around the workspace catch a write past it; NaN inside catches a
  * read of scratch that was never written. */
 cudaError_t mw_views_alloc_workspace(mw_views *v, size_t floats, cudaStream_t s)
@@ -90,18 +99,33 @@ cudaError_t mw_views_alloc_workspace(mw_views *v, size_t floats, cudaStream_t s)
     v->spec[w].count = floats;
     cudaError_t err = alloc_slot(v, w, 0);
     if (err == cudaSuccess)
-        err = cudaMemsetAsync(v->alloc[w], 0xfe, v->alloc_count[w] * sizeof(float), s);
-    if (err == cudaSuccess)
-        err = cudaMemsetAsync(v->view[w], 0xff, floats * sizeof(float), s);
+        err = guard_and_poison_workspace(v, s);
     if (err != cudaSuccess)
         mw_views_free_workspace(v);
     return err;
 }
 
+cudaError_t mw_views_lend_workspace(mw_views *v, float *pool, size_t floats, cudaStream_t s)
+{
+    mw_views_free_workspace(v);
+    if (floats == 0)
+        return cudaSuccess;
+    int w = v->nbufs;
+    v->spec[w].count = floats;
+    v->lead[w] = MW_GUARD;
+    v->alloc_count[w] = floats + 2 * MW_GUARD;
+    v->alloc[w] = pool;
+    v->view[w] = pool + MW_GUARD;
+    v->workspace_lent = 1;
+    return guard_and_poison_workspace(v, s);
+}
+
 void mw_views_free_workspace(mw_views *v)
 {
     int w = v->nbufs;
-    cudaFree(v->alloc[w]);
+    if (!v->workspace_lent)
+        cudaFree(v->alloc[w]);
+    v->workspace_lent = 0;
     v->alloc[w] = v->view[w] = NULL;
     v->spec[w].count = 0;
 }
@@ -162,7 +186,8 @@ cudaError_t mw_views_fill_inputs(mw_views *v, const mw_inputs *in, cudaStream_t 
 
 void mw_views_free(mw_views *v)
 {
-    for (int b = 0; b <= v->nbufs; b++) {
+    mw_views_free_workspace(v);
+    for (int b = 0; b < v->nbufs; b++) {
         cudaFree(v->alloc[b]);
         v->alloc[b] = v->view[b] = NULL;
     }

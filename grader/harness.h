@@ -24,6 +24,7 @@ typedef struct mw_views {
     size_t alloc_count[MW_MAX_BUFS + 1];
     size_t lead[MW_MAX_BUFS + 1]; /* elements from alloc to view */
     float *view[MW_MAX_BUFS + 1];
+    int workspace_lent; /* the workspace slot is someone else's memory: never freed here */
 } mw_views;
 
 /* What one check found: a mismatch per output buffer (per[b], indices local
@@ -44,6 +45,9 @@ cudaError_t mw_views_poison_output(mw_views *v, cudaStream_t s);
 /* The workspace slot, `floats` long, with guards and poisoned (0: none). */
 cudaError_t mw_views_alloc_workspace(mw_views *v, size_t floats, cudaStream_t s);
 void mw_views_free_workspace(mw_views *v);
+/* The same, in `pool` (at least mw_workspace_bytes(floats) long), which
+ * stays the caller's: traffic keeps one pool for every implementation. */
+cudaError_t mw_views_lend_workspace(mw_views *v, float *pool, size_t floats, cudaStream_t s);
 /* Bytes a workspace of `floats` takes with its guards (0 for none). */
 size_t mw_workspace_bytes(size_t floats);
 /* The tolerance of output buffer b: the chapter's per-output one if it has

@@ -7,6 +7,9 @@
 #include "devinfo.h"
 #include "grade.h"
 
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +63,49 @@ static uint64_t fresh_seed(void)
         fclose(fp);
     }
     return s % 1000000000ULL; /* short enough to type back as SEED= */
+}
+
+/* Option values are checked, never replaced by a default: a typo in
+ * TIMEOUT= or SEED= is an error (exit 2) with one line saying what is
+ * wanted. */
+static int bad_value(const char *opt, const char *val, const char *want)
+{
+    fprintf(stderr, "mw-grade: %s must be %s, not '%s'\n", opt, want, val);
+    return 2;
+}
+
+/* A seed: decimal digits only (no sign, no space), at most 2^64 - 1. */
+static int parse_seed(const char *val, uint64_t *seed)
+{
+    if (!*val || strspn(val, "0123456789") != strlen(val))
+        return -1;
+    errno = 0;
+    unsigned long long v = strtoull(val, NULL, 10);
+    if (errno == ERANGE)
+        return -1;
+    *seed = v;
+    return 0;
+}
+
+/* A positive, finite number (of seconds, or a size), all of the string. */
+static int parse_positive(const char *val, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(val, &end);
+    if (end == val || *end || errno == ERANGE || !isfinite(v) || v <= 0)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* Does EX (--version) start the file name of a version? */
+static int version_known(const mw_chapter *ch, const char *want)
+{
+    for (int v = 0; v < ch->nversions; v++)
+        if (strncmp(ch->versions[v].file, want, strlen(want)) == 0)
+            return 1;
+    return 0;
 }
 
 static void list_chapter(const mw_chapter *ch)
@@ -121,11 +167,14 @@ int main(int argc, char **argv)
             check.src_label = val;
         else if (strcmp(a, "--version") == 0 && val)
             check.only_version = *val ? val : NULL;
-        else if (strcmp(a, "--seed") == 0 && val && *val)
-            check.seed = bench.seed = strtoull(val, NULL, 10), have_seed = 1;
-        else if (strcmp(a, "--timeout") == 0 && val)
-            check.timeout_s = atof(val) > 0 ? atof(val) : 30.0;
-        else if (strcmp(a, "--results") == 0 && val && strcmp(cmd, "check") == 0)
+        else if (strcmp(a, "--seed") == 0 && val) {
+            if (parse_seed(val, &check.seed) != 0)
+                return bad_value(a, val, "a whole number, as a check prints it (SEED=123456789)");
+            bench.seed = check.seed, have_seed = 1;
+        } else if (strcmp(a, "--timeout") == 0 && val) {
+            if (parse_positive(val, &check.timeout_s) != 0)
+                return bad_value(a, val, "a positive number of seconds (TIMEOUT=60)");
+        } else if (strcmp(a, "--results") == 0 && val && strcmp(cmd, "check") == 0)
             check.results_path = val;
         else if (strcmp(a, "--student") == 0 && val)
             bench.student_dir = *val ? val : NULL;
@@ -139,9 +188,10 @@ int main(int argc, char **argv)
             cases_path = val;
         else if (strcmp(a, "--out") == 0 && val)
             perf_out = val;
-        else if (strcmp(a, "--size") == 0 && val)
-            perf_size = atof(val);
-        else {
+        else if (strcmp(a, "--size") == 0 && val) {
+            if (parse_positive(val, &perf_size) != 0)
+                return bad_value(a, val, "a positive number");
+        } else {
             takes = 0;
             if (strcmp(a, "--small") == 0)
                 check.small = 1;
@@ -176,6 +226,14 @@ int main(int argc, char **argv)
     }
     if (!have_seed)
         check.seed = bench.seed = fresh_seed();
+    if (check.only_version && !version_known(ch, check.only_version)) {
+        fprintf(stderr, "mw-grade: no version of %s starts with '%s' (--version, EX=); versions:",
+                ch->id, check.only_version);
+        for (int v = 0; v < ch->nversions; v++)
+            fprintf(stderr, " %s", ch->versions[v].file);
+        fprintf(stderr, "\n");
+        return 2;
+    }
 
     if (strcmp(cmd, "check") == 0) {
         if (!check.lib_dir) {

@@ -45,10 +45,52 @@ static int profiled(const mw_impl *im)
     return im->loaded && strcmp(im->kind, "roof") != 0;
 }
 
+/* One workspace, as large as the largest any profiled implementation needs
+ * at any traffic size, allocated before the first profile and freed after
+ * the last. Freed and allocated between profiles instead, the kernel
+ * profiled right after a large free was charged DRAM writes it never made:
+ * on an H100, chapter 05's flash kernel at N = 16384, profiled after the
+ * unfused version freed its 69 GB of scores, was counted 45 GB written
+ * (0.27 GB when profiled alone). NULL when none is needed or it does not
+ * fit (each implementation then allocates its own). */
+static float *workspace_pool(const mw_chapter *ch, const mw_impl *impls, int nimpl,
+                             size_t *floats)
+{
+    *floats = 0;
+    for (int ti = 0; ti < ch->ntraffic; ti++) {
+        int bi;
+        const mw_case *c = bench_case_at(ch, (double)ch->traffic_sizes[ti], &bi);
+        for (int i = 0; c && i < nimpl; i++) {
+            size_t need = profiled(&impls[i]) ? mw_impl_workspace(ch, &impls[i], c) : 0;
+            *floats = need > *floats ? need : *floats;
+        }
+    }
+    float *pool = NULL;
+    if (*floats && cudaMalloc((void **)&pool, mw_workspace_bytes(*floats)) != cudaSuccess) {
+        cudaGetLastError(); /* too large: leave the error behind */
+        pool = NULL;
+    }
+    return pool;
+}
+
+/* The implementation's workspace at case c, from the pool when there is
+ * one; -1 when it cannot have one (said on stderr). */
+static int workspace_for(const mw_chapter *ch, const mw_impl *im, const mw_case *c,
+                         mw_views *v, float *pool)
+{
+    size_t floats = mw_impl_workspace(ch, im, c);
+    if (!pool || floats == 0)
+        return mw_impl_workspace_alloc(ch, im, c, v, "traffic");
+    MW_CUDA(mw_views_lend_workspace(v, pool, floats, 0));
+    return 0;
+}
+
 int mw_cmd_traffic_run(const mw_chapter *ch, const mw_bench_opts *o, const char *map_path)
 {
     mw_impl impls[MW_MAX_IMPLS];
     int nimpl = mw_impls_load(ch, o, impls);
+    size_t pool_floats;
+    float *pool = workspace_pool(ch, impls, nimpl, &pool_floats);
     mw_csv map;
     if (mw_csv_open(&map, map_path, "k,impl,kind,size,op") != 0)
         return 2;
@@ -65,7 +107,7 @@ int mw_cmd_traffic_run(const mw_chapter *ch, const mw_bench_opts *o, const char 
         for (int i = 0; i < nimpl; i++, k++) {
             if (!profiled(&impls[i]))
                 continue;
-            if (mw_impl_workspace_alloc(ch, &impls[i], c, &v, "traffic") != 0)
+            if (workspace_for(ch, &impls[i], c, &v, pool) != 0)
                 continue;
             MW_CUDA(mw_views_poison_output(&v, 0));
             MW_CUDA(mw_dev_marker(k, 0));
@@ -85,6 +127,7 @@ int mw_cmd_traffic_run(const mw_chapter *ch, const mw_bench_opts *o, const char 
         }
         mw_views_free(&v);
     }
+    cudaFree(pool);
     mw_impls_free(impls, nimpl);
     return mw_csv_close(&map) == 0 ? 0 : 2;
 }

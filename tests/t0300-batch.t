@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# make grade end to end on a small class, with or without a GPU: each
+# make grade end to end on a small class, on a GPU (without one, make grade
+# refuses before it grades anyone: t0302): each
 # submission is built in its own sandboxed scratch folder; the gradebook, a
 # report, a results.json (valid JSON) and a score per student are written;
 # a compile error is named and does not stop the batch; a re-run skips the
@@ -22,6 +23,7 @@ printf 'this is not CUDA\n' >"$class/ben/02_fast.cu"
 cp exercises/01-vector-add/01_naive.cu "$class/cat.cu"
 chmod -R a+rX "$scratch"
 
+if have_gpu; then
 run=$(make -s --no-print-directory grade CH=01 SUBMISSIONS="$class" OUT="$out" 2>&1)
 ok $? "make grade runs over the class"
 printf '%s\n' "$run" | grep -q '3 submission(s)'
@@ -50,6 +52,9 @@ ok "$([ "$skipped" -eq 3 ] && echo 0 || echo 1)" "a re-run skips the three stude
 run=$(make -s --no-print-directory grade CH=01 SUBMISSIONS="$class" OUT="$out" FORCE=1 2>&1)
 skipped=$(printf '%s\n' "$run" | grep -c 'already graded')
 ok "$([ "$skipped" -eq 0 ] && echo 0 || echo 1)" "FORCE=1 grades them again"
+else
+    for i in $(seq 1 15); do skip "$GPU_REASON: make grade refuses without a GPU (t0302)"; done
+fi
 
 printf 'seed 1\ncase hidden 12 0 0 0 0 0 0 gaussian 1 0 0 0\n' >"$scratch/bad.cases"
 run=$(make -s --no-print-directory grade CH=01 SUBMISSIONS="$class" OUT="$scratch/out2" HIDDEN="$scratch/bad.cases" 2>&1)

@@ -6,7 +6,9 @@
  * subtract, exp, add, multiply): far left of the ridge, memory-bound.
  * Baselines in the same run: cudnnSoftmaxForward (accurate, instance mode
  * over a rows x cols x 1 x 1 tensor) where cuDNN is present; the workbook's
- * own three-pass kernel always; a device-to-device copy as the roof. */
+ * own three-pass kernel (baselines.cu), except in the student edition, where
+ * it would give exercise 04.1 away (the INSTRUCTOR ONLY regions are cut
+ * there); a device-to-device copy as the roof. */
 #include "mw.h"
 
 #include "harness.h"
@@ -25,7 +27,9 @@
 
 enum { X, Y };
 
+// BEGIN INSTRUCTOR ONLY
 cudaError_t mw04_three_pass(const float *x, float *y, size_t rows, size_t cols, cudaStream_t s);
+// END INSTRUCTOR ONLY
 
 static const mw_version versions[] = {
     {"01_three_pass", "softmax_three_pass",
@@ -237,11 +241,13 @@ static const mw_mistake mistakes[] = {
 
 /* ---- library baselines -------------------------------------------------- */
 
+// BEGIN INSTRUCTOR ONLY
 static cudaError_t three_pass_run(void *state, const mw_case *c, float *const *b, cudaStream_t s)
 {
     (void)state;
     return mw04_three_pass(b[X], b[Y], c->dim[0], c->dim[1], s);
 }
+// END INSTRUCTOR ONLY
 
 static int no_state(void **state)
 {
@@ -307,7 +313,9 @@ static const mw_library libraries[] = {
 #ifdef MW_HAVE_CUDNN
     {"cudnnSoftmaxForward", "library", cudnn_setup, cudnn_run, cudnn_teardown, NULL, 1, 0},
 #endif
+    // BEGIN INSTRUCTOR ONLY
     {"unfused_three_pass", "reference", no_state, three_pass_run, NULL, NULL, 1, 0},
+    // END INSTRUCTOR ONLY
     {"cudaMemcpy", "roof", no_state, copy_run, NULL, copy_model, 0, 0},
 };
 

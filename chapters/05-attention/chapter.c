@@ -195,9 +195,10 @@ typedef struct row_rule {
     int no_max;      /* exp(S) in float without the max: overflows past 88 */
     int scale_after; /* softmax of the unscaled scores, O multiplied by scale */
     int no_scale;    /* the scale never applied */
+    int sqrt_scale;  /* 1/sqrt(d) in place of the scale given */
 } row_rule;
 
-static const row_rule exact_rule = {0, 0, 0, 0};
+static const row_rule exact_rule = {0, 0, 0, 0, 0};
 
 /* K and V of one (b, h), in float, recomputed from the seed: the rows of
  * a check come in increasing order, so one head at a time suffices. */
@@ -240,7 +241,9 @@ static void attend_row(const mw_case *c, const mw_inputs *in, size_t row, row_ru
 {
     size_t N = DN(c), d = DD(c), bh = row / N, i = row % N;
     const float *K = head_rows(c, in, bh, Kb), *V = head_rows(c, in, bh, Vb);
-    double scale = rule.no_scale || rule.scale_after ? 1.0 : scale_of(c);
+    double scale = rule.no_scale || rule.scale_after ? 1.0
+                   : rule.sqrt_scale                 ? (float)(1.0 / sqrt((double)d))
+                                                     : scale_of(c);
     long last = is_causal(c) ? (long)i + rule.mask_shift : (long)N - 1;
     if (last > (long)N - 1)
         last = (long)N - 1;
@@ -393,27 +396,34 @@ static double under_rule(const mw_case *c, const mw_inputs *in, size_t i, row_ru
 
 static double mask_strict(const mw_case *c, const mw_inputs *in, size_t i)
 {
-    return is_causal(c) ? under_rule(c, in, i, (row_rule){-1, 0, 0, 0}) : NAN;
+    return is_causal(c) ? under_rule(c, in, i, (row_rule){-1, 0, 0, 0, 0}) : NAN;
 }
 
 static double mask_leaky(const mw_case *c, const mw_inputs *in, size_t i)
 {
-    return is_causal(c) ? under_rule(c, in, i, (row_rule){+1, 0, 0, 0}) : NAN;
+    return is_causal(c) ? under_rule(c, in, i, (row_rule){+1, 0, 0, 0, 0}) : NAN;
 }
 
 static double no_max(const mw_case *c, const mw_inputs *in, size_t i)
 {
-    return under_rule(c, in, i, (row_rule){0, 1, 0, 0});
+    return under_rule(c, in, i, (row_rule){0, 1, 0, 0, 0});
 }
 
 static double scale_after(const mw_case *c, const mw_inputs *in, size_t i)
 {
-    return under_rule(c, in, i, (row_rule){0, 0, 1, 0});
+    return under_rule(c, in, i, (row_rule){0, 0, 1, 0, 0});
 }
 
 static double no_scale(const mw_case *c, const mw_inputs *in, size_t i)
 {
-    return under_rule(c, in, i, (row_rule){0, 0, 0, 1});
+    return under_rule(c, in, i, (row_rule){0, 0, 0, 1, 0});
+}
+
+/* 1/sqrt(d) where the launcher was given another scale (only those cases
+ * tell: elsewhere the two agree). */
+static double sqrt_scale(const mw_case *c, const mw_inputs *in, size_t i)
+{
+    return c->arg[1] != 0.f ? under_rule(c, in, i, (row_rule){0, 0, 0, 0, 1}) : NAN;
 }
 
 /* L in base 2: a kernel that works with exp2 and forgets to convert back. */
@@ -439,6 +449,9 @@ static const mw_mistake mistakes[] = {
      scale_after},
     {"the scale was never applied: S = scale * Q K^T, with the scale the launcher is given",
      no_scale},
+    {"the scale argument was ignored: 1/sqrt(d) was used where the launcher was given "
+     "another scale; use the `scale` parameter",
+     sqrt_scale},
     {"L is in base 2: with exp2, L_i = (m_i + log2(l_i)) * ln(2) gives the natural log",
      log2_L},
 };

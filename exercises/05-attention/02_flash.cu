@@ -59,8 +59,12 @@
  * Q_i or an attended K row makes S, then P, l and O NaN (fmaxf skips NaN,
  * so m stays a number; it does not matter).
  *
- * Launch settings: a 1-D grid, one block per query tile; non-causal, the Tr
- * tiles of one (b, h) are neighbours (they share K, V in the L2).
+ * Launch settings: a 1-D grid. Non-causal: persistent, as many blocks as
+ * the GPU holds at once, each taking the next query tile from a counter in
+ * (b, h)-major order, so that the tiles in flight span two or three heads
+ * whose K and V stay in the L2 (one block per tile: ncu counted 43x the
+ * minimum bytes at N = 16384, as blocks drifted over many heads). Causal:
+ * one block per query tile, the longest first.
  *   d = 64:  Br = 128, Bc = 64, 128 threads (16 row groups of 8 lanes), 99 KB
  *            of shared memory (Q_i^T 33, K_j 17, V_j 16, P_ij^T 33), 255
  *            registers (__launch_bounds__(128, 2)): 2 blocks, 8 warps per SM;

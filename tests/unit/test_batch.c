@@ -1,14 +1,18 @@
 /* test_batch.c: unit tests of the batch grader's pure-C parts: the rubric,
- * the hidden-cases file, and the files it writes (score.csv round trip for
- * resuming, gradebook CSV quoting, results.json escaping). */
+ * the hidden-cases file, the files it writes (score.csv round trip for
+ * resuming, gradebook CSV quoting, results.json escaping), and the layouts
+ * of a submissions folder (Canvas names, archives' listings, which entries
+ * may be unpacked). */
 #define _POSIX_C_SOURCE 200809L
 #include "tap.h"
 
+#include "batch_layout.h"
 #include "cases_file.h"
 #include "gradebook.h"
 #include "rubric.h"
 
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static char dir[] = "/tmp/mw-test-batch-XXXXXX";
@@ -185,6 +189,169 @@ static void test_outputs(void)
     mw_student_free(&s);
 }
 
+
+static void test_canvas_names(void)
+{
+    char student[128], original[256];
+    long long id = 0;
+    ok(mw_canvas_parse("doe_john_12345_678901_01_naive.cu", student, sizeof student, original,
+                       sizeof original, &id) == 0,
+       "a Canvas download's name is recognized");
+    is_str(student, "doe_john", "the student's name keeps its underscores");
+    is_str(original, "01_naive.cu", "the file's own name keeps its underscores");
+    is_int(id, 678901, "the attachment id");
+    mw_canvas_parse("doe_john_12345_678950_01_naive-1.cu", student, sizeof student, original,
+                    sizeof original, &id);
+    is_str(original, "01_naive.cu", "Canvas's resubmission suffix -1 is dropped");
+    mw_canvas_parse("doejohn_LATE_12345_678901_02_fast-12.cu", student, sizeof student, original,
+                    sizeof original, &id);
+    is_str(student, "doejohn", "a late hand-in: LATE is not part of the name");
+    is_str(original, "02_fast.cu", "and a two-digit suffix is dropped");
+    mw_canvas_parse("roe_1_2_hw.tar-1.gz", student, sizeof student, original, sizeof original,
+                    &id);
+    is_str(original, "hw.tar.gz", "the suffix before the last extension only");
+    mw_canvas_parse("roe_1_2_Makefile-3", student, sizeof student, original, sizeof original,
+                    &id);
+    is_str(original, "Makefile", "a name without extension loses its suffix too");
+    ok(mw_canvas_parse("mallory.cu", student, sizeof student, original, sizeof original, &id) != 0,
+       "a plain .cu file is not a Canvas download");
+    ok(mw_canvas_parse("ann_01_naive.cu", student, sizeof student, original, sizeof original,
+                       &id) != 0,
+       "one number is not the two ids");
+    ok(mw_canvas_parse("ann_12_34_", student, sizeof student, original, sizeof original, &id) != 0,
+       "no file name after the ids: not Canvas");
+    ok(mw_canvas_parse("_12_34_x.cu", student, sizeof student, original, sizeof original, &id) != 0,
+       "no student name: not Canvas");
+
+    char stem[64];
+    is_int(mw_archive_kind("ann.tar.gz", stem, sizeof stem), MW_ARCHIVE_TGZ, ".tar.gz");
+    is_str(stem, "ann", "the student of ann.tar.gz");
+    is_int(mw_archive_kind("Ben.ZIP", stem, sizeof stem), MW_ARCHIVE_ZIP, ".ZIP, any case");
+    is_str(stem, "Ben", "the student of Ben.ZIP");
+    is_int(mw_archive_kind("c.tgz", NULL, 0), MW_ARCHIVE_TGZ, ".tgz");
+    is_int(mw_archive_kind("c.tar", NULL, 0), MW_ARCHIVE_TAR, ".tar");
+    is_int(mw_archive_kind("c.cu", NULL, 0), MW_ARCHIVE_NONE, "a .cu file is no archive");
+}
+
+static void test_listings(void)
+{
+    mw_entry e;
+    ok(mw_parse_tar_line("-rw-r--r-- 1000/1000      1234 2024-05-01 10:00 ann/01 naive.cu\n",
+                         &e) == 0,
+       "a tar listing line");
+    is_str(e.name, "ann/01 naive.cu", "its name, spaces kept");
+    is_int(e.size, 1234, "its size");
+    is_int(e.type, '-', "a regular file");
+    mw_parse_tar_line("lrwxrwxrwx 0/0 0 2024-05-01 10:00 ann/02_fast.cu -> /etc/passwd\n", &e);
+    is_str(e.name, "ann/02_fast.cu", "a link's name, without its target");
+    is_int(e.type, 'l', "a link");
+    mw_parse_tar_line("hrw-r--r-- 0/0 0 2024-05-01 10:00 b.cu link to a.cu\n", &e);
+    is_str(e.name, "b.cu", "a hard link's name");
+    ok(mw_parse_tar_line("tar: Removing leading `/' from member names\n", &e) != 0,
+       "tar's messages are not entries");
+    ok(mw_parse_zipinfo_line("-rw-r--r--  3.0 unx     1234 tx defN 24-May-01 10:00 ann/01_naive.cu\n",
+                             &e) == 0,
+       "a zipinfo line");
+    is_str(e.name, "ann/01_naive.cu", "its name");
+    is_int(e.size, 1234, "its size");
+    ok(mw_parse_zipinfo_line("-rw-a--     2.0 fat      512 t- defN 24-May-01 10:00 x.cu\n", &e) == 0 &&
+           e.type == '-',
+       "a zip made on Windows");
+    mw_parse_zipinfo_line("drwxr-xr-x  3.0 unx        0 bx stor 24-May-01 10:00 ann/\n", &e);
+    is_int(e.type, 'd', "a folder");
+    ok(mw_parse_zipinfo_line("Archive:  ann.zip\n", &e) != 0 &&
+           mw_parse_zipinfo_line("Zip file size: 596 bytes, number of entries: 4\n", &e) != 0 &&
+           mw_parse_zipinfo_line("4 files, 16 bytes uncompressed, 16 bytes compressed:  0.0%\n",
+                                 &e) != 0,
+       "zipinfo's header and totals are not entries");
+
+    mw_entry good = {"ann/./01_naive.cu", '-', 10};
+    ok(mw_entry_refusal(&good) == NULL, "a plain relative path may be unpacked");
+    mw_entry bad[] = {{"../01_naive.cu", '-', 1}, {"a/../../x", '-', 1}, {"/etc/x", '-', 1},
+                      {"-d", '-', 1},             {"a*b.cu", '-', 1},   {"a\\b", '-', 1},
+                      {"link", 'l', 0},           {"hard", 'h', 0},     {"fifo", 'p', 0}};
+    const char *what[] = {"..", "a/../..", "an absolute path", "a name like an option",
+                          "a pattern character", "a backslash", "a link", "a hard link", "a fifo"};
+    for (int i = 0; i < 9; i++) {
+        char name[96];
+        snprintf(name, sizeof name, "refused: %s", what[i]);
+        ok(mw_entry_refusal(&bad[i]) != NULL, name);
+    }
+    mw_entry dots = {"a/..b/c..d", '-', 1};
+    ok(mw_entry_refusal(&dots) == NULL, "dots inside a name are not ..");
+}
+
+static void touch(const char *name)
+{
+    write_file(name, "x\n");
+}
+
+static void test_class_scan(void)
+{
+    mw_class c;
+    char err[2048], path[256];
+    snprintf(path, sizeof path, "%s/class", dir);
+    mkdir(path, 0755);
+    ok(mw_class_scan(path, &c, err, sizeof err) != 0 && strstr(err, "no submission") &&
+           strstr(err, "Canvas"),
+       "an empty folder: an error naming the layouts");
+    touch("class/README.md");
+    ok(mw_class_scan(path, &c, err, sizeof err) != 0 && strstr(err, "set aside: README.md"),
+       "nothing gradable: the error names what was set aside");
+    snprintf(path, sizeof path, "%s/class/ann", dir);
+    mkdir(path, 0755);
+    touch("class/ben.cu");
+    touch("class/cat.tar.gz");
+    touch("class/dan.zip");
+    touch("class/doe_john_12345_678901_01_naive.cu");
+    touch("class/doe_john_12345_678950_01_naive-1.cu");
+    touch("class/doe_john_12345_678902_notes.txt");
+    touch("class/.hidden.cu");
+    snprintf(path, sizeof path, "%s/class", dir);
+    ok(mw_class_scan(path, &c, err, sizeof err) == 0, "a mixed class is read");
+    is_int(c.n, 5, "five students");
+    const char *want[] = {"ann", "ben", "cat", "dan", "doe_john"};
+    const mw_layout layout[] = {MW_LAYOUT_FOLDER, MW_LAYOUT_FILE, MW_LAYOUT_ARCHIVE,
+                                MW_LAYOUT_ARCHIVE, MW_LAYOUT_CANVAS};
+    for (int i = 0; i < 5 && i < c.n; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "%s, a %s", want[i], mw_layout_name(layout[i]));
+        ok(strcmp(c.subs[i].student, want[i]) == 0 && c.subs[i].layout == layout[i], name);
+    }
+    if (c.n == 5) {
+        is_int(c.subs[2].archive, MW_ARCHIVE_TGZ, "cat's archive kind");
+        is_int(c.subs[4].nuploads, 3, "doe_john's three files are one submission");
+        int superseded = 0, kept = 0;
+        for (int i = 0; i < c.subs[4].nuploads; i++) {
+            const mw_upload *u = &c.subs[4].uploads[i];
+            if (strcmp(u->original, "01_naive.cu") == 0)
+                u->superseded ? superseded++ : kept++;
+            if (strcmp(u->file, "doe_john_12345_678950_01_naive-1.cu") == 0)
+                ok(!u->superseded, "the later upload of 01_naive.cu is the one taken");
+        }
+        ok(superseded == 1 && kept == 1, "the earlier upload is superseded");
+    }
+    is_int(c.nignored, 1, "README.md set aside; dot files not even that");
+    mw_class_free(&c);
+
+    touch("class/ann.zip");
+    ok(mw_class_scan(path, &c, err, sizeof err) != 0 && strstr(err, "two submissions") &&
+           strstr(err, "ann.zip"),
+       "ann/ and ann.zip: one student twice is an error");
+    mw_class_free(&c);
+    snprintf(path, sizeof path, "%s/class/ben.cu", dir);
+    ok(mw_class_scan(path, &c, err, sizeof err) != 0 && strstr(err, "is a file") &&
+           strstr(err, "ann.tar.gz"),
+       "a file given for the folder: an error naming the layouts");
+    mw_class_free(&c);
+
+    mw_notes n = {0};
+    for (int i = 0; i < 40; i++)
+        mw_notes_add(&n, "f", "matched no exercise");
+    is_int(n.n, 40, "notes grow");
+    mw_notes_free(&n);
+}
+
 int main(void)
 {
     if (!mkdtemp(dir))
@@ -192,6 +359,9 @@ int main(void)
     test_rubric();
     test_cases_file();
     test_outputs();
+    test_canvas_names();
+    test_listings();
+    test_class_scan();
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0)

@@ -1,0 +1,117 @@
+/* batch.h: what the parts of mw-batch share: the batch's context, the
+ * sandbox its steps run in (batch_sandbox.c), and how a submission is
+ * turned into files to grade (batch_stage.c), and what it writes to OUT
+ * (batch_output.c). See batch.c for the whole. */
+#ifndef MW_BATCH_H
+#define MW_BATCH_H
+
+#include "batch_layout.h"
+#include "gradebook.h"
+#include "rubric.h"
+
+#include <limits.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#define MAX_VERSIONS 16
+
+typedef struct options {
+    char chapter[128];
+    char submissions[PATH_MAX], out[PATH_MAX], hidden[PATH_MAX], rubric[PATH_MAX];
+    double timeout_s; /* per case */
+    int force;
+    int list; /* --list: show what would be graded, and stop */
+} options;
+
+/* What the batch knows of the chapter and the machine. */
+typedef struct context {
+    options opt;
+    char root[PATH_MAX];                 /* the instructor's repository */
+    char grader[PATH_MAX];               /* build/<chapter>/mw-grade */
+    char make[PATH_MAX], nvcc[PATH_MAX], arch[32];
+    char tar[PATH_MAX], unzip[PATH_MAX]; /* empty when not installed */
+    char versions[MAX_VERSIONS][64];     /* "01_naive" */
+    int optional[MAX_VERSIONS];          /* an open challenge: no points either way */
+    int nversions;
+    mw_rubric rubric;
+    uid_t uid;                           /* who runs the steps */
+    gid_t gid;
+    int drop;                            /* started as root: run steps as nobody */
+    long long fsize;                     /* a step's largest file; 0: 64 MB */
+    int sanitizer;                       /* compute-sanitizer is installed */
+    int nhidden;                         /* cases in the hidden file */
+    int ncases;                          /* the chapter's own cases */
+} context;
+
+/* ---- batch_sandbox.c ---------------------------------------------------- */
+
+/* Prints "mw-batch: " and the message, and exits 2. */
+void die(const char *fmt, const char *arg);
+int is_dir(const char *path);
+int ends_with(const char *s, const char *suffix);
+/* Finds an executable on the PATH (and in /usr/local/cuda/bin); 0 when found. */
+int which(const char *name, char *out, size_t len);
+int copy_file(const char *from, const char *to, mode_t mode);
+/* The first line of a file, without its newline; "" when there is none. */
+void first_line(const char *path, char *out, size_t len);
+/* Runs argv in `dir` as the steps run (own process group, limits, an
+ * emptied environment, as nobody when root), stdout appended to `out` and
+ * stderr to `log` (they may be one file); returns the exit status, 128 +
+ * signal, or -1 on a timeout (the whole process group is killed). */
+int sandbox_run_to(const context *cx, const char *dir, char *const argv[], const char *out,
+                   const char *log, double timeout_s);
+int sandbox_run(const context *cx, const char *dir, char *const argv[], const char *log,
+                double timeout_s);
+/* A scratch folder with src/, lib/, tmp/ and sub/, which the steps' user
+ * can write. */
+void make_scratch(const context *cx, char *dir, size_t len);
+/* A folder the steps' user can write (mkdir, chown when dropping). */
+int make_step_dir(const context *cx, const char *path);
+void remove_tree(const char *dir);
+
+/* ---- batch_stage.c ------------------------------------------------------ */
+
+/* A submission made ready to grade: where its exercise files are looked
+ * for, and what was said about its files. */
+typedef struct staged {
+    char from[PATH_MAX]; /* a folder, or a .cu file that stands for every version */
+    int single_file;     /* `from` is that .cu file */
+    char why[512];       /* when it cannot be graded at all: why */
+    mw_notes notes;      /* files not graded, and why */
+    int nrenamed;        /* Canvas: a file's name in `from` -> its download name */
+    char (*renamed)[2][256];
+} staged;
+
+/* Unpacks or gathers a submission into scratch/sub (an archive, a Canvas
+ * download), or points at it where it lies (a folder, a .cu file).
+ * 0, or -1 with why set: it cannot be graded (no unzip, an archive refused
+ * or unreadable). Writes what it ran to scratch/unpack.log. */
+int stage_submission(const context *cx, const mw_submission *sub, const char *scratch,
+                     staged *st);
+/* Notes every file under st->from that is none of the `used` paths
+ * ("matched no exercise"), folders named by dots skipped. */
+void note_unmatched(staged *st, char used[][PATH_MAX], int nused);
+/* How a staged path is shown: relative to st->from, by its download name
+ * where Canvas renamed it. */
+void shown_name(const staged *st, const char *path, char *out, size_t len);
+void staged_free(staged *st);
+
+/* ---- batch_output.c ------------------------------------------------------ */
+
+/* Whether OUT holds a complete, genuine score for the student: score.csv,
+ * report.md and results.json, no not-graded.txt, and not a status an
+ * earlier version wrote for a submission it could not grade. */
+int already_graded(const context *cx, const char *name);
+/* A graded student's files: the logs, report.md (ending with the files not
+ * graded), results.json, and score.csv last. */
+void save_graded(const context *cx, const char *scratch, const mw_student *s,
+                 const mw_notes *notes);
+/* A student not graded: the logs and not-graded.txt (why, on its first
+ * line); any earlier score is removed. */
+void save_not_graded(const context *cx, const char *scratch, const char *name, const char *why,
+                     const mw_notes *notes);
+/* gradebook.csv from every students/<name>/ in OUT: a row per grade, and a
+ * row without points for each student not graded. */
+void write_gradebook(const context *cx);
+
+#endif

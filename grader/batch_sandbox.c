@@ -1,0 +1,199 @@
+/* batch_sandbox.c: where mw-batch's steps run (a scratch folder, a child
+ * process in its own group with limits, an emptied environment, user nobody
+ * when started as root), and the small file helpers around it. */
+#define _GNU_SOURCE
+#include "batch.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+void die(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "mw-batch: ");
+    fprintf(stderr, fmt, arg);
+    fputc('\n', stderr);
+    exit(2);
+}
+
+int is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+int which(const char *name, char *out, size_t len)
+{
+    const char *path = getenv("PATH");
+    char buf[8192];
+    snprintf(buf, sizeof buf, "%s:/usr/local/cuda/bin", path ? path : "/usr/bin:/bin");
+    for (char *save, *d = strtok_r(buf, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+        snprintf(out, len, "%s/%s", d, name);
+        if (access(out, X_OK) == 0)
+            return 0;
+    }
+    out[0] = '\0';
+    return -1;
+}
+
+int copy_file(const char *from, const char *to, mode_t mode)
+{
+    FILE *in = fopen(from, "rb");
+    if (!in)
+        return -1;
+    FILE *out = fopen(to, "wb");
+    if (!out) {
+        fclose(in);
+        return -1;
+    }
+    char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+        fwrite(buf, 1, n, out);
+    fclose(in);
+    int bad = fclose(out) != 0;
+    chmod(to, mode);
+    return bad ? -1 : 0;
+}
+
+void first_line(const char *path, char *out, size_t len)
+{
+    out[0] = '\0';
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return;
+    if (fgets(out, (int)len, fp))
+        out[strcspn(out, "\r\n")] = '\0';
+    fclose(fp);
+}
+
+/* The child's side: limits, descriptors, user and environment, then exec. */
+static void child(const context *cx, const char *dir, char *const argv[], const char *out,
+                  const char *log, double timeout_s)
+{
+    setpgid(0, 0);
+    int fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644);
+    int fo = strcmp(out, log) == 0 ? fd : open(out, O_WRONLY | O_CREAT | O_APPEND, 0644);
+    int null = open("/dev/null", O_RDONLY);
+    if (fd < 0 || fo < 0 || null < 0 || dup2(null, 0) < 0 || dup2(fo, 1) < 0 || dup2(fd, 2) < 0)
+        _exit(126);
+    for (int i = 3; i < 4096; i++) /* nothing inherited past stderr */
+        close(i);
+    rlim_t fmax = cx->fsize > 0 ? (rlim_t)cx->fsize : (rlim_t)64 << 20; /* no log over 64 MB */
+    struct rlimit cpu = {(rlim_t)(2 * timeout_s + 60), (rlim_t)(2 * timeout_s + 60)};
+    struct rlimit fsize = {fmax, fmax};
+    struct rlimit core = {0, 0}, files = {1024, 1024};
+    setrlimit(RLIMIT_CPU, &cpu);
+    setrlimit(RLIMIT_FSIZE, &fsize);
+    setrlimit(RLIMIT_CORE, &core);
+    setrlimit(RLIMIT_NOFILE, &files);
+    if (chdir(dir) != 0)
+        _exit(126);
+    if (cx->drop && (setgroups(0, NULL) != 0 || setgid(cx->gid) != 0 || setuid(cx->uid) != 0))
+        _exit(126);
+    char path[PATH_MAX + 64], home[PATH_MAX + 8], tmp[PATH_MAX + 16], arch_env[64];
+    char nvcc_dir[PATH_MAX];
+    snprintf(nvcc_dir, sizeof nvcc_dir, "%s", cx->nvcc);
+    char *slash = strrchr(nvcc_dir, '/');
+    if (slash)
+        *slash = '\0';
+    snprintf(path, sizeof path, "PATH=%s:/usr/local/bin:/usr/bin:/bin", nvcc_dir);
+    snprintf(home, sizeof home, "HOME=%s", dir);
+    snprintf(tmp, sizeof tmp, "TMPDIR=%s/tmp", dir);
+    snprintf(arch_env, sizeof arch_env, "ARCH=%s", cx->arch);
+    char *env[8] = {path, home, tmp, "LANG=C", arch_env, NULL, NULL, NULL};
+    int n = 5;
+    const char *keep[] = {"LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES"};
+    static char kept[2][PATH_MAX + 32];
+    for (int i = 0; i < 2; i++)
+        if (getenv(keep[i])) {
+            snprintf(kept[i], sizeof kept[i], "%s=%s", keep[i], getenv(keep[i]));
+            env[n++] = kept[i];
+        }
+    execve(argv[0], argv, env);
+    _exit(127);
+}
+
+int sandbox_run_to(const context *cx, const char *dir, char *const argv[], const char *out,
+                   const char *log, double timeout_s)
+{
+    pid_t pid = fork();
+    if (pid < 0)
+        return -2;
+    if (pid == 0)
+        child(cx, dir, argv, out, log, timeout_s);
+    setpgid(pid, pid);
+    double start = (double)time(NULL);
+    struct timespec pause = {0, 20 * 1000 * 1000};
+    for (;;) {
+        int status;
+        pid_t r = waitpid(pid, &status, WNOHANG);
+        if (r == pid) {
+            kill(-pid, SIGKILL); /* what it left behind in its group */
+            return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        }
+        if ((double)time(NULL) - start > timeout_s) {
+            kill(-pid, SIGKILL);
+            waitpid(pid, &status, 0);
+            return -1;
+        }
+        nanosleep(&pause, NULL);
+    }
+}
+
+int sandbox_run(const context *cx, const char *dir, char *const argv[], const char *log,
+                double timeout_s)
+{
+    return sandbox_run_to(cx, dir, argv, log, log, timeout_s);
+}
+
+int make_step_dir(const context *cx, const char *path)
+{
+    if (mkdir(path, 0755) != 0 && errno != EEXIST)
+        return -1;
+    chmod(path, 0755);
+    return cx->drop && chown(path, cx->uid, cx->gid) != 0 ? -1 : 0;
+}
+
+void make_scratch(const context *cx, char *dir, size_t len)
+{
+    snprintf(dir, len, "/tmp/mw-grade-XXXXXX");
+    if (!mkdtemp(dir))
+        die("cannot make a scratch folder in /tmp: %s", strerror(errno));
+    const char *sub[] = {"src", "lib", "tmp", "sub"};
+    for (int i = 0; i < 4; i++) {
+        char path[PATH_MAX];
+        snprintf(path, sizeof path, "%s/%s", dir, sub[i]);
+        if (make_step_dir(cx, path) != 0)
+            die("cannot make %s for user nobody", path);
+    }
+    chmod(dir, 0755);
+    if (cx->drop && chown(dir, cx->uid, cx->gid) != 0)
+        die("cannot hand %s to user nobody", dir);
+}
+
+void remove_tree(const char *dir)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        execl("/bin/rm", "rm", "-rf", dir, (char *)NULL);
+        _exit(127);
+    }
+    int status;
+    waitpid(pid, &status, 0);
+}
