@@ -80,7 +80,7 @@ if ls solutions/*/*.cu >/dev/null 2>&1 && [ -z "${MW_DIST_INNER:-}" ] && command
     real=$(MW_DIST_OUT="$scratch/e.tar.gz" make -s --no-print-directory dist 2>/dev/null)
     shown=$(sed -n '/^```$/,/^```$/p' $doc | grep '^dist: ')
     # The same lines, numbers aside, and the same folders left out and files cut.
-    shape() { sed -E 's/[0-9.]+ (files|KiB|MiB|bytes)/N \1/; s/\([0-9]+\)/(N)/g; s/^dist: [0-9]+ /dist: N /; s|wrote [^:]*:|wrote F:|'; }
+    shape() { sed -E 's/[0-9.]+ (files|KiB|MiB|bytes)/N \1/g; s/\([0-9]+\)/(N)/g; s/^dist: [0-9]+ /dist: N /; s|wrote [^:]*:|wrote F:|'; }
     [ -n "$shown" ] && [ "$(printf '%s\n' "$real" | shape)" = "$(printf '%s\n' "$shown" | shape)" ]
     ok $? "$doc shows make dist's summary as make dist prints it now"
     [ $? -eq 0 ] || { diag "make dist:"; printf '%s\n' "$real" | diag; diag "$doc:"; printf '%s\n' "$shown" | diag; }
