@@ -2,7 +2,7 @@
 #
 #   make help                 targets and variables
 #   make check CH=01          grade your exercises for chapter 01
-#   make test                 the project's own tests
+#   make test                 the project's own tests (fast tier; make test-full: all)
 #
 # Quiet by default; V=1 shows every command.
 
@@ -55,7 +55,7 @@ LDLIBS    := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcublas -lcudar
 
 # Goals that run nvcc stop before compiling anything when there is none;
 # help, clean, dist, plot, tables and skeletons do not need it.
-NVCC_GOALS := check bench traffic ceilings sanitize grade-build lib grade build test \
+NVCC_GOALS := check bench traffic ceilings sanitize grade-build lib grade build test test-full \
               %.so %.cu.o %/mw-grade %/device.o
 ifeq ($(NVCC_FOUND),)
   ifneq ($(filter $(NVCC_GOALS),$(MAKECMDGOALS)),)
@@ -232,7 +232,7 @@ endif
 
 # ---- what users run -------------------------------------------------------------
 
-.PHONY: help check bench traffic ceilings plot sanitize skeletons test build clean \
+.PHONY: help check bench traffic ceilings plot sanitize skeletons test test-full build clean \
         grade-build tables lib grade dist
 
 help:
@@ -255,15 +255,14 @@ help:
 	@echo '  make dist             the student edition, dist/memwall-student.tar.gz'
 	@echo
 	@echo 'Maintainers:'
-	@echo '  make test             the project'"'"'s own tests (prove); GPU tests skip without a GPU'
+	@echo '  make test             the project'"'"'s own tests, fast tier (prove); long tests and,'
+	@echo '                        without a GPU, GPU tests report themselves skipped'
+	@echo '  make test-full        every test (MW_TEST_LONG=1): what CI runs'
 	@echo '  make skeletons        regenerate exercises/ from solutions/'
 	@echo '  make tables           refresh the README tables from results/'
 	@echo '  make build            build every chapter, exercise and solution'
 	@echo '  make grade-build CH=01   build one chapter'"'"'s grader and the versions make check runs'
 	@echo '  make lib CH=01 KERNEL=file.cu LIBDIR=dir   build one kernel file as an exercise'
-	@echo '  make mutants CH=01    mutation testing of the grader: plant one mistake at a time in'
-	@echo '                        the solutions and grade each (TIMEOUT=10 per case, EX=, SEED=);'
-	@echo '                        results/<gpu>/<chapter>/mutants.csv (docs/mutation-testing.md)'
 	@echo '  make clean            remove build/ (never results/)'
 	@echo
 	@echo 'Variables (make check CH=01 EX=02 SEED=7):'
@@ -292,6 +291,8 @@ help:
 	@echo '  RESULTS=results       where bench, traffic and ceilings write'
 	@echo '                        (make plot and make tables read results/)'
 	@echo '  BUILD=build           the build folder (the tests expect build/)'
+	@echo '  TEST_JOBS=2           jobs of make test'"'"'s build and test files at a time'
+	@echo '                        (default: one per core)'
 	@echo ' environment, read by the programs:'
 	@echo '  NCU=path              Nsight Compute for make traffic (default: on the PATH,'
 	@echo '                        else /usr/local/cuda/bin/ncu)'
@@ -299,6 +300,7 @@ help:
 	@echo '  MW_DIST_OUT=file      where make dist writes the tarball'
 	@echo '  MW_DIST_EXCLUDE="a b" more paths make dist leaves out'
 	@echo '  MW_NO_DROP=1          make grade as root runs submissions as root, not nobody'
+	@echo '  MW_TEST_LONG=1        make test and prove tests/... run the long tests too'
 	@echo
 	@echo 'Chapters: $(CHAPTERS)'
 
@@ -358,43 +360,6 @@ dist:
 
 # ---- mutation testing of the grader ------------------------------------------------
 
-# make mutants CH=01: every reference solution of the chapter with one planted
-# mistake at a time (build/tools/mw-mutate), built with `make lib` and graded
-# alone, small cases first, into results/<gpu>/<chapter>/mutants.csv
-# (grader/mutants.sh, docs/mutation-testing.md). EX= picks versions, SEED=
-# the inputs (default 20261122), TIMEOUT= the seconds per case (default 10
-# here: a mutant that hangs costs one timeout). Without a GPU it builds the
-# mutants and exits 77.
-ifneq ($(filter mutants,$(MAKECMDGOALS)),)
-  MUTANTS_CH := $(shell sh grader/chapter.sh '$(CH)')
-  ifeq ($(MUTANTS_CH),)
-    $(error $(if $(CH),no chapter matches CH=$(CH),give a chapter: make mutants CH=01))
-  endif
-  MUTANTS_TIMEOUT := $(if $(filter command line environment,$(origin TIMEOUT)),$(TIMEOUT),10)
-  ifeq ($(call is_count,$(MUTANTS_TIMEOUT)),)
-    $(error TIMEOUT must be a whole number of seconds, 1 or more, not '$(TIMEOUT)' (TIMEOUT=60))
-  endif
-  ifneq ($(SEED),)
-    ifeq ($(call is_uint,$(SEED)),)
-      $(error SEED must be a whole number, as a check prints it, not '$(SEED)' (SEED=123456789))
-    endif
-  endif
-  ifeq ($(NVCC_FOUND),)
-    $(error nvcc not found: make mutants builds every mutant with nvcc; name it with NVCC=/path/to/nvcc)
-  endif
-endif
-
-.PHONY: mutants
-mutants: $(BUILD)/$(MUTANTS_CH)/mw-grade $(BUILD)/tools/mw-mutate
-	$(Q)MAKE='$(MAKE)' sh grader/mutants.sh --chapter $(MUTANTS_CH) --grader $(BUILD)/$(MUTANTS_CH)/mw-grade \
-	    --tool $(BUILD)/tools/mw-mutate --work $(BUILD)/mutants/$(MUTANTS_CH) --results $(RESULTS) \
-	    --timeout $(MUTANTS_TIMEOUT) $(if $(SEED),--seed $(SEED)) $(if $(EX),--version $(EX))
-
-$(BUILD)/tools/mw-mutate: grader/mutate.c
-	$(call say,CC,$@)
-	@mkdir -p $(@D)
-	$(Q)$(CC) -std=c11 -Wall -Wextra -Werror -O2 -o $@ $<
-
 # ---- maintainers -----------------------------------------------------------------
 
 # Never a dependency of anything: regenerating overwrites exercises/, which
@@ -409,20 +374,37 @@ tables:
 	$(Q)sh plots/tables.sh
 
 # Everything a test file needs to run on its own (prove tests/tNNNN-*.t):
-# the chapter programs, every version's library, the strip and batch tools.
+# the chapter programs, every version's library, the strip and batch tools,
+# the unit test programs.
+UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/*.c))
+
 build: $(foreach ch,$(CHAPTERS),$(BUILD)/$(ch)/mw-grade $(call libs_of,exercises,$(ch)) \
                                 $(call libs_of,solutions,$(ch))) \
-       $(BUILD)/tools/mw-strip $(BUILD)/tools/mw-batch
-
-UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/*.c))
+       $(BUILD)/tools/mw-strip $(BUILD)/tools/mw-batch $(UNIT_TESTS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(GRADER_PURE:%=$(BUILD)/grader/%.o)
 	$(call say,CC,$@)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -Itests/unit -o $@ $(filter %.c %.o,$^) -lm
 
-test: build $(BUILD)/tools/mw-strip $(BUILD)/tools/mw-batch $(UNIT_TESTS)
-	$(Q)prove --failures $(if $(filter 1,$(V)),-v) tests/
+# make test: the fast tier. make test-full (or MW_TEST_LONG=1, as git's
+# GIT_TEST_LONG) adds the long tests, which the fast tier reports skipped
+# (tests/lib.sh: long_tests). Both build with TEST_JOBS jobs (default: one
+# per core; a -j given to make wins) and run as many test files at a time:
+# those known to share nothing side by side, the batch and edition tests
+# (t0301, t0302, t0310: /tmp/mw-grade-*, whole editions) one after another
+# beside them, and the rest, the GPU tests among them, alone at the end.
+# Skips are shown with their reasons; V=1 runs the files one at a time,
+# verbose. prove gets no MAKEFLAGS, so that a test runs as it does by hand
+# (prove tests/t0110-build.t).
+TEST_JOBS  ?= $(shell nproc 2>/dev/null || echo 1)
+TEST_RULES := --rules='seq=tests/t03{01,02,10}-*.t' --rules='par=tests/t0{1,2,4}??-*.t' \
+              --rules='par=tests/t0315-*.t'
+
+test test-full:
+	$(Q)$(MAKE) --no-print-directory $(if $(filter 1,$(V)),,-s) $(if $(filter -j%,$(MAKEFLAGS)),,-j$(TEST_JOBS)) build
+	$(Q)env -u MAKEFLAGS -u MFLAGS $(if $(filter test-full,$@),MW_TEST_LONG=1) prove --failures --directives \
+	    $(if $(filter 1,$(V)),-v,-j$(TEST_JOBS) $(TEST_RULES)) tests/
 
 clean:
 	rm -rf $(BUILD)

@@ -29,6 +29,16 @@ done_testing() {
     [ "$T_FAILED" -eq 0 ]
 }
 
+# Two tiers, as git's GIT_TEST_LONG: `make test` runs the fast one and
+# skips the long tests, saying so; `make test-full` (MW_TEST_LONG=1, also
+# for one file: MW_TEST_LONG=1 prove tests/t0110-build.t) runs them too.
+LONG_REASON='long test: run make test-full (or MW_TEST_LONG=1)'
+long_tests() { [ "${MW_TEST_LONG:-}" = 1 ]; }
+# long_file [WHAT]: a file that is long as a whole skips itself in the fast tier.
+long_file() { long_tests || skip_all "$LONG_REASON${1:+: $1}"; }
+# skip_long WHAT: one skipped point for a long part the fast tier leaves out.
+skip_long() { skip "$LONG_REASON: $*"; }
+
 # The chapter programs, built by `make build` (make test builds them first).
 chapters() { for d in chapters/[0-9][0-9]-*/; do d=${d%/}; echo "${d#chapters/}"; done; }
 
@@ -46,3 +56,13 @@ have_gpu() {
 build_lib() { # build_lib CHAPTER SOURCE.cu OUTDIR
     make -s --no-print-directory lib CH="$1" KERNEL="$2" LIBDIR="$3"
 }
+
+# build_libs LIST: build_lib for each line "CHAPTER SOURCE.cu OUTDIR" of
+# LIST (no spaces in them), as many at a time as there are cores; each
+# build's output goes to OUTDIR.log and its exit status to OUTDIR.rc.
+build_libs() {
+    xargs -P "$(nproc 2>/dev/null || echo 2)" -L 1 sh -c \
+        'mkdir -p "$3" && make -s --no-print-directory lib CH="$1" KERNEL="$2" LIBDIR="$3" >"$3.log" 2>&1; echo $? >"$3.rc"' sh <"$1"
+}
+# built OUTDIR: the exit status build_libs recorded for OUTDIR (1 if none).
+built() { return "$(cat "$1.rc" 2>/dev/null || echo 1)"; }

@@ -6,7 +6,7 @@
 # the reference does.
 if [ ! -x build/tests/test_attention ]; then
     echo "1..1"
-    echo "not ok 1 - build/tests/test_attention is not built (run 'make test')"
+    echo "not ok 1 - build/tests/test_attention is not built (run 'make build')"
     exit 1
 fi
 exec build/tests/test_attention

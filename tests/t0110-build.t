@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Everything compiles without a GPU: the chapter programs, every exercise,
 # every solution and every known-wrong submission; and an exercise that calls
-# a library is refused at link time.
+# a library is refused at link time. Long (make test-full): the known-wrong
+# submissions, built side by side, and the library call (t0125 checks it in
+# the fast tier too).
 . tests/lib.sh
 
 make -s --no-print-directory build >/tmp/mw-build.$$ 2>&1
@@ -24,22 +26,36 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 shopt -s nullglob
 wrong=(tests/wrong/*/*/)
-[ ${#wrong[@]} -eq 0 ] &&
+if [ ${#wrong[@]} -eq 0 ]; then
     skip "known-wrong submissions: no tests/wrong/ here (the student edition leaves it out)"
-for dir in "${wrong[@]}"; do
-    ch=$(basename "$(dirname "$dir")")
-    for f in "$dir"*.cu; do
-        build_lib "$ch" "$f" "$scratch/$(basename "$dir")" >/dev/null 2>&1
-        ok $? "known-wrong $(basename "$dir") ($ch) compiles"
-    done
-done
+elif ! long_tests; then
+    skip_long "the ${#wrong[@]} known-wrong submissions compile"
+else
+    n=0
+    for dir in "${wrong[@]}"; do
+        ch=$(basename "$(dirname "$dir")")
+        for f in "$dir"*.cu; do
+            n=$((n + 1))
+            echo "$ch $f $scratch/wrong/$n"
+        done
+    done >"$scratch/wrong.list"
+    build_libs "$scratch/wrong.list"
+    while read -r ch f lib; do
+        built "$lib"
+        ok $? "known-wrong $(basename "$(dirname "$f")") ($ch) compiles"
+    done <"$scratch/wrong.list"
+fi
 
 # The exercise libraries link against the CUDA runtime only: a cuBLAS call
 # is an undefined symbol at build time, with the symbol's name in the error.
-out=$(build_lib 01-vector-add tests/data/calls-cublas/01_naive.cu "$scratch/cublas" 2>&1)
-rc=$?
-ok "$([ $rc -ne 0 ] && echo 0 || echo 1)" "an exercise that calls cuBLAS does not link"
-printf '%s' "$out" | grep -q 'cublasSaxpy'
-ok $? "the link error names the library call"
+if long_tests; then
+    out=$(build_lib 01-vector-add tests/data/calls-cublas/01_naive.cu "$scratch/cublas" 2>&1)
+    rc=$?
+    ok "$([ $rc -ne 0 ] && echo 0 || echo 1)" "an exercise that calls cuBLAS does not link"
+    printf '%s' "$out" | grep -q 'cublasSaxpy'
+    ok $? "the link error names the library call"
+else
+    skip_long "an exercise that calls cuBLAS does not link (t0125 checks it in the fast tier)"
+fi
 
 done_testing

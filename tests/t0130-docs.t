@@ -20,7 +20,7 @@ fixed=$(grep -E '^[[:space:]]*(export[[:space:]]+)?[A-Z][A-Z0-9_]*[[:space:]]*(:
 defaults=$(grep -E '^[[:space:]]*[A-Z][A-Z0-9_]*[[:space:]]*\?=' Makefile |
     sed -E 's/^[[:space:]]*([A-Z][A-Z0-9_]*).*/\1/' | sort -u)
 from_make=$( (comm -23 <(printf '%s\n' "$refs") <(printf '%s\n' $fixed $defaults | sort -u); printf '%s\n' $defaults) |
-    grep -v -x -E 'MAKECMDGOALS|MAKEFLAGS|CURDIR|PATH' | sort -u)
+    grep -v -x -E 'MAKE|MAKECMDGOALS|MAKEFLAGS|CURDIR|PATH' | sort -u)
 # Read by the programs and scripts make runs: getenv() and ${MW_...}.
 from_env=$( (grep -h -o -E 'getenv\("[A-Z_]+"\)' grader/*.c | sed -E 's/getenv\("([A-Z_]+)"\)/\1/'
     grep -h -o -E '\$\{?MW_[A-Z_]+' grader/*.sh plots/*.sh | tr -d '${') |

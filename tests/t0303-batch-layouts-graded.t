@@ -9,6 +9,7 @@
 # implemented"), so that this is quick: the points are t0540's business.
 . tests/lib.sh
 have_gpu || skip_all "$GPU_REASON"
+long_file "a class in every layout graded by make grade"
 
 scratch=$(mktemp -d)
 chmod 755 "$scratch"

@@ -2,11 +2,12 @@
 # t0310-dist.t: `make dist` writes the student edition, a tarball of the
 # tracked files that unpacks into memwall-student/ and leaves out every
 # answer: solutions/, tests/wrong/, tests/class/, instructor/ and *.hidden.
-# The edition unpacked elsewhere builds, prints its help and passes its own
-# `make test` (GPU tests skip there: the GPU is hidden from it, to keep this
-# test short). Rules are also checked on a small made-up tree: what a tracked
-# *.hidden or instructor file becomes, the fallback without git, and the
-# refusal to ship an exercise holding solution markers.
+# The edition unpacked elsewhere prints its help and, in the long tier
+# (make test-full), builds and passes its own `make test-full` (GPU tests
+# skip there: the GPU is hidden from it, to keep this test short). Rules are
+# also checked on a small made-up tree: what a tracked *.hidden or
+# instructor file becomes, the fallback without git, and the refusal to ship
+# an exercise holding solution markers.
 . tests/lib.sh
 
 # The edition's own copy of this test must not unpack an edition again.
@@ -80,18 +81,23 @@ ed=$scratch/u/$top
 [ -f "$ed/Makefile" ] && [ ! -e "$ed/solutions" ] && [ ! -e "$ed/tests/wrong" ]
 ok $? "into $top/, without solutions/ or tests/wrong/"
 
-out=$(make -C "$ed" -s --no-print-directory build 2>&1)
-ok $? "the edition builds: make -s build (chapter programs and exercises, no solutions)"
-[ -n "$out" ] && printf '%s\n' "$out" | grep -i -E 'error|warning' | head -n 20 | diag
-n=0
-for ch in $(chapters); do
-    [ -x "$ed/build/$ch/mw-grade" ] || n=$((n + 1))
-    for f in "$ed/exercises/$ch"/*.cu; do
-        so=$ed/build/exercises/$ch/$(basename "${f%.cu}").so
-        [ -s "$so" ] || n=$((n + 1))
+if long_tests; then
+    out=$(make -C "$ed" -s --no-print-directory -j"$(nproc 2>/dev/null || echo 2)" build 2>&1)
+    ok $? "the edition builds: make -s build (chapter programs and exercises, no solutions)"
+    [ -n "$out" ] && printf '%s\n' "$out" | grep -i -E 'error|warning' | head -n 20 | diag
+    n=0
+    for ch in $(chapters); do
+        [ -x "$ed/build/$ch/mw-grade" ] || n=$((n + 1))
+        for f in "$ed/exercises/$ch"/*.cu; do
+            so=$ed/build/exercises/$ch/$(basename "${f%.cu}").so
+            [ -s "$so" ] || n=$((n + 1))
+        done
     done
-done
-ok "$([ "$n" -eq 0 ] && echo 0 || echo 1)" "every chapter program and exercise library is built ($n missing)"
+    ok "$([ "$n" -eq 0 ] && echo 0 || echo 1)" "every chapter program and exercise library is built ($n missing)"
+else
+    skip_long "the edition builds: make -s build"
+    skip_long "every chapter program and exercise library is built"
+fi
 
 out=$(make -C "$ed" -s --no-print-directory help 2>&1)
 ok $? "make -s help works there"
@@ -107,15 +113,19 @@ rc=$?
     ! printf '%s' "$out" | grep -q -- '--reference'
 ok $? "make bench CH=01 runs there with no reference"
 
-# Its own tests, with the GPU hidden (GPU tests skip, as on a machine without
-# one) and this test skipped inside.
-out=$(cd "$ed" && MW_DIST_INNER=1 CUDA_VISIBLE_DEVICES="" make -s --no-print-directory test 2>&1)
-rc=$?
-ok $rc "make test passes in the edition (exit $rc)"
-if [ $rc -ne 0 ]; then
-    printf '%s\n' "$out" | grep -E '^(not ok|tests/|Failed|Result)' | head -n 30 | diag
+# Its own tests, both tiers, with the GPU hidden (GPU tests skip, as on a
+# machine without one) and this test skipped inside.
+if long_tests; then
+    out=$(cd "$ed" && MW_DIST_INNER=1 CUDA_VISIBLE_DEVICES="" make -s --no-print-directory test-full 2>&1)
+    rc=$?
+    ok $rc "make test-full passes in the edition (exit $rc)"
+    if [ $rc -ne 0 ]; then
+        printf '%s\n' "$out" | grep -E '^(not ok|tests/|Failed|Result)' | head -n 30 | diag
+    else
+        printf '%s\n' "$out" | grep -E 'skipped:' | diag
+    fi
 else
-    printf '%s\n' "$out" | grep -E 'skipped:' | diag
+    skip_long "make test-full passes in the edition"
 fi
 
 # The edition makes the same edition again, without git (the find fallback):

@@ -3,12 +3,21 @@
 # rejected with the exit code and the diagnostic its `expect` file names.
 . tests/lib.sh
 have_gpu || skip_all "$GPU_REASON"
+long_file "every known-wrong submission graded"
 ls -d tests/wrong/*/*/ >/dev/null 2>&1 ||
     skip_all "no tests/wrong/ here (the student edition leaves it out)"
 
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 field() { sed -n "s/^$1: *//p" "$2"; }
+
+# Every submission built first, side by side; then graded one at a time.
+for dir in tests/wrong/*/*/; do
+    dir=${dir%/}
+    ch=$(basename "$(dirname "$dir")")
+    echo "$ch $dir/$(field version "$dir/expect").cu $scratch/$ch-$(basename "$dir")"
+done >"$scratch/list"
+build_libs "$scratch/list"
 
 for dir in tests/wrong/*/*/; do
     dir=${dir%/}
@@ -20,8 +29,9 @@ for dir in tests/wrong/*/*/; do
     phrase=$(field diagnostic "$expect")
     timeout=$(field timeout "$expect")
     lib=$scratch/$ch-$name
-    if ! build_lib "$ch" "$dir/$version.cu" "$lib" >/dev/null 2>&1; then
+    if ! built "$lib"; then
         ok 1 "$ch/$name: builds"
+        tail -n 5 "$lib.log" | diag
         continue
     fi
     out=$(build/$ch/mw-grade check --lib-dir "$lib" --version "$version" \

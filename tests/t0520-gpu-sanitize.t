@@ -3,6 +3,7 @@
 # find nothing in the reference solutions (small cases, in-process).
 . tests/lib.sh
 have_gpu || skip_all "$GPU_REASON"
+long_file "compute-sanitizer on every chapter's solutions"
 command -v compute-sanitizer >/dev/null 2>&1 || skip_all "compute-sanitizer not on the PATH"
 
 for ch in $(chapters); do

@@ -6,6 +6,7 @@
 # `make bench` reports.
 . tests/lib.sh
 have_gpu || skip_all "$GPU_REASON"
+long_file "bench and traffic of every chapter"
 
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT

@@ -6,6 +6,7 @@
 # rest is the default rubric. MW_CLASS_OUT keeps the output folder.
 . tests/lib.sh
 have_gpu || skip_all "$GPU_REASON"
+long_file "the fixture class graded"
 [ -d tests/class/01-vector-add ] || skip_all "no fixture class (student edition)"
 
 scratch=$(mktemp -d)

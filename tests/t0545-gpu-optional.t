@@ -5,6 +5,7 @@
 # the sanitizer and the performance points, and neither status complains.
 . tests/lib.sh
 have_gpu || skip_all "$GPU_REASON"
+long_file "a chapter 03 class graded"
 ls solutions/03-matmul/0[1-4]_*.cu >/dev/null 2>&1 || skip_all "no solutions/ here (student edition)"
 
 scratch=$(mktemp -d)

@@ -7,6 +7,7 @@
 # of 01_unfused, gets no performance points, and both are 'graded'.
 . tests/lib.sh
 have_gpu || skip_all "$GPU_REASON"
+long_file "a chapter 05 class graded"
 ls solutions/05-attention/0[12]_*.cu >/dev/null 2>&1 || skip_all "no solutions/ here (student edition)"
 wrong=tests/wrong/05-attention/no-rescale/02_flash.cu
 [ -f "$wrong" ] || skip_all "no $wrong here (student edition)"
