@@ -263,6 +263,9 @@ help:
 	@echo '  make build            build every chapter, exercise and solution'
 	@echo '  make grade-build CH=01   build one chapter'"'"'s grader and the versions make check runs'
 	@echo '  make lib CH=01 KERNEL=file.cu LIBDIR=dir   build one kernel file as an exercise'
+	@echo '  make mutants CH=01    mutation testing of the grader: plant one mistake at a time in'
+	@echo '                        the solutions and grade each (TIMEOUT=10 per case, EX=, SEED=);'
+	@echo '                        results/<gpu>/<chapter>/mutants.csv (docs/mutation-testing.md)'
 	@echo '  make clean            remove build/ (never results/)'
 	@echo
 	@echo 'Variables (make check CH=01 EX=02 SEED=7):'
@@ -359,6 +362,46 @@ dist:
 	$(Q)sh grader/dist.sh
 
 # ---- mutation testing of the grader ------------------------------------------------
+
+# make mutants CH=01: every reference solution of the chapter with one planted
+# mistake at a time (build/tools/mw-mutate), built with `make lib` and graded
+# alone, small cases first, into results/<gpu>/<chapter>/mutants.csv
+# (grader/mutants.sh, docs/mutation-testing.md). EX= picks versions, SEED=
+# the inputs (default 20261122), TIMEOUT= the seconds per case (default 10
+# here: a mutant that hangs costs one timeout). Without a GPU it builds the
+# mutants and exits 77. The script runs `make lib` itself, with the make
+# command named through MAKE_COMMAND (a recipe that names the MAKE variable
+# counts as recursive and would run even under make -n) and ARCH passed on,
+# so that no build asks nvidia-smi again.
+ifneq ($(filter mutants,$(MAKECMDGOALS)),)
+  MUTANTS_CH := $(shell sh grader/chapter.sh '$(CH)')
+  ifeq ($(MUTANTS_CH),)
+    $(error $(if $(CH),no chapter matches CH=$(CH),give a chapter: make mutants CH=01))
+  endif
+  MUTANTS_TIMEOUT := $(if $(filter command line environment,$(origin TIMEOUT)),$(TIMEOUT),10)
+  ifeq ($(call is_count,$(MUTANTS_TIMEOUT)),)
+    $(error TIMEOUT must be a whole number of seconds, 1 or more, not '$(TIMEOUT)' (TIMEOUT=60))
+  endif
+  ifneq ($(SEED),)
+    ifeq ($(call is_uint,$(SEED)),)
+      $(error SEED must be a whole number, as a check prints it, not '$(SEED)' (SEED=123456789))
+    endif
+  endif
+  ifeq ($(NVCC_FOUND),)
+    $(error nvcc not found: make mutants builds every mutant with nvcc; name it with NVCC=/path/to/nvcc)
+  endif
+endif
+
+.PHONY: mutants
+mutants: $(BUILD)/$(MUTANTS_CH)/mw-grade $(BUILD)/tools/mw-mutate
+	$(Q)MAKE='$(value MAKE_COMMAND)' ARCH='$(ARCH)' sh grader/mutants.sh --chapter $(MUTANTS_CH) --grader $(BUILD)/$(MUTANTS_CH)/mw-grade \
+	    --tool $(BUILD)/tools/mw-mutate --work $(BUILD)/mutants/$(MUTANTS_CH) --results $(RESULTS) \
+	    --timeout $(MUTANTS_TIMEOUT) $(if $(SEED),--seed $(SEED)) $(if $(EX),--version $(EX))
+
+$(BUILD)/tools/mw-mutate: grader/mutate.c
+	$(call say,CC,$@)
+	@mkdir -p $(@D)
+	$(Q)$(CC) -std=c11 -Wall -Wextra -Werror -O2 -o $@ $<
 
 # ---- maintainers -----------------------------------------------------------------
 

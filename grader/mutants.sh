@@ -1,0 +1,317 @@
+#!/bin/sh
+# mutants.sh: mutation testing of the grader (`make mutants CH=NN`;
+# docs/mutation-testing.md).
+#
+#   sh grader/mutants.sh --chapter NN-name --grader build/NN-name/mw-grade
+#       --tool build/tools/mw-mutate --work DIR --results DIR --timeout S
+#       --seed S [--version EX]
+#
+# For each reference solution solutions/NN-name/EX*.cu, mw-mutate lists the
+# mutants (one planted mistake at one site each) and writes them under
+# DIR/<version>/<K>/. Each is built with `make lib` (in parallel, one job per
+# CPU), into a scratch folder outside build/; one that does not compile is
+# stillborn. A mutant listed in solutions/NN-name/equivalent-mutants is
+# equivalent and is not graded. The others are graded alone (--version),
+# on the small cases first (--small, four mutants at a time on the GPU)
+# and, when they pass those, on every case (one at a time: the large cases
+# take memory). Grading stops at the first case that fails: that case is
+# what killed the mutant. A mutant that passes every case survived.
+#
+# Writes results/<gpu>/NN-name/mutants.csv, one row per mutant in list
+# order: chapter,file,line,column,operator,original,mutated,status,killed_by
+# (status: killed, survived, equivalent or stillborn), and prints a summary
+# with the mutation score, killed / (killed + survived), and the survivors.
+#
+# Without a GPU (`mw-grade info` exits 77) it builds the mutants, which
+# shows which compile, writes DIR/mutants.csv with status stillborn or
+# ungraded, says that grading needs a GPU, and exits 77. Other exits: 0
+# done (survivors are a result, not a failure), 2 an error.
+#
+# Internal entries, for xargs: --build-one and --grade-one (below).
+set -u
+
+self=$0
+make_cmd=${MAKE:-make}
+# split_csv(LINE): the fields of one CSV line (quotes and "" as
+# grader/csv.c writes them) into f[1..n]; returns n. POSIX awk.
+csv_awk='function split_csv(line,   n, i, c, q, field) {
+    n = 0; field = ""; q = 0
+    for (i = 1; i <= length(line); i++) {
+        c = substr(line, i, 1)
+        if (q && c == "\"" && substr(line, i + 1, 1) == "\"") { field = field c; i++ }
+        else if (c == "\"") q = !q
+        else if (c == "," && !q) { f[++n] = field; field = "" }
+        else field = field c
+    }
+    f[++n] = field
+    return n
+}'
+grade_jobs=4 # mutants graded at once on one GPU (small cases only)
+
+# ---- one mutant, run by xargs --------------------------------------------------
+
+# --build-one CHAPTER WORK SCRATCH VERSION K: build mutant K of VERSION.
+if [ "${1:-}" = --build-one ]; then
+    chapter=$2 work=$3 scratch=$4 version=$5 k=$6
+    dir=$work/$version/$k
+    $make_cmd -s --no-print-directory lib CH="$chapter" KERNEL="$dir/$version.cu" \
+        LIBDIR="$scratch/$version/$k" >"$dir/build.log" 2>&1
+    echo $? >"$dir/build.rc"
+    exit 0
+fi
+
+# --grade-one GRADER TIMEOUT SEED MODE WORK SCRATCH VERSION K: grade mutant
+# K of VERSION on the small cases (MODE small) or all of them (MODE full);
+# writes DIR/MODE.result: "passed", or "killed<TAB>what killed it".
+if [ "${1:-}" = --grade-one ]; then
+    grader=$2 timeout=$3 seed=$4 mode=$5 work=$6 scratch=$7 version=$8 k=$9
+    dir=$work/$version/$k
+    log=$dir/$mode.log
+    # The shell's own notes ("Terminated", for the check stopped below) go
+    # beside the log, not to the terminal.
+    exec 2>"$dir/$mode.stderr"
+    small=
+    [ "$mode" = small ] && small=--small
+    # timeout(1) runs the check in a process group of its own: a TERM sent
+    # to it reaches the check's forked child too, even one stuck in a kernel.
+    timeout -k 5 86400 "$grader" check --lib-dir "$scratch/$version/$k" \
+        --label "mutant $version/$k" --version "$version" --timeout "$timeout" \
+        --seed "$seed" $small >"$log" 2>&1 &
+    pid=$!
+    first=
+    while :; do
+        first=$(grep -m 1 -E '^  (FAIL|ERROR) ' "$log")
+        if [ -n "$first" ]; then
+            sleep 0.3 # the detail line under it
+            kill -TERM "$pid" 2>/dev/null
+            break
+        fi
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.2
+    done
+    wait "$pid"
+    rc=$?
+    [ -n "$first" ] || first=$(grep -m 1 -E '^  (FAIL|ERROR) ' "$log")
+    if [ -n "$first" ]; then
+        # "  FAIL  01_naive     tail     n=31": the group and the shape.
+        case_name=$(printf '%s\n' "$first" |
+            awk '{ g = $3; $1 = $2 = $3 = ""; sub(/^ +/, ""); print g " " $0 }')
+        case "$first" in
+        "  FAIL"*) why="wrong answer" ;;
+        *) why=$(grep -A 1 -m 1 -F -x -e "$first" "$log" | sed -n '2s/^ *//p' | cut -c 1-100) ;;
+        esac
+        printf 'killed\t%s (%s)\n' "$case_name" "${why:-error}" >"$dir/$mode.result"
+    elif [ $rc -eq 0 ]; then
+        echo passed >"$dir/$mode.result"
+    else
+        printf 'killed\t%s\n' "the grader exited $rc without naming a case" >"$dir/$mode.result"
+    fi
+    # One line per mutant graded: what it is and what became of it.
+    site=$(sed -n "$(($(printf '%s' "$k" | sed 's/^0*//') + 1))p" "$work/$version.sites" |
+        awk "$csv_awk"' { split_csv($0); printf "%s:%s:%s:%s %s -> %s", f[1], f[2], f[3], f[4], f[5], f[6] }')
+    result=$(cat "$dir/$mode.result")
+    case "$result" in
+    passed) [ "$mode" = full ] && printf '  %-8s %s\n' SURVIVED "$site" ;;
+    *) printf '  %-8s %s: %s\n' KILLED "$site" "$(printf '%s' "$result" | cut -f 2-)" ;;
+    esac
+    exit 0
+fi
+
+# ---- the chapter ----------------------------------------------------------------
+
+fail() {
+    echo "mutants: $*" >&2
+    exit 2
+}
+
+chapter= grader= tool= work= results= timeout=10 seed=20261122 ex=
+while [ $# -gt 0 ]; do
+    [ $# -ge 2 ] || fail "option $1 needs a value"
+    case "$1" in
+    --chapter) chapter=$2 ;;
+    --grader) grader=$2 ;;
+    --tool) tool=$2 ;;
+    --work) work=$2 ;;
+    --results) results=$2 ;;
+    --timeout) timeout=$2 ;;
+    --seed) seed=$2 ;;
+    --version) ex=$2 ;;
+    *) fail "unknown option '$1'" ;;
+    esac
+    shift 2
+done
+[ -n "$chapter" ] && [ -n "$grader" ] && [ -n "$tool" ] && [ -n "$work" ] && [ -n "$results" ] ||
+    fail "usage: mutants.sh --chapter NN-name --grader FILE --tool FILE --work DIR --results DIR [--timeout S] [--seed S] [--version EX]"
+
+files=
+for f in solutions/"$chapter"/"$ex"*.cu; do
+    [ -f "$f" ] && files="$files $f"
+done
+if [ -z "$files" ]; then
+    if [ -d "solutions/$chapter" ]; then
+        fail "no solution of $chapter matches EX=$ex: EX is the start of a version's file name"
+    fi
+    fail "no solutions/$chapter/: mutation testing needs the reference solutions (the student edition has none)"
+fi
+equivalents=solutions/$chapter/equivalent-mutants
+
+start=$(date +%s)
+rm -rf "$work" && mkdir -p "$work" || fail "cannot create $work"
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/mw-mutants.XXXXXX") || fail "cannot create a scratch folder"
+trap 'rm -rf "$scratch"' EXIT
+trap 'exit 2' INT TERM
+
+# The GPU, first: its name is the results folder, as for make bench.
+gpu_out=$("$grader" info 2>&1)
+gpu_rc=$?
+case $gpu_rc in
+0 | 77) ;;
+*) fail "'$grader info' failed (exit $gpu_rc): $gpu_out" ;;
+esac
+
+# ---- the mutants ------------------------------------------------------------------
+
+: >"$work/build.list"
+total=0
+for f in $files; do
+    version=$(basename "$f" .cu)
+    "$tool" --out "$work/$version" "$f" >"$work/$version.sites" ||
+        fail "mw-mutate could not list the mutants of $f"
+    n=$(($(wc -l <"$work/$version.sites") - 1))
+    total=$((total + n))
+    i=1
+    while [ $i -le $n ]; do
+        printf '%s %03d\n' "$version" $i >>"$work/build.list"
+        i=$((i + 1))
+    done
+done
+
+# Equivalent mutants: "FILE:LINE:COLUMN:OPERATOR reason", # for comments.
+: >"$work/equivalent.keys"
+if [ -f "$equivalents" ]; then
+    sed -e 's/#.*//' "$equivalents" | awk 'NF { print $1 }' >"$work/equivalent.keys"
+fi
+
+jobs=$(nproc 2>/dev/null || echo 2)
+echo "mutants: $chapter: $total mutants of$files; building them, $jobs at a time"
+xargs -P "$jobs" -L 1 sh "$self" --build-one "$chapter" "$work" "$scratch" <"$work/build.list"
+built_at=$(date +%s)
+
+# key VERSION K: FILE:LINE:COLUMN:OPERATOR of mutant K (row K + 1 of the list).
+key() { sed -n "$(($(printf '%s' "$2" | sed 's/^0*//') + 1))p" "$work/$1.sites" | cut -d, -f1-4 | tr , :; }
+
+stillborn=0 equivalent=0
+: >"$work/grade.list"
+while read -r version k; do
+    dir=$work/$version/$k
+    if [ "$(cat "$dir/build.rc" 2>/dev/null)" != 0 ]; then
+        printf 'stillborn\tbuild failed\n' >"$dir/result"
+        stillborn=$((stillborn + 1))
+        echo "  STILLBORN $(key "$version" "$k"): $dir/build.log"
+    elif grep -q -x -F -e "$(key "$version" "$k")" "$work/equivalent.keys"; then
+        printf 'equivalent\t\n' >"$dir/result"
+        equivalent=$((equivalent + 1))
+    else
+        echo "$version $k" >>"$work/grade.list"
+    fi
+done <"$work/build.list"
+
+# Listed equivalents of the files mutated here that match no mutant: the
+# solution moved under them.
+while read -r listed; do
+    f=solutions/$chapter/${listed%%:*}
+    if [ ! -f "$f" ]; then
+        echo "mutants: warning: $equivalents lists $listed, but there is no $f: update the list"
+        continue
+    fi
+    case " $files " in
+    *" $f "*) ;;
+    *) continue ;; # another version, left out by EX=, or a file that is gone
+    esac
+    tail -n +2 "$work/$(basename "$f" .cu).sites" | cut -d, -f1-4 | tr , : | grep -q -x -F -e "$listed" ||
+        echo "mutants: warning: $equivalents lists $listed, which is no mutant of $f now: update the list"
+done <"$work/equivalent.keys"
+
+# rows STATUS_FROM: the CSV, one row per mutant in list order.
+write_csv() {
+    out=$1
+    mkdir -p "$(dirname "$out")" || fail "cannot create the folder of $out"
+    {
+        echo "chapter,file,line,column,operator,original,mutated,status,killed_by"
+        while read -r version k; do
+            row=$(sed -n "$(($(printf '%s' "$k" | sed 's/^0*//') + 1))p" "$work/$version.sites")
+            status=$(cut -f 1 "$work/$version/$k/result")
+            by=$(cut -f 2- "$work/$version/$k/result")
+            case "$by" in
+            *[,\"]*) by="\"$(printf '%s' "$by" | sed 's/"/""/g')\"" ;;
+            esac
+            echo "$chapter,$row,$status,$by"
+        done <"$work/build.list"
+    } >"$out.tmp" && mv "$out.tmp" "$out" || fail "cannot write $out"
+}
+
+if [ $gpu_rc -eq 77 ]; then
+    while read -r version k; do
+        printf 'ungraded\t\n' >"$work/$version/$k/result"
+    done <"$work/grade.list"
+    write_csv "$work/mutants.csv"
+    echo "mutants: $chapter: $total mutants, $stillborn stillborn, $((total - stillborn)) built" \
+        "in $((built_at - start)) s; $equivalent listed as equivalent; written to $work/mutants.csv"
+    echo "mutants: grading needs a GPU: $(printf '%s\n' "$gpu_out" | head -n 1)"
+    exit 77
+fi
+
+# ---- grading -------------------------------------------------------------------------
+
+graded=$(wc -l <"$work/grade.list")
+echo "mutants: built in $((built_at - start)) s; grading $graded on the small cases, $grade_jobs at a time (TIMEOUT=$timeout, SEED=$seed)"
+xargs -P "$grade_jobs" -L 1 sh "$self" --grade-one "$grader" "$timeout" "$seed" small \
+    "$work" "$scratch" <"$work/grade.list"
+: >"$work/full.list"
+while read -r version k; do
+    if [ "$(cat "$work/$version/$k/small.result")" = passed ]; then
+        echo "$version $k" >>"$work/full.list"
+    else
+        cp "$work/$version/$k/small.result" "$work/$version/$k/result"
+    fi
+done <"$work/grade.list"
+small_at=$(date +%s)
+echo "mutants: small cases done in $((small_at - built_at)) s; $(wc -l <"$work/full.list") passed them: grading those on every case, one at a time"
+xargs -P 1 -L 1 sh "$self" --grade-one "$grader" "$timeout" "$seed" full \
+    "$work" "$scratch" <"$work/full.list"
+killed=$(($(wc -l <"$work/grade.list") - $(wc -l <"$work/full.list")))
+survived=0
+while read -r version k; do
+    if [ "$(cat "$work/$version/$k/full.result")" = passed ]; then
+        printf 'survived\t\n' >"$work/$version/$k/result"
+        survived=$((survived + 1))
+    else
+        cp "$work/$version/$k/full.result" "$work/$version/$k/result"
+        killed=$((killed + 1))
+    fi
+done <"$work/full.list"
+end=$(date +%s)
+
+gpu_name=$(printf '%s\n' "$gpu_out" | head -n 1 | sed 's/: compute capability.*//')
+# The results folder of the GPU: its name with every character but letters,
+# digits, '-' and '.' made '_', the rule of mw_safe_name (grader/devinfo.c)
+# that make bench uses, as grader/results-dir.sh applies it.
+gpu_dir=$(printf '%s' "$gpu_name" | sed 's/[^A-Za-z0-9.-]/_/g')
+csv=$results/$gpu_dir/$chapter/mutants.csv
+write_csv "$csv"
+
+if [ $((killed + survived)) -gt 0 ]; then
+    score=$(awk -v k=$killed -v s=$survived 'BEGIN { printf "%.1f%%", 100 * k / (k + s) }')
+else
+    score="undefined (nothing graded)"
+fi
+echo "mutants: $chapter on $gpu_name: $total mutants, $stillborn stillborn, $killed killed," \
+    "$equivalent equivalent, $survived survived; mutation score $score (killed / (killed + survived))"
+echo "mutants: $((end - start)) s: build $((built_at - start)) s, small cases $((small_at - built_at)) s, every case $((end - small_at)) s"
+if [ $survived -gt 0 ]; then
+    echo "mutants: the survivors (mark one equivalent in $equivalents when no input can tell it apart):"
+    awk "$csv_awk"' NR > 1 { split_csv($0); if (f[8] == "survived")
+        printf "  %s:%s:%s:%s %s -> %s\n", f[2], f[3], f[4], f[5], f[6], f[7] }' "$csv"
+fi
+echo "mutants: wrote $csv"
+exit 0

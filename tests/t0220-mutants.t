@@ -1,0 +1,318 @@
+#!/usr/bin/env bash
+# t0220-mutants.t: mutation testing of the grader (make mutants; the
+# generator grader/mutate.c, the driver grader/mutants.sh;
+# docs/mutation-testing.md).
+#
+#  - mw-mutate lists exactly tests/data/mutate/sample.expected.csv for
+#    sample.cu (every operator, and the places that must never be sites);
+#  - each mutant it writes is the original with one line changed, at the
+#    listed line and column, inside a solution region, never in a comment
+#    or a preprocessor line; the same holds for every reference solution,
+#    each of which has mutants, under unique keys;
+#  - it refuses marker errors and a file with nothing to mutate;
+#  - grader/mutants.sh, with stand-ins for `make lib` and mw-grade: the
+#    statuses, killed_by, the score, the results folder named after the
+#    GPU, the equivalents list and its stale keys, a hung check stopped, a
+#    mutant graded on every case once it passes the small ones, EX=, and
+#    without a GPU exit 77 after the builds;
+#  - make mutants: its argument checks and what it passes to the script.
+#
+# The long tier (make test-full, MW_TEST_LONG=1) runs `make mutants CH=01`
+# for real: every mutant of chapter 01 built (72; about 100 s on two cores),
+# none stillborn, and without a GPU exit 77 saying grading needs one; on a
+# GPU, graded into a scratch results folder.
+cd "$(dirname "$0")/.." || exit 1
+. tests/lib.sh
+
+TOOL=build/tools/mw-mutate
+DATA=tests/data/mutate
+WORK=$(mktemp -d) || exit 1
+trap 'rm -rf "$WORK"' EXIT
+
+make -s --no-print-directory "$TOOL" >"$WORK/err" 2>&1
+ok $? "mw-mutate builds cleanly with -Wall -Wextra -Werror"
+[ -s "$WORK/err" ] && diag <"$WORK/err"
+if [ ! -x "$TOOL" ]; then
+    done_testing
+    exit 1
+fi
+
+# not_code FILE SITES: the sites (lines "LINE COLUMN") of SITES that are not
+# code inside a solution region of FILE: between the markers, not on a
+# preprocessor line, not after a // on its line, not in a /* */ comment.
+not_code() {
+    awk '
+        NR == FNR { want[$1] = want[$1] " " $2; next }
+        { t = $0; gsub(/^[ \t]+|[ \t\r]+$/, "", t) }
+        t == "// BEGIN SOLUTION" { inside = 1; next }
+        t == "// END SOLUTION" { inside = 0; next }
+        {
+            # Where each column stands: in a block comment or a // one?
+            line = $0; n = length(line); split("", state)
+            for (c = 1; c <= n; c++) {
+                two = substr(line, c, 2)
+                if (open) { state[c] = 1; if (two == "*/") { state[c + 1] = 1; c++; open = 0 } continue }
+                if (two == "/*") { open = 1; state[c] = 1; state[c + 1] = 1; c++; continue }
+                if (two == "//") { for (; c <= n; c++) state[c] = 1; break }
+            }
+            if (FNR in want) {
+                split(substr(want[FNR], 2), cols, " ")
+                for (k in cols)
+                    if (!inside || t ~ /^#/ || state[cols[k]]) print FNR ":" cols[k]
+            }
+        }' "$2" "$1"
+}
+
+# check_mutants FILE: lists FILE's mutants, writes them, and checks each:
+# its site is code inside a region, and it differs from FILE in one place
+# that holds the site's line. Prints the problems (nothing when all is well).
+check_mutants() {
+    local file=$1 out=$WORK/m.$RANDOM k line col op hunk first last
+    "$TOOL" --out "$out" "$file" >"$out.csv" 2>"$out.err" || { echo "exit $? on $file: $(cat "$out.err")"; return; }
+    tail -n +2 "$out.csv" | awk -F, '{ print $2, $3 }' >"$out.sites"
+    not_code "$file" "$out.sites" | sed "s|^|$file:|; s|$|: not code inside a region|"
+    k=0
+    tail -n +2 "$out.csv" | while IFS=, read -r _ line col op _; do
+        k=$((k + 1))
+        mutant=$out/$(printf '%03d' $k)/$(basename "$file")
+        [ -f "$mutant" ] || { echo "$file: mutant $k not written"; continue; }
+        hunk=$(diff "$file" "$mutant" | grep -E '^[0-9]+(,[0-9]+)?[acd][0-9]+(,[0-9]+)?$')
+        first=${hunk%%[acd]*} first=${first%%,*}
+        last=${hunk%%[acd]*} last=${last##*,}
+        [ "$(printf '%s\n' "$hunk" | wc -l)" = 1 ] && [ -n "$hunk" ] &&
+            [ "$first" -le "$line" ] && [ "$line" -le "$last" ] ||
+            echo "$file:$line:$col: $op: the mutant changes ${hunk:-nothing}, not one place at line $line"
+    done
+}
+
+# ---- the sample ------------------------------------------------------------------
+
+"$TOOL" "$DATA/sample.cu" >"$WORK/sample.csv" 2>"$WORK/err"
+ok $? "sample.cu: exit 0"
+cmp -s "$WORK/sample.csv" "$DATA/sample.expected.csv"
+ok $? "sample.cu: the list is sample.expected.csv, site for site"
+cmp -s "$WORK/sample.csv" "$DATA/sample.expected.csv" || diff "$DATA/sample.expected.csv" "$WORK/sample.csv" | diag
+n=$(($(wc -l <"$DATA/sample.expected.csv") - 1))
+ops=$(tail -n +2 "$DATA/sample.expected.csv" | cut -d, -f4 | sort -u | tr '\n' ' ')
+[ "$ops" = "cmp-bound cmp-flip guard-drop index-dec index-inc loop-early narrow ninf-zero stride-half sync-drop term-drop " ]
+ok $? "sample.cu: its $n mutants use all 11 operators ($ops)"
+problems=$(check_mutants "$DATA/sample.cu")
+ok "$([ -z "$problems" ] && echo 0 || echo 1)" "sample.cu: each mutant changes one place, at its site, which is code inside a region"
+[ -z "$problems" ] || printf '%s\n' "$problems" | head -n 20 | diag
+
+# What must never be a site: the code outside the regions (lines 13-18),
+# comments (31 after column 28, 37), strings (69), the host function that
+# launches nothing (54-57), the
+# error path (67), -INFINITY compared with (38, column 46), the loops of a
+# fixed trip (33, 42), declarations and register arrays (29, 39, 43).
+for never in '1[3-8],' '5[4-7],' '67,' '38,4[6-9],' '33,' '42,' '29,' '43,' '31,(29|[3-9][0-9]),' '37,' '39,' '69,'; do
+    ! tail -n +2 "$WORK/sample.csv" | cut -d, -f2- | grep -q -E "^$never"
+    ok $? "sample.cu: no site at line ${never%,}"
+done
+sed -n '36p;46p' "$DATA/sample.cu" | grep -q 'x\[row + c\]' &&
+    grep -q '^sample.cu,36,29,index-inc,row + c,row + c + 1$' "$WORK/sample.csv" &&
+    grep -q '^sample.cu,31,18,ninf-zero,-INFINITY,0.f$' "$WORK/sample.csv" &&
+    grep -q '^sample.cu,40,5,sync-drop,__syncthreads();,;$' "$WORK/sample.csv"
+ok $? "sample.cu: an index, the -INFINITY start and the barrier are sites, as listed"
+
+# ---- errors --------------------------------------------------------------------------
+
+printf 'int f(void)\n{\n// BEGIN SOLUTION\n// TODO: x\n// BEGIN SOLUTION\nreturn 1 < 2;\n// END SOLUTION\n}\n' >"$WORK/nested.cu"
+"$TOOL" "$WORK/nested.cu" >"$WORK/out" 2>"$WORK/err"
+[ $? -eq 1 ] && grep -q "nested.cu:5: nested '// BEGIN SOLUTION'" "$WORK/err"
+ok $? "a nested marker: exit 1 with FILE:LINE"
+printf '__global__ void k(float *y, int n)\n{\n    if (threadIdx.x < n)\n        y[threadIdx.x] = 0.f;\n}\n' >"$WORK/none.cu"
+"$TOOL" "$WORK/none.cu" >"$WORK/out" 2>"$WORK/err"
+[ $? -eq 1 ] && grep -q 'no mutation site' "$WORK/err" && [ ! -s "$WORK/out" ]
+ok $? "a file without a region: exit 1, 'no mutation site', no list (never an empty success)"
+"$TOOL" --bogus "$DATA/sample.cu" >/dev/null 2>&1
+ok "$([ $? -eq 2 ] && echo 0 || echo 1)" "an unknown option: exit 2"
+
+# ---- the reference solutions -------------------------------------------------------
+
+shopt -s nullglob
+solutions=(solutions/[0-9][0-9]-*/*.cu)
+if [ ${#solutions[@]} -eq 0 ]; then
+    skip "the reference solutions: none here (the student edition leaves them out)"
+else
+    # The site checks of the sample on every solution, but one diff per
+    # mutant would take a minute: here the sites are checked, and the files
+    # counted.
+    all=''
+    counts=''
+    for f in "${solutions[@]}"; do
+        out=$WORK/$(basename "$f" .cu)
+        "$TOOL" --out "$out" "$f" >"$out.csv" 2>"$out.err" || all="$all $f: exit $?: $(cat "$out.err")"
+        count=$(($(wc -l <"$out.csv") - 1))
+        counts="$counts $(basename "$f" .cu)=$count"
+        [ $count -gt 0 ] && [ "$(ls "$out" | wc -l)" -eq $count ] || all="$all $f: $count listed, $(ls "$out" 2>/dev/null | wc -l) written;"
+        dup=$(tail -n +2 "$out.csv" | cut -d, -f1-4 | sort | uniq -d | head -n 3)
+        [ -z "$dup" ] || all="$all $f: keys listed twice: $dup;"
+        tail -n +2 "$out.csv" | awk -F, '{ print $2, $3 }' >"$out.sites"
+        bad=$(not_code "$f" "$out.sites" | head -n 5 | tr '\n' ' ')
+        [ -z "$bad" ] || all="$all $f: sites not code inside a region: $bad;"
+    done
+    ok "$([ -z "$all" ] && echo 0 || echo 1)" "every solution has mutants, each written, under unique keys, at code inside a region"
+    [ -z "$all" ] || diag "$all"
+    diag "mutants per version:$counts"
+fi
+
+# ---- the driver, with stand-ins for make and the grader -------------------------------
+#
+# grader/mutants.sh on a chapter 99-fake whose solution is the sample, with
+# a `make lib` that copies the mutant (and refuses the one without its
+# barrier: stillborn) and an `mw-grade` that names a GPU and decides from
+# the mutant's text: most fail a case, one hangs after its ERROR line (the
+# driver must stop it), one fails only a large case, one passes everything.
+
+fake=$WORK/fake
+mkdir -p "$fake/solutions/99-fake" "$fake/bin"
+cp "$DATA/sample.cu" "$fake/solutions/99-fake/01_sample.cu"
+printf '# listed\n01_sample.cu:35:49:stride-half   equivalent, says the test\n01_sample.cu:1:1:narrow   no such mutant\n' \
+    >"$fake/solutions/99-fake/equivalent-mutants"
+cat >"$fake/bin/make" <<'EOF'
+#!/bin/sh
+for a; do case $a in KERNEL=*) k=${a#KERNEL=} ;; LIBDIR=*) d=${a#LIBDIR=} ;; esac; done
+grep -q '^    __syncthreads();' "$k" || { echo "stand-in: does not compile" >&2; exit 2; }
+mkdir -p "$d" && cp "$k" "$d/$(basename "$k" .cu).so"
+EOF
+cat >"$fake/bin/mw-grade" <<'EOF'
+#!/bin/sh
+if [ "$1" = info ] && [ -n "${FAKE_NO_GPU:-}" ]; then echo "no CUDA GPU (stand-in)"; exit 77; fi
+if [ "$1" = info ]; then echo "Fake GPU 80GB (test): compute capability 9.0, 1 SMs"; exit 0; fi
+lib= small=0
+while [ $# -gt 0 ]; do case $1 in --lib-dir) lib=$2; shift ;; --small) small=1 ;; esac; shift; done
+so=$(ls "$lib"/*.so)
+echo "memwall check (stand-in)"
+if grep -q 'c < cols - 1' "$so"; then
+    printf '  ERROR 01_sample    shape    n=3\n        timed out after 10 s: the kernel never finished\n'
+    echo $$ >>"$FAKE_PIDS"
+    exec sleep 600
+elif grep -q 'int row' "$so"; then
+    echo "  PASS  01_sample    edge     n=1"; echo "1 passed, 0 failed"; exit 0
+elif ! grep -q '(size_t)blockIdx.x' "$so"; then
+    echo "  PASS  01_sample    edge     n=1"
+    [ $small = 1 ] && { echo "1 passed, 0 failed"; exit 0; }
+    printf '  FAIL  01_sample    huge     n=2147483651 (sampled check)\n        3 of 1000 wrong\n'
+    echo "1 passed, 1 failed"; exit 1
+fi
+echo "  PASS  01_sample    edge     n=0"
+printf '  FAIL  01_sample    offset   n=33 (views offset by 3,3,3 floats)\n        1 of 33 wrong\n'
+sleep 2; echo "  PASS  01_sample    edge     n=2"; echo "2 passed, 1 failed"; exit 1
+EOF
+chmod +x "$fake/bin/make" "$fake/bin/mw-grade"
+export FAKE_PIDS=$fake/pids
+: >"$FAKE_PIDS"
+driver=$PWD/grader/mutants.sh tool=$PWD/$TOOL
+out=$(cd "$fake" && MAKE=$fake/bin/make sh "$driver" --chapter 99-fake --grader "$fake/bin/mw-grade" \
+    --tool "$tool" --work "$fake/work" --results "$fake/results" --timeout 10 2>&1)
+ok $? "mutants.sh with stand-ins: exit 0"
+csv=$fake/results/Fake_GPU_80GB__test_/99-fake/mutants.csv
+[ -f "$csv" ]
+ok $? "the results folder is the GPU's name as make bench makes it (Fake_GPU_80GB__test_)"
+count() { tail -n +2 "$csv" | grep -c -E "$1"; }
+[ "$(tail -n +2 "$csv" | wc -l)" -eq "$n" ] && [ "$(count ',stillborn,build failed$')" -eq 1 ] &&
+    [ "$(count ',equivalent,$')" -eq 1 ] && [ "$(count ',survived,$')" -eq 1 ] &&
+    [ "$(count ',killed,.')" -eq $((n - 3)) ]
+ok $? "mutants.csv: $n rows: 1 stillborn, 1 equivalent, 1 survived, $((n - 3)) killed"
+[ "$(sed -n 1p "$csv")" = chapter,file,line,column,operator,original,mutated,status,killed_by ] &&
+    grep -q -x -F '99-fake,01_sample.cu,40,5,sync-drop,__syncthreads();,;,stillborn,build failed' "$csv" &&
+    grep -q -x -F '99-fake,01_sample.cu,35,49,stride-half,blockDim.x,blockDim.x / 2,equivalent,' "$csv" &&
+    grep -q -x -F '99-fake,01_sample.cu,32,11,narrow,size_t,int,survived,' "$csv"
+ok $? "the stillborn, the listed equivalent and the survivor are the expected mutants"
+grep -q -x -F '99-fake,01_sample.cu,32,24,narrow,(size_t)blockIdx.x,blockIdx.x,killed,huge n=2147483651 (sampled check) (wrong answer)' "$csv"
+ok $? "a mutant passing the small cases is graded on every case: killed by the large one"
+grep -q -x -F '99-fake,01_sample.cu,35,38,loop-early,cols,cols - 1,killed,shape n=3 (timed out after 10 s: the kernel never finished)' "$csv" &&
+    grep -q -x -F '99-fake,01_sample.cu,31,18,ninf-zero,-INFINITY,0.f,killed,"offset n=33 (views offset by 3,3,3 floats) (wrong answer)"' "$csv"
+ok $? "killed_by names the first failing case, its group and shape, and why (quoted when it holds a comma)"
+alive=''
+for pid in $(cat "$FAKE_PIDS"); do kill -0 "$pid" 2>/dev/null && alive="$alive $pid"; done
+[ -s "$FAKE_PIDS" ] && [ -z "$alive" ]
+ok $? "the check that hung after its ERROR line was stopped${alive:+ (still running:$alive)}"
+for pid in $alive; do kill "$pid"; done
+printf '%s' "$out" | grep -q -F "mutants: 99-fake on Fake GPU 80GB (test): $n mutants, 1 stillborn, $((n - 3)) killed, 1 equivalent, 1 survived; mutation score 96.7% (killed / (killed + survived))"
+ok $? "the summary: counts and the mutation score"
+printf '%s' "$out" | grep -q 'lists 01_sample.cu:1:1:narrow, which is no mutant' &&
+    printf '%s' "$out" | grep -q -x -F '  01_sample.cu:32:11:narrow size_t -> int'
+ok $? "it warns about a listed key that names no mutant, and lists the survivor"
+printf '%s\n' "$out" | grep '^mutants:' | diag
+
+# Without a GPU (info exits 77) and with EX=01: only 01_sample.cu's mutants,
+# built, listed as ungraded, exit 77 with the reason; the listed key of
+# 02_copy.cu, which EX leaves out, is no stale key.
+cp "$DATA/sample.cu" "$fake/solutions/99-fake/02_copy.cu"
+printf '01_sample.cu:35:49:stride-half  listed\n02_copy.cu:35:49:stride-half  listed\n' \
+    >"$fake/solutions/99-fake/equivalent-mutants"
+out=$(cd "$fake" && FAKE_NO_GPU=1 MAKE=$fake/bin/make sh "$driver" --chapter 99-fake \
+    --grader "$fake/bin/mw-grade" --tool "$tool" --work "$fake/work" --results "$fake/results" \
+    --timeout 10 --version 01 2>&1)
+rc=$?
+[ $rc -eq 77 ] && printf '%s' "$out" | grep -q -x -F 'mutants: grading needs a GPU: no CUDA GPU (stand-in)'
+ok $? "without a GPU: exit 77, 'grading needs a GPU' and the reason (got $rc)"
+printf '%s' "$out" | grep -q "mutants: 99-fake: $n mutants, 1 stillborn, $((n - 1)) built" &&
+    printf '%s' "$out" | grep -q '  STILLBORN 01_sample.cu:40:5:sync-drop' &&
+    [ ! -d "$fake/work/02_copy" ] && ! printf '%s' "$out" | grep -q warning
+ok $? "EX=01: the $n mutants of 01_sample.cu alone built, the stillborn named, no stale-key warning"
+csv=$fake/work/mutants.csv
+[ "$(tail -n +2 "$csv" | grep -c ',ungraded,$')" -eq $((n - 2)) ] &&
+    [ "$(tail -n +2 "$csv" | grep -c ',equivalent,$')" -eq 1 ] &&
+    [ "$(tail -n +2 "$csv" | grep -c ',stillborn,build failed$')" -eq 1 ]
+ok $? "the work folder's mutants.csv: $((n - 2)) ungraded, 1 equivalent, 1 stillborn"
+
+# ---- make mutants ------------------------------------------------------------------------
+
+out=$(make --no-print-directory -n mutants 2>&1)
+printf '%s' "$out" | grep -q 'give a chapter: make mutants CH=01'
+ok $? "make mutants without CH asks for one"
+out=$(make --no-print-directory -n mutants CH=nope 2>&1)
+printf '%s' "$out" | grep -q 'no chapter matches CH=nope'
+ok $? "make mutants CH=nope names the mistake"
+out=$(make --no-print-directory -n mutants CH=01 TIMEOUT=soon 2>&1)
+printf '%s' "$out" | grep -q "TIMEOUT must be a whole number of seconds, 1 or more, not 'soon'"
+ok $? "make mutants checks TIMEOUT"
+out=$(make --no-print-directory -n mutants CH=01 2>&1)
+printf '%s' "$out" | grep -q -- '--timeout 10 ' && printf '%s' "$out" | grep -q -- '--chapter 01-vector-add'
+ok $? "make mutants CH=01: chapter 01-vector-add, 10 s per case by default"
+out=$(make --no-print-directory -n mutants CH=01 TIMEOUT=4 SEED=9 EX=02 2>&1)
+printf '%s' "$out" | grep -q -- '--timeout 4 ' && printf '%s' "$out" | grep -q -- '--seed 9' &&
+    printf '%s' "$out" | grep -q -- '--version 02'
+ok $? "TIMEOUT, SEED and EX reach grader/mutants.sh"
+make --no-print-directory help 2>&1 | grep -q 'make mutants CH=01'
+ok $? "make help names make mutants"
+
+if [ ! -f solutions/01-vector-add/01_naive.cu ]; then
+    skip "make mutants CH=01: no solutions here (the student edition)"
+elif ! long_tests; then
+    skip_long "make mutants CH=01 builds every mutant of chapter 01 (about 100 s on two cores), and grades them on a GPU"
+elif have_gpu; then
+    out=$(make --no-print-directory mutants CH=01 RESULTS="$WORK/results" 2>&1)
+    ok $? "make mutants CH=01 on a GPU: exit 0"
+    csv=$(ls "$WORK"/results/*/01-vector-add/mutants.csv 2>/dev/null | head -n 1)
+    rows=$( [ -n "$csv" ] && tail -n +2 "$csv" | wc -l)
+    [ -n "$csv" ] && [ "$rows" -gt 0 ] &&
+        [ "$(tail -n +2 "$csv" | grep -c -E ',(killed|survived|equivalent|stillborn),')" -eq "$rows" ]
+    ok $? "mutants.csv: each row killed, survived, equivalent or stillborn"
+    printf '%s' "$out" | grep -q -E 'mutation score [0-9.]+%' && ! printf '%s' "$out" | grep -q warning
+    ok $? "the summary gives the mutation score; no warning about the equivalents list"
+    printf '%s\n' "$out" | grep -E '^mutants:|SURVIVED' | diag
+else
+    start=$(date +%s)
+    out=$(make --no-print-directory mutants CH=01 2>&1)
+    rc=$?
+    took=$(($(date +%s) - start))
+    total=0
+    for f in solutions/01-vector-add/*.cu; do total=$((total + $("$TOOL" "$f" | wc -l) - 1)); done
+    listed=$(sed 's/#.*//' solutions/01-vector-add/equivalent-mutants | awk 'NF' | wc -l)
+    [ $rc -ne 0 ] && printf '%s' "$out" | grep -q 'Error 77' &&
+        printf '%s' "$out" | grep -q 'mutants: grading needs a GPU: no CUDA GPU'
+    ok $? "make mutants CH=01 without a GPU: exit 77 (make: Error 77), saying grading needs a GPU and why"
+    printf '%s' "$out" | grep -q "mutants: 01-vector-add: $total mutants, 0 stillborn, $total built"
+    ok $? "every one of the $total mutants of chapter 01 compiles ($took s)"
+    csv=build/mutants/01-vector-add/mutants.csv
+    [ "$(tail -n +2 $csv | grep -c ',ungraded,$')" -eq $((total - listed)) ] &&
+        [ "$(tail -n +2 $csv | grep -c ',equivalent,$')" -eq "$listed" ] && ! printf '%s' "$out" | grep -q warning
+    ok $? "$csv: the $listed listed equivalents marked so, the rest ungraded; the list names no stale key"
+    printf '%s\n' "$out" | grep '^mutants:' | diag
+fi
+
+done_testing
