@@ -433,21 +433,23 @@ $(BUILD)/tests/%: tests/unit/%.c $(GRADER_PURE:%=$(BUILD)/grader/%.o)
 # make test: the fast tier. make test-full (or MW_TEST_LONG=1, as git's
 # GIT_TEST_LONG) adds the long tests, which the fast tier reports skipped
 # (tests/lib.sh: long_tests). Both build with TEST_JOBS jobs (default: one
-# per core; a -j given to make wins) and run as many test files at a time:
-# those known to share nothing side by side, the batch and edition tests
-# (t0301, t0302, t0310: /tmp/mw-grade-*, whole editions) one after another
-# beside them, and the rest, the GPU tests among them, alone at the end.
-# Skips are shown with their reasons; V=1 runs the files one at a time,
-# verbose. prove gets no MAKEFLAGS, so that a test runs as it does by hand
-# (prove tests/t0110-build.t).
-TEST_JOBS  ?= $(shell nproc 2>/dev/null || echo 1)
-TEST_RULES := --rules='seq=tests/t03{01,02,10}-*.t' --rules='par=tests/t0{1,2,4}??-*.t' \
-              --rules='par=tests/t0315-*.t'
+# per core; a -j given to make wins) and run as many test files at a time,
+# as build/testrules.yml (prove's HARNESS_RULESFILE) says: first, one chain,
+# one file after another, of those that use the GPU or share batch
+# grading's /tmp/mw-grade-* (t0220 mutants, t0300-t0310 batch and edition,
+# t05xx GPU); beside it the files that share nothing; any other file alone
+# at the end. Skips are shown with their reasons; V=1 runs the files one at
+# a time, verbose. prove gets no MAKEFLAGS, so that a test runs as it does
+# by hand (prove tests/t0110-build.t).
+TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 
 test test-full:
 	$(Q)$(MAKE) --no-print-directory $(if $(filter 1,$(V)),,-s) $(if $(filter -j%,$(MAKEFLAGS)),,-j$(TEST_JOBS)) build
-	$(Q)env -u MAKEFLAGS -u MFLAGS $(if $(filter test-full,$@),MW_TEST_LONG=1) prove --failures --directives \
-	    $(if $(filter 1,$(V)),-v,-j$(TEST_JOBS) $(TEST_RULES)) tests/
+	$(Q)printf 'par:\n  - seq: tests/t0{220,30?,310,5??}-*.t\n  - par:\n      - tests/t0{1,2,4}??-*.t\n      - tests/t0315-*.t\n' \
+	    >$(BUILD)/testrules.yml
+	$(Q)env -u MAKEFLAGS -u MFLAGS HARNESS_RULESFILE=$(BUILD)/testrules.yml \
+	    $(if $(filter test-full,$@),MW_TEST_LONG=1) prove --failures --directives \
+	    $(if $(filter 1,$(V)),-v,-j$(TEST_JOBS)) tests/
 
 clean:
 	rm -rf $(BUILD)
