@@ -225,10 +225,8 @@ static int read_check(const context *cx, const char *path, mw_student *s)
             g++;
         if (g == s->ngroups && s->ngroups < MW_RUBRIC_MAX)
             snprintf(s->groups[s->ngroups++].name, sizeof s->groups[0].name, "%s", c->group);
-        if (g < MW_RUBRIC_MAX) {
-            s->groups[g].total++;
-            s->groups[g].passed += strcmp(c->status, "pass") == 0;
-        }
+        if (g < MW_RUBRIC_MAX)
+            mw_rubric_tally(&s->groups[g], c->status);
     }
     free(line);
     fclose(fp);

@@ -42,6 +42,8 @@ static void note_wrong(mw_mismatch *m, size_t index, float got, double ref)
     m->wrong++;
     if (index >= ((size_t)1 << 31))
         m->wrong_past_2_31++;
+    if (index >= ((size_t)1 << 32))
+        m->wrong_past_2_32++;
     if (m->nshow < MW_SHOW) {
         m->show_index[m->nshow] = index;
         m->show_got[m->nshow] = got;
@@ -73,6 +75,13 @@ int mw_mismatch_add(mw_mismatch *m, size_t index, float got, double ref, mw_tol 
 }
 
 /* Appends one hint; returns the new count. */
+/* Past 2^32 an index computed as blockIdx.x * blockDim.x (two unsigned
+ * ints) wraps even when it is stored in a size_t. */
+static const char *wrap_2_32_hint =
+    "nothing right from index 2^32 on: an unsigned 32-bit product such as "
+    "blockIdx.x * blockDim.x wraps there; widen a factor first: "
+    "(size_t)blockIdx.x * blockDim.x";
+
 static int add_hint(char hints[][256], int count, int max, const char *text)
 {
     if (count < max)
@@ -142,6 +151,8 @@ int mw_diagnose(const mw_mismatch *m, const mw_run_facts *f, char hints[][256], 
         count = add_hint(hints, count, max,
                          "nothing from index 2^31 on was written: a 32-bit int index "
                          "overflows there; compute indices in size_t");
+    } else if (tail && m->first_wrong == ((size_t)1 << 32)) {
+        count = add_hint(hints, count, max, wrap_2_32_hint);
     } else if (tail) {
         snprintf(text, sizeof text,
                  "elements %zu..%zu (the tail) were never written: the grid is too "
@@ -159,7 +170,9 @@ int mw_diagnose(const mw_mismatch *m, const mw_run_facts *f, char hints[][256], 
                  m->unwritten, m->first_unwritten);
         count = add_hint(hints, count, max, text);
     }
-    if (!tail && m->wrong_past_2_31 > 0 && m->wrong_past_2_31 == m->wrong)
+    if (!tail && m->wrong_past_2_32 > 0 && m->wrong_past_2_32 == m->wrong)
+        count = add_hint(hints, count, max, wrap_2_32_hint);
+    else if (!tail && m->wrong_past_2_31 > 0 && m->wrong_past_2_31 == m->wrong)
         count = add_hint(hints, count, max,
                          "wrong only at indices >= 2^31: a 32-bit int index overflows "
                          "there; compute indices in size_t");

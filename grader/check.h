@@ -38,6 +38,7 @@ typedef struct mw_mismatch {
     size_t checked_before_first_wrong; /* elements checked (right) before it */
     size_t first_unwritten, last_unwritten;
     size_t wrong_past_2_31;  /* wrong elements at index >= 2^31 */
+    size_t wrong_past_2_32;  /* wrong elements at index >= 2^32 */
     size_t wrong_nonfinite;  /* got NaN/Inf (not poison) where ref is finite */
     double max_abs_err;      /* over finite pairs */
     int nshow;

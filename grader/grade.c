@@ -432,6 +432,39 @@ static void print_lost_job(const checker *k, tally *t, int jnum, const char *why
     fflush(stdout);
 }
 
+/* A version that timed out on this many cases in a row (a kernel that
+ * spins on every launch) is not run on its remaining cases: they are
+ * recorded as timed out too, so that one hung kernel costs the batch a
+ * few timeouts, not one per case. */
+enum { TIMEOUTS_IN_A_ROW = 3 };
+static const char *timeout_prefix = "timed out after";
+
+/* After job `jnum` timed out: the next job to run. When it and the jobs
+ * of its version just before it all timed out, the version's remaining
+ * jobs are recorded as timed out without running. */
+static int after_timeout(const checker *k, tally *t, int jnum)
+{
+    int version = k->jobs[jnum].version, row = 0;
+    for (int j = jnum; j >= 0 && k->jobs[j].version == version; j--) {
+        if (t->status[j] != ST_ERROR || !t->detail[j] ||
+            strncmp(t->detail[j], timeout_prefix, strlen(timeout_prefix)) != 0)
+            break;
+        row++;
+    }
+    int next = jnum + 1;
+    if (row < TIMEOUTS_IN_A_ROW)
+        return next;
+    char why[256];
+    snprintf(why, sizeof why,
+             "%s %.0f s on the %d cases before it: not run, counted as timed out as well",
+             timeout_prefix, k->opt->timeout_s, TIMEOUTS_IN_A_ROW);
+    for (; next < k->njobs && k->jobs[next].version == version; next++) {
+        print_lost_job(k, t, next, why);
+        record(k, t, next, ST_ERROR);
+    }
+    return next;
+}
+
 /* Forks a child from job `first`; supervises it; returns the next job to
  * start from (njobs when all are done). */
 static int supervise(checker *k, tally *t, int first)
@@ -478,9 +511,9 @@ static int supervise(checker *k, tally *t, int first)
         char why[256];
         if (timed_out)
             snprintf(why, sizeof why,
-                     "timed out after %.0f s (TIMEOUT=%.0f): the kernel never finished; an "
+                     "%s %.0f s (TIMEOUT=%.0f): the kernel never finished; an "
                      "endless loop, or a barrier that not every thread reaches?",
-                     k->opt->timeout_s, k->opt->timeout_s);
+                     timeout_prefix, k->opt->timeout_s, k->opt->timeout_s);
         else if (WIFSIGNALED(wstatus))
             snprintf(why, sizeof why, "crashed: the process died of signal %d (%s)",
                      WTERMSIG(wstatus), strsignal(WTERMSIG(wstatus)));
@@ -489,7 +522,7 @@ static int supervise(checker *k, tally *t, int first)
                      WEXITSTATUS(wstatus));
         print_lost_job(k, t, current, why);
         record(k, t, current, ST_ERROR);
-        return current + 1;
+        return timed_out ? after_timeout(k, t, current) : current + 1;
     }
     /* The child ended between jobs: go on from the first job not reported. */
     for (int jnum = first; jnum < k->njobs; jnum++)

@@ -222,20 +222,21 @@ static int compare_size(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Indices checked on a huge output: both ends, the 2^31 and 2^32 boundaries
- * (where int and unsigned indices wrap), and a random sample; how many of
- * each is the chapter's choice (mw.h), 4 x 65536 + 2^18 by default. */
+/* Indices checked on a huge output: both ends, the 2^31, 2^32 and 2^33
+ * boundaries (where int and unsigned indices wrap, and an int count of
+ * float4s), and a random sample; how many of each is the chapter's choice
+ * (mw.h), 5 x 65536 + 2^18 by default. */
 static size_t *sample_indices(const mw_chapter *ch, size_t n, uint64_t seed, size_t *count)
 {
     const size_t edge = ch->sample_edge ? ch->sample_edge : (size_t)1 << 16;
     const size_t random = ch->sample_random ? ch->sample_random : (size_t)1 << 18;
-    size_t cap = 4 * edge + random, m = 0;
+    size_t cap = 5 * edge + random, m = 0;
     size_t *idx = malloc(cap * sizeof *idx);
     if (!idx)
         return NULL;
-    size_t starts[4] = {0, n > edge ? n - edge : 0, ((size_t)1 << 31) - edge / 2,
-                        ((size_t)1 << 32) - edge / 2};
-    for (int r = 0; r < 4; r++)
+    size_t starts[5] = {0, n > edge ? n - edge : 0, ((size_t)1 << 31) - edge / 2,
+                        ((size_t)1 << 32) - edge / 2, ((size_t)1 << 33) - edge / 2};
+    for (int r = 0; r < 5; r++)
         for (size_t i = starts[r]; i < starts[r] + edge && i < n; i++)
             idx[m++] = i;
     for (size_t j = 0; j < random; j++)

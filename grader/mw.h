@@ -178,7 +178,7 @@ typedef struct mw_chapter {
     unsigned tiled_dims;
 
     /* Optional, 0 for the defaults. A sampled check takes sample_edge
-     * consecutive elements at each end and around 2^31 and 2^32 (default
+     * consecutive elements at each end and around 2^31, 2^32 and 2^33 (default
      * 65536), plus sample_random indices drawn from the seed (default
      * 2^18). The bench checks outputs of more than sample_above elements by
      * sampling (default 2^22). A chapter whose reference costs more than a
@@ -197,6 +197,35 @@ static inline mw_case mw_case_for(const mw_case *c, int op)
     if (op != MW_OP_FROM_CASE)
         copy.op = op;
     return copy;
+}
+
+/* For an element-wise case of n floats whose views start `offset[]` floats
+ * past a 256-byte boundary (nviews of them): which index limit it crosses
+ * and in which code path of a float4 kernel, as a label for describe():
+ * "" below 2^31, else e.g. " [limit: 2^31, an int index; crossed in the
+ * float4 body]". Past 2^32 the limit is an unsigned 32-bit product
+ * (blockIdx.x * blockDim.x), past 2^33 an int count of float4s. The head is the 0-3 elements before the first
+ * 16-byte boundary; when the views' misalignments differ there is no
+ * float4 path, only scalar accesses. */
+static inline const char *mw_index_limit_label(size_t n, const size_t *offset, int nviews)
+{
+    const size_t two31 = (size_t)1 << 31, two32 = (size_t)1 << 32, two33 = (size_t)1 << 33;
+    if (n <= two31)
+        return "";
+    int same = 1;
+    for (int b = 1; b < nviews; b++)
+        same &= offset[b] % 4 == offset[0] % 4;
+    if (n > two33 && same)
+        return " [limit: 2^33 elements, 2^31 float4s, where an int float4 index overflows]";
+    if (n > two32)
+        return same ? " [limit: 2^32, where an unsigned 32-bit product wraps]"
+                    : " [limit: 2^32, where an unsigned 32-bit product wraps; scalar path]";
+    size_t head = (4 - offset[0] % 4) % 4;
+    size_t body_end = n > head ? head + (n - head) / 4 * 4 : n;
+    if (!same)
+        return " [limit: 2^31, an int index; crossed in the scalar path (misalignments differ)]";
+    return body_end > two31 ? " [limit: 2^31, an int index; crossed in the float4 body]"
+                            : " [limit: 2^31, an int index; crossed in the scalar tail]";
 }
 
 /* Defined by the chapter. */

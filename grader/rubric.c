@@ -53,6 +53,14 @@ int mw_rubric_load(const char *path, mw_rubric *r, char *err, size_t errlen)
     return status;
 }
 
+void mw_rubric_tally(mw_group_tally *g, const char *status)
+{
+    if (strcmp(status, "skip") == 0)
+        return;
+    g->total++;
+    g->passed += strcmp(status, "pass") == 0;
+}
+
 double mw_rubric_group_score(const mw_rubric *r, const mw_group_tally *g, double *max)
 {
     *max = 0;

@@ -38,6 +38,11 @@ typedef struct mw_group_tally {
     int passed, total;
 } mw_group_tally;
 
+/* Counts one case with status STATUS ("pass", "fail", "error", "todo",
+ * "skip") in its group's tally. A skipped case (the GPU could not hold it)
+ * is skipped for everyone and counts in no tally: it costs no one a point. */
+void mw_rubric_tally(mw_group_tally *g, const char *status);
+
 /* Points for one group: its rubric points times the share of cases passed;
  * groups the rubric does not name are worth 0. */
 double mw_rubric_group_score(const mw_rubric *r, const mw_group_tally *g, double *max);

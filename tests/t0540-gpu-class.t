@@ -55,6 +55,8 @@ grep -q '02_fast.cu(' "$out/students/dave/build.log"
 ok $? "dave: nvcc's message names the file and line"
 details erin | grep -q 'timed out after 5 s'
 ok $? "erin: 02_fast timed out"
+details erin | grep -q 'not run, counted as timed out as well'
+ok $? "erin: after three timeouts in a row, the rest of 02_fast is not run"
 cmp "$(col erin edge) == 5" "erin: her 01_naive passes (edge $(col erin edge) of 10)"
 details frank | grep -q 'cudaErrorIllegalAddress'
 ok $? "frank: illegal address named"

@@ -24,31 +24,66 @@ static const mw_version versions[] = {
 #define N(n) {(n), 0, 0}
 #define OFFSETS(x, y, z) {(x), (y), (z), 0}
 #define TWO31 ((size_t)1 << 31)
+#define TWO32 ((size_t)1 << 32)
+#define TWO33 ((size_t)1 << 33)
+#define U MW_GEN_UNIFORM
+/* A view offset by o floats from a 256-byte boundary has a head of
+ * (4 - o % 4) % 4 elements before its first 16-byte boundary. The offset
+ * group's rows below take every (head, remainder) pair of a float4 kernel:
+ * head 3, 2, 1 (offsets 1, 2, 3) times (n - head) % 4 = 0, 1, 2, 3; head 0
+ * is the tail group's. */
+#define HEAD_REM(o, head) \
+    {"offset", N(4096 + (head) + 0), OFFSETS(o, o, o), U, 1, 0}, \
+    {"offset", N(4096 + (head) + 1), OFFSETS(o, o, o), U, 1, 0}, \
+    {"offset", N(4096 + (head) + 2), OFFSETS(o, o, o), U, 1, 0}, \
+    {"offset", N(4096 + (head) + 3), OFFSETS(o, o, o), U, 1, 0}
+/* Shorter than the head: n = 1, 2, 3 at each misalignment. */
+#define SHORT(o) \
+    {"edge", N(1), OFFSETS(o, o, o), U, 1, 0}, {"edge", N(2), OFFSETS(o, o, o), U, 1, 0}, \
+    {"edge", N(3), OFFSETS(o, o, o), U, 1, 0}
 
 static const mw_case cases[] = {
     /* n = 0 must launch nothing; 1-3 are shorter than one float4. */
-    {"edge", N(0), OFFSETS(0, 0, 0), MW_GEN_UNIFORM, 1, 0},
-    {"edge", N(1), OFFSETS(0, 0, 0), MW_GEN_UNIFORM, 1, 0},
-    {"edge", N(2), OFFSETS(0, 0, 0), MW_GEN_UNIFORM, 1, 0},
-    {"edge", N(3), OFFSETS(0, 0, 0), MW_GEN_UNIFORM, 1, 0},
-    /* Not multiples of 32, of the block, or of 4. */
-    {"tail", N(31), OFFSETS(0, 0, 0), MW_GEN_UNIFORM, 1, 0},
-    {"tail", N(33), OFFSETS(0, 0, 0), MW_GEN_UNIFORM, 1, 0},
-    {"tail", N(255), OFFSETS(0, 0, 0), MW_GEN_UNIFORM, 1, 0},
-    {"tail", N(257), OFFSETS(0, 0, 0), MW_GEN_UNIFORM, 1, 0},
-    {"tail", N(1000003), OFFSETS(0, 0, 0), MW_GEN_UNIFORM, 1, 0}, /* prime */
-    /* Views that start off a 16-byte boundary: same shift, then mixed. */
-    {"offset", N(33), OFFSETS(3, 3, 3), MW_GEN_UNIFORM, 1, 0},
-    {"offset", N(1000003), OFFSETS(1, 1, 1), MW_GEN_UNIFORM, 1, 0},
-    {"offset", N(4099), OFFSETS(2, 2, 2), MW_GEN_UNIFORM, 1, 0},
-    {"offset", N(1000003), OFFSETS(1, 2, 3), MW_GEN_UNIFORM, 1, 0},
-    {"offset", N(65536), OFFSETS(0, 0, 1), MW_GEN_UNIFORM, 1, 0},
+    {"edge", N(0), OFFSETS(0, 0, 0), U, 1, 0},
+    {"edge", N(1), OFFSETS(0, 0, 0), U, 1, 0},
+    {"edge", N(2), OFFSETS(0, 0, 0), U, 1, 0},
+    {"edge", N(3), OFFSETS(0, 0, 0), U, 1, 0},
+    SHORT(1), SHORT(2), SHORT(3),
+    /* Not multiples of 32, of the block, or of 4: remainders 3, 1, 3, 1,
+     * 2 and 3 (prime); 4096 has none. */
+    {"tail", N(31), OFFSETS(0, 0, 0), U, 1, 0},
+    {"tail", N(33), OFFSETS(0, 0, 0), U, 1, 0},
+    {"tail", N(255), OFFSETS(0, 0, 0), U, 1, 0},
+    {"tail", N(257), OFFSETS(0, 0, 0), U, 1, 0},
+    {"tail", N(4098), OFFSETS(0, 0, 0), U, 1, 0},
+    {"tail", N(1000003), OFFSETS(0, 0, 0), U, 1, 0},
+    {"tail", N(4096), OFFSETS(0, 0, 0), U, 1, 0},
+    /* Views that start off a 16-byte boundary: every (head, remainder)
+     * with one shift; then larger, and each view alone misaligned, or all
+     * three differently (no float4 path at all). */
+    HEAD_REM(1, 3), HEAD_REM(2, 2), HEAD_REM(3, 1),
+    {"offset", N(1000003), OFFSETS(1, 1, 1), U, 1, 0},
+    {"offset", N(1000003), OFFSETS(1, 2, 3), U, 1, 0},
+    {"offset", N(65536), OFFSETS(1, 0, 0), U, 1, 0},
+    {"offset", N(65536), OFFSETS(0, 1, 0), U, 1, 0},
+    {"offset", N(65536), OFFSETS(0, 0, 1), U, 1, 0},
     /* NaN, +-Inf, -0.0: IEEE addition must come through unchanged. */
     {"special", N(100003), OFFSETS(0, 0, 0), MW_GEN_SPECIAL, 1, 0},
-    /* Past the 50 MB L2; then past 2^31 elements (25.8 GB), where an int
-     * index overflows: checked on both ends, the 2^31 boundary and a sample. */
-    {"large", N((size_t)1 << 26), OFFSETS(0, 0, 0), MW_GEN_UNIFORM, 1, 0},
-    {"huge", N(TWO31 + 3), OFFSETS(0, 0, 0), MW_GEN_UNIFORM, 1, 1},
+    /* Past the 50 MB L2. */
+    {"large", N((size_t)1 << 26), OFFSETS(0, 0, 0), U, 1, 0},
+    /* Each index limit crossed in each path (describe() names which),
+     * checked on both ends, around 2^31 and 2^32, and on a sample: an int
+     * index past 2^31 (25.8 GB) in the scalar tail, in the float4 body and
+     * where only scalar accesses run; an unsigned 32-bit product such as
+     * blockIdx.x * blockDim.x past 2^32 (51.5 GB), in the float4 and the
+     * scalar path; an int count of float4s past 2^33 elements (103 GB).
+     * A case the GPU cannot hold is skipped, saying so. */
+    {"huge", N(TWO31 + 3), OFFSETS(0, 0, 0), U, 1, 1},
+    {"huge", N(TWO31 + 8), OFFSETS(0, 0, 0), U, 1, 1},
+    {"huge", N(TWO31 + 3), OFFSETS(1, 2, 3), U, 1, 1},
+    {"huge", N(TWO32 + 3), OFFSETS(0, 0, 0), U, 1, 1},
+    {"huge", N(TWO32 + 3), OFFSETS(1, 2, 3), U, 1, 1},
+    {"huge", N(TWO33 + 8), OFFSETS(0, 0, 0), U, 1, 1},
 };
 
 #define BENCH(k) {"bench", N((size_t)1 << (k)), OFFSETS(0, 0, 0), MW_GEN_UNIFORM, 1, 0}
@@ -68,12 +103,13 @@ static void buffers(const mw_case *c, mw_buffer_spec *s)
 
 static void describe(const mw_case *c, char *text, size_t len)
 {
+    const char *limit = mw_index_limit_label(c->dim[0], c->offset, 3);
     if (c->offset[A] || c->offset[B] || c->offset[C])
-        snprintf(text, len, "n=%zu (views offset by %zu,%zu,%zu floats)", c->dim[0],
-                 c->offset[A], c->offset[B], c->offset[C]);
+        snprintf(text, len, "n=%zu (views offset by %zu,%zu,%zu floats)%s", c->dim[0],
+                 c->offset[A], c->offset[B], c->offset[C], limit);
     else
-        snprintf(text, len, "n=%zu%s", c->dim[0],
-                 c->gen == MW_GEN_SPECIAL ? " (with NaN, Inf, -0)" : "");
+        snprintf(text, len, "n=%zu%s%s", c->dim[0],
+                 c->gen == MW_GEN_SPECIAL ? " (with NaN, Inf, -0)" : "", limit);
 }
 
 static double bench_x(const mw_case *c)

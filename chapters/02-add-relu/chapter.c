@@ -44,31 +44,63 @@ static const mw_version versions[] = {
 #define OFF(x, y, o) {(x), (y), (o), 0}
 #define ARGS(a, s) {(a), (s)}
 #define TWO31 ((size_t)1 << 31)
+#define TWO32 ((size_t)1 << 32)
+#define TWO33 ((size_t)1 << 33)
+#define U MW_GEN_UNIFORM
+/* As in chapter 01: a view offset by o floats has a head of (4 - o % 4) % 4
+ * elements before its first 16-byte boundary; the offset rows take every
+ * (head, remainder) pair, head 3, 2, 1 times (n - head) % 4 = 0..3. */
+#define HEAD_REM(o, head, a, s) \
+    {"offset", N(4096 + (head) + 0), OFF(o, o, o), U, 1, 0, ARGS(a, s)}, \
+    {"offset", N(4096 + (head) + 1), OFF(o, o, o), U, 1, 0, ARGS(a, s)}, \
+    {"offset", N(4096 + (head) + 2), OFF(o, o, o), U, 1, 0, ARGS(a, s)}, \
+    {"offset", N(4096 + (head) + 3), OFF(o, o, o), U, 1, 0, ARGS(a, s)}
+#define SHORT(o) \
+    {"edge", N(1), OFF(o, o, o), U, 1, 0, ARGS(1.5f, 0.75f)}, \
+    {"edge", N(2), OFF(o, o, o), U, 1, 0, ARGS(-2.5f, 0.75f)}, \
+    {"edge", N(3), OFF(o, o, o), U, 1, 0, ARGS(1.5f, -0.75f)}
 
 /* a and s are exact in binary; s < 0 in some cases, where scaling before the
  * ReLU (a classic mistake) gives a different answer from scaling after. */
 static const mw_case cases[] = {
-    {"edge", N(0), OFF(0, 0, 0), MW_GEN_UNIFORM, 1, 0, ARGS(1.5f, 0.75f)},
-    {"edge", N(1), OFF(0, 0, 0), MW_GEN_UNIFORM, 1, 0, ARGS(1.5f, 0.75f)},
-    {"edge", N(2), OFF(0, 0, 0), MW_GEN_UNIFORM, 1, 0, ARGS(1.5f, 0.75f)},
-    {"edge", N(3), OFF(0, 0, 0), MW_GEN_UNIFORM, 1, 0, ARGS(1.5f, 0.75f)},
-    {"tail", N(31), OFF(0, 0, 0), MW_GEN_UNIFORM, 1, 0, ARGS(1.5f, 0.75f)},
-    {"tail", N(33), OFF(0, 0, 0), MW_GEN_UNIFORM, 1, 0, ARGS(-2.5f, 0.75f)},
-    {"tail", N(255), OFF(0, 0, 0), MW_GEN_UNIFORM, 1, 0, ARGS(1.5f, -0.75f)},
-    {"tail", N(257), OFF(0, 0, 0), MW_GEN_UNIFORM, 1, 0, ARGS(1.5f, 0.75f)},
-    {"tail", N(1000003), OFF(0, 0, 0), MW_GEN_UNIFORM, 1, 0, ARGS(1.5f, -0.75f)},
-    {"offset", N(33), OFF(3, 3, 3), MW_GEN_UNIFORM, 1, 0, ARGS(1.5f, 0.75f)},
-    {"offset", N(1000003), OFF(1, 1, 1), MW_GEN_UNIFORM, 1, 0, ARGS(1.5f, 0.75f)},
-    {"offset", N(4099), OFF(2, 2, 2), MW_GEN_UNIFORM, 1, 0, ARGS(-2.5f, 3.0f)},
-    {"offset", N(1000003), OFF(1, 2, 3), MW_GEN_UNIFORM, 1, 0, ARGS(1.5f, 0.75f)},
-    {"offset", N(65536), OFF(0, 0, 1), MW_GEN_UNIFORM, 1, 0, ARGS(1.5f, 0.75f)},
+    {"edge", N(0), OFF(0, 0, 0), U, 1, 0, ARGS(1.5f, 0.75f)},
+    {"edge", N(1), OFF(0, 0, 0), U, 1, 0, ARGS(1.5f, 0.75f)},
+    {"edge", N(2), OFF(0, 0, 0), U, 1, 0, ARGS(1.5f, 0.75f)},
+    {"edge", N(3), OFF(0, 0, 0), U, 1, 0, ARGS(1.5f, 0.75f)},
+    SHORT(1), SHORT(2), SHORT(3),
+    /* Remainders 3, 1, 3, 1, 2, 3 and 0. */
+    {"tail", N(31), OFF(0, 0, 0), U, 1, 0, ARGS(1.5f, 0.75f)},
+    {"tail", N(33), OFF(0, 0, 0), U, 1, 0, ARGS(-2.5f, 0.75f)},
+    {"tail", N(255), OFF(0, 0, 0), U, 1, 0, ARGS(1.5f, -0.75f)},
+    {"tail", N(257), OFF(0, 0, 0), U, 1, 0, ARGS(1.5f, 0.75f)},
+    {"tail", N(4098), OFF(0, 0, 0), U, 1, 0, ARGS(-2.5f, -0.75f)},
+    {"tail", N(1000003), OFF(0, 0, 0), U, 1, 0, ARGS(1.5f, -0.75f)},
+    {"tail", N(4096), OFF(0, 0, 0), U, 1, 0, ARGS(1.5f, 0.75f)},
+    /* Every (head, remainder) with one shift; then each view alone
+     * misaligned, or all three differently (no float4 path at all). */
+    HEAD_REM(1, 3, 1.5f, 0.75f), HEAD_REM(2, 2, -2.5f, 3.0f), HEAD_REM(3, 1, 1.5f, -0.75f),
+    {"offset", N(1000003), OFF(1, 1, 1), U, 1, 0, ARGS(1.5f, 0.75f)},
+    {"offset", N(1000003), OFF(1, 2, 3), U, 1, 0, ARGS(1.5f, 0.75f)},
+    {"offset", N(65536), OFF(1, 0, 0), U, 1, 0, ARGS(1.5f, 0.75f)},
+    {"offset", N(65536), OFF(0, 1, 0), U, 1, 0, ARGS(-2.5f, 0.75f)},
+    {"offset", N(65536), OFF(0, 0, 1), U, 1, 0, ARGS(1.5f, 0.75f)},
     /* NaN (must come out NaN), +-Inf, -0.0, 0, +-1e-30. */
     {"special", N(100003), OFF(0, 0, 0), MW_GEN_SPECIAL, 1, 0, ARGS(1.5f, 0.75f)},
     {"special", N(4099), OFF(0, 0, 0), MW_GEN_SPECIAL, 1, 0, ARGS(-2.5f, -0.75f)},
     /* Values around 0 (|v| < 2^-20): the ReLU's boundary, every sign. */
-    {"near-0", N(100003), OFF(0, 0, 0), MW_GEN_UNIFORM, 0x1p-20f, 0, ARGS(1.5f, 0.75f)},
-    {"large", N((size_t)1 << 26), OFF(0, 0, 0), MW_GEN_UNIFORM, 1, 0, ARGS(1.5f, 0.75f)},
-    {"huge", N(TWO31 + 3), OFF(0, 0, 0), MW_GEN_UNIFORM, 1, 1, ARGS(1.5f, 0.75f)},
+    {"near-0", N(100003), OFF(0, 0, 0), U, 0x1p-20f, 0, ARGS(1.5f, 0.75f)},
+    {"large", N((size_t)1 << 26), OFF(0, 0, 0), U, 1, 0, ARGS(1.5f, 0.75f)},
+    /* Each index limit crossed in each path (describe() names which): an
+     * int index past 2^31 (25.8 GB) in the scalar tail, the float4 body and
+     * the scalar-only path; an unsigned 32-bit product past 2^32 (51.5 GB),
+     * in the float4 and the scalar path; an int count of float4s past 2^33
+     * elements (103 GB). A case the GPU cannot hold is skipped, saying so. */
+    {"huge", N(TWO31 + 3), OFF(0, 0, 0), U, 1, 1, ARGS(1.5f, 0.75f)},
+    {"huge", N(TWO31 + 8), OFF(0, 0, 0), U, 1, 1, ARGS(1.5f, -0.75f)},
+    {"huge", N(TWO31 + 3), OFF(1, 2, 3), U, 1, 1, ARGS(-2.5f, 0.75f)},
+    {"huge", N(TWO32 + 3), OFF(0, 0, 0), U, 1, 1, ARGS(1.5f, 0.75f)},
+    {"huge", N(TWO32 + 3), OFF(1, 2, 3), U, 1, 1, ARGS(1.5f, -0.75f)},
+    {"huge", N(TWO33 + 8), OFF(0, 0, 0), U, 1, 1, ARGS(-2.5f, 0.75f)},
 };
 
 #define BENCH(k) {"bench", N((size_t)1 << (k)), OFF(0, 0, 0), MW_GEN_UNIFORM, 1, 0, ARGS(1.5f, 0.75f)}
@@ -96,8 +128,8 @@ static void describe(const mw_case *c, char *text, size_t len)
         snprintf(gen, sizeof gen, " (with NaN, Inf, -0)");
     else if (c->scale != 0.f && c->scale < 1e-3f)
         snprintf(gen, sizeof gen, " (values near 0)");
-    snprintf(text, len, "n=%zu a=%g s=%g%s%s", c->dim[0], (double)c->arg[0], (double)c->arg[1],
-             off, gen);
+    snprintf(text, len, "n=%zu a=%g s=%g%s%s%s", c->dim[0], (double)c->arg[0],
+             (double)c->arg[1], off, gen, mw_index_limit_label(c->dim[0], c->offset, 3));
 }
 
 static double bench_x(const mw_case *c)

@@ -64,6 +64,12 @@ static void test_rubric(void)
     mw_group_tally unknown = {"hidden", 2, 2};
     is_double(mw_rubric_group_score(&r, &unknown, &max), 0, 0, "a group the rubric lacks: 0");
     is_double(max, 0, 0, "and no maximum");
+    mw_group_tally huge = {"tail", 0, 0};
+    const char *statuses[] = {"pass", "skip", "fail", "todo", "error", "pass"};
+    for (int i = 0; i < 6; i++)
+        mw_rubric_tally(&huge, statuses[i]);
+    is_int(huge.total, 5, "a case skipped for lack of memory counts in no tally");
+    is_int(huge.passed, 2, "passes counted; fail, todo and error count against");
 
     is_double(mw_rubric_perf_score(&r, 1, 1.1, 1.0, ""), 20, 1e-12, "t <= 1.2 t_ref: full points");
     is_double(mw_rubric_perf_score(&r, 1, 2.4, 1.0, ""), 10, 1e-12, "t = 2.4 t_ref: half");

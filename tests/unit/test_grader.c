@@ -137,6 +137,31 @@ static void test_diagnosis(void)
     n = mw_diagnose(&m, &f, hints, 6);
     ok(has_hint(hints, n, "32-bit int index"), "a hole starting exactly at 2^31 is an int overflow");
 
+    /* Nothing written from exactly 2^32 on: an unsigned product wrapped. */
+    mw_mismatch_init(&m);
+    memset(&f, 0, sizeof f);
+    f.n = ((size_t)1 << 32) + 3;
+    f.sampled = 1;
+    size_t at32[] = {7, ((size_t)1 << 31) + 1, ((size_t)1 << 32) - 1, ((size_t)1 << 32),
+                     ((size_t)1 << 32) + 2};
+    for (int j = 0; j < 5; j++)
+        mw_mismatch_add(&m, at32[j], j < 3 ? 1.0f : poison, 1.0, tol);
+    n = mw_diagnose(&m, &f, hints, 6);
+    ok(has_hint(hints, n, "blockIdx.x * blockDim.x wraps") && !has_hint(hints, n, "the tail") &&
+           !has_hint(hints, n, "32-bit int index"),
+       "a hole starting exactly at 2^32 is an unsigned 32-bit product that wrapped");
+
+    /* Wrong (written, not right) only past 2^32. */
+    mw_mismatch_init(&m);
+    memset(&f, 0, sizeof f);
+    f.n = ((size_t)1 << 32) + 3;
+    f.sampled = 1;
+    mw_mismatch_add(&m, ((size_t)1 << 31) + 1, 1.0f, 1.0, tol);
+    mw_mismatch_add(&m, ((size_t)1 << 32) + 1, 2.0f, 1.0, tol);
+    n = mw_diagnose(&m, &f, hints, 6);
+    ok(has_hint(hints, n, "2^32") && !has_hint(hints, n, "2^31"),
+       "wrong only past 2^32 names the 2^32 wrap, not an int overflow");
+
     /* Writes outside an input. */
     mw_mismatch_init(&m);
     memset(&f, 0, sizeof f);

@@ -1,12 +1,13 @@
 /* Class fixture (chapter 01), student "erin", version 02_fast: an endless
  * loop on every launch.
  *
- * Why it exists: a hung kernel must cost the grader one timeout per case
- * and nothing else: each case is reported "timed out", the process is
- * killed, the next case starts in a fresh one, and the other students of
- * the batch are unaffected. Every launch spins, n = 0 included (the
- * launcher always starts one block); grade it with a short TIMEOUT (5 s:
- * 17 cases, about 1.5 minutes).
+ * Why it exists: a hung kernel must cost the grader a few timeouts and
+ * nothing else: each case is reported "timed out", the process is killed,
+ * the next case starts in a fresh one, after three in a row the version's
+ * other cases are recorded as timed out without running, and the other
+ * students of the batch are unaffected. Every launch spins, n = 0 included
+ * (the launcher always starts one block); grade it with a short TIMEOUT
+ * (5 s: about 15 s in all).
  *
  * The bug as a student writes it: a grid-stride loop whose index is never
  * advanced (`i += stride` forgotten), guarded so that even an empty range
