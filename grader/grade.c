@@ -636,6 +636,7 @@ static int write_results(const checker *k, const tally *t, const char *path)
 int mw_cmd_check(const mw_chapter *ch, const mw_check_opts *opt)
 {
     checker k = {ch, opt, NULL, 0, -1, NULL, -1, 0};
+    mw_views_exact(opt->exact_views);
     if (build_jobs(&k) == 0) {
         fprintf(stderr, "check: no version matches EX=%s; versions:", opt->only_version);
         for (int vi = 0; vi < ch->nversions; vi++)

@@ -13,6 +13,7 @@ typedef struct mw_check_opts {
     int small;                /* only small cases (sanitizers) */
     int no_fork;              /* run in-process (sanitizers) */
     int required_only;        /* leave out optional versions (the batch's sanitizer) */
+    int exact_views;          /* no guard bands: each view allocated exactly (sanitizers) */
     const char *results_path; /* per-case CSV for the batch grader, or NULL */
 } mw_check_opts;
 

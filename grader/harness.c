@@ -53,10 +53,20 @@ size_t mw_workspace_bytes(size_t floats)
     return floats ? (floats + 2 * MW_GUARD) * sizeof(float) : 0;
 }
 
+static int exact_views;
+
+void mw_views_exact(int on)
+{
+    exact_views = on;
+}
+
 static cudaError_t alloc_slot(mw_views *v, int b, size_t offset)
 {
-    v->lead[b] = MW_GUARD + offset;
-    v->alloc_count[b] = v->lead[b] + v->spec[b].count + MW_GUARD;
+    size_t guard = exact_views ? 0 : MW_GUARD;
+    v->lead[b] = guard + offset;
+    v->alloc_count[b] = v->lead[b] + v->spec[b].count + guard;
+    if (v->alloc_count[b] == 0)
+        v->alloc_count[b] = 1; /* a real pointer even for an empty view */
     cudaError_t err = cudaMalloc((void **)&v->alloc[b], v->alloc_count[b] * sizeof(float));
     if (err != cudaSuccess) {
         v->alloc[b] = NULL;

@@ -39,6 +39,12 @@ mw_inputs mw_case_inputs(const mw_case *c, int case_index, uint64_t seed);
 
 size_t mw_case_bytes(const mw_chapter *ch, const mw_case *c);
 cudaError_t mw_views_alloc(const mw_chapter *ch, const mw_case *c, mw_views *v);
+/* On (1): views allocated from here on end exactly where the buffer ends,
+ * with no guard band after it (at least one float is allocated), so that
+ * compute-sanitizer's memcheck reports any access past the end; off (the
+ * default): MW_GUARD floats of guard on both sides, which catch stray
+ * writes by value but hide a read past the end inside the allocation. */
+void mw_views_exact(int on);
 /* Guards to MW_GUARD_BITS, inputs from the generator, output to poison. */
 cudaError_t mw_views_fill(mw_views *v, const mw_inputs *in, cudaStream_t s);
 cudaError_t mw_views_poison_output(mw_views *v, cudaStream_t s);

@@ -1,8 +1,11 @@
 #!/bin/sh
 # sanitize.sh GRADER LIBDIR LABEL [CHECK OPTIONS]: run the small cases of a
 # chapter under compute-sanitizer's four tools, in-process, and say what
-# each found. Further options go to `mw-grade check` (the batch passes
-# --required-only: an optional version is not graded, so not sanitized).
+# each found. Each view is allocated exactly (--exact-views): the guard
+# bands of a normal check would put a read one past the end inside the
+# allocation, where memcheck cannot see it. Further options go to
+# `mw-grade check` (the batch passes --required-only: an optional version
+# is not graded, so not sanitized).
 grader=$1 libdir=$2 label=$3
 shift 3
 if ! command -v compute-sanitizer >/dev/null 2>&1; then
@@ -13,7 +16,7 @@ status=0
 for tool in memcheck racecheck initcheck synccheck; do
     log=$(mktemp)
     compute-sanitizer --tool "$tool" --error-exitcode 10 --print-limit 20 \
-        "$grader" check --small --no-fork --lib-dir "$libdir" --label "$label" \
+        "$grader" check --small --no-fork --exact-views --lib-dir "$libdir" --label "$label" \
         ${SEED:+--seed "$SEED"} "$@" >"$log" 2>&1
     rc=$?
     # memcheck, initcheck and synccheck end in "ERROR SUMMARY: N errors";

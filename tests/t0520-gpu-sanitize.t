@@ -46,6 +46,35 @@ out=$(sh grader/sanitize.sh build/01-vector-add/mw-grade "$scratch/oob/lib" plan
 printf '%s' "$out" | grep -q 'memcheck found problems'
 ok $? "memcheck reports a planted out-of-bounds write"
 
+# A read one element past the end, whose value changes nothing: inside the
+# guard band of a normal check, so make check passes it; make sanitize
+# allocates each view exactly, and memcheck must report it.
+mkdir -p "$scratch/oob-read"
+cat >"$scratch/oob-read/01_naive.cu" <<'CU'
+#include "vector_add.h"
+__global__ void k(const float *a, const float *b, float *c, size_t n)
+{
+    size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (i < n) {
+        float next = a[i + 1]; /* one past the end when i == n - 1 */
+        c[i] = next == 12345.0f ? 0.0f : a[i] + b[i];
+    }
+}
+cudaError_t add_naive(const float *a, const float *b, float *c, size_t n, cudaStream_t s)
+{
+    if (n == 0)
+        return cudaSuccess;
+    k<<<(unsigned)((n + 255) / 256), 256, 0, s>>>(a, b, c, n);
+    return cudaGetLastError();
+}
+CU
+build_lib 01-vector-add "$scratch/oob-read/01_naive.cu" "$scratch/oob-read/lib" >/dev/null 2>&1
+build/01-vector-add/mw-grade check --small --version 01 --lib-dir "$scratch/oob-read/lib" >/dev/null 2>&1
+ok $? "a read one past the end passes make check (it lands in the guard band)"
+out=$(sh grader/sanitize.sh build/01-vector-add/mw-grade "$scratch/oob-read/lib" planted --version 01 2>&1)
+printf '%s' "$out" | grep -q 'memcheck found problems'
+ok $? "memcheck reports a read one past the end (views allocated exactly)"
+
 # A race that the values may not show: racecheck names the missing barrier
 # of chapter 03's known-wrong tiled kernel (the hazard between the shared
 # tile's reads and the next step's writes).
