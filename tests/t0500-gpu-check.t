@@ -86,4 +86,65 @@ if [ -f solutions/03-matmul/04_tuned.cu ]; then
     ok $? "03-matmul: ... and the check says it was not attempted"
 fi
 
+# Correct but not bitwise reproducible is correct: a summation order that
+# changes from run to run. Split-K with atomics does that by chance; this
+# one sums each part of K forwards on one launch and backwards on the next,
+# so that the two runs of a case surely differ. Every case passes, and the
+# check notes that the runs differ.
+if ls chapters/03-matmul/matmul.h >/dev/null 2>&1; then
+    mkdir -p "$scratch/splitk"
+    cat >"$scratch/splitk/01_naive.cu" <<'CU'
+#include "matmul.h"
+__device__ unsigned launches;
+/* C = A B with K split in 4, each part added to C with atomicAdd. */
+__global__ void splitk(const float *A, const float *B, float *C, int M, int N, int K,
+                       unsigned parity)
+{
+    int n = blockIdx.x * 32 + threadIdx.x, m = blockIdx.y * 8 + threadIdx.y;
+    int k0 = (int)(((long long)K * blockIdx.z) / 4), k1 = (int)(((long long)K * (blockIdx.z + 1)) / 4);
+    if (m >= M || n >= N)
+        return;
+    float acc = 0.f;
+    for (int j = 0; j < k1 - k0; j++) {
+        int k = parity ? k1 - 1 - j : k0 + j;
+        acc += A[(size_t)m * K + k] * B[(size_t)k * N + n];
+    }
+    atomicAdd(&C[(size_t)m * N + n], acc);
+}
+__global__ void count_launch(unsigned *parity)
+{
+    *parity = launches++ & 1;
+}
+cudaError_t matmul_naive(const float *A, const float *B, float *C, int M, int N, int K,
+                         cudaStream_t stream)
+{
+    if (M == 0 || N == 0)
+        return cudaSuccess;
+    cudaError_t err = cudaMemsetAsync(C, 0, (size_t)M * N * sizeof(float), stream);
+    if (err != cudaSuccess || K == 0)
+        return err;
+    static unsigned *parity;
+    if (!parity && (err = cudaMalloc((void **)&parity, sizeof *parity)) != cudaSuccess)
+        return err;
+    count_launch<<<1, 1, 0, stream>>>(parity);
+    unsigned host_parity;
+    if ((err = cudaMemcpyAsync(&host_parity, parity, sizeof host_parity, cudaMemcpyDeviceToHost,
+                               stream)) != cudaSuccess ||
+        (err = cudaStreamSynchronize(stream)) != cudaSuccess)
+        return err;
+    /* grid.y caps at 65535 rows of blocks: enough for the small cases. */
+    dim3 grid((N + 31) / 32, (M + 7) / 8, 4);
+    splitk<<<grid, dim3(32, 8), 0, stream>>>(A, B, C, M, N, K, host_parity);
+    return cudaGetLastError();
+}
+CU
+    build_lib 03-matmul "$scratch/splitk/01_naive.cu" "$scratch/splitk/lib" >/dev/null 2>&1
+    out=$(build/03-matmul/mw-grade check --lib-dir "$scratch/splitk/lib" --version 01 --small --seed 7 2>&1)
+    rc=$?
+    ok $rc "03-matmul: split-K with atomics, not bitwise reproducible, passes (exit $rc)"
+    [ $rc -ne 0 ] && printf '%s\n' "$out" | grep -v '^  PASS' | head -n 20 | diag
+    printf '%s' "$out" | grep -q 'the two runs differ bitwise, both within tolerance'
+    ok $? "03-matmul: ... and the check notes that its runs differ bitwise"
+fi
+
 done_testing
