@@ -18,6 +18,10 @@ static int gen_of(const char *word)
         return MW_GEN_NEGINF;
     if (strcmp(word, "rarenan") == 0)
         return MW_GEN_RARE_NAN;
+    if (strcmp(word, "logprob") == 0)
+        return MW_GEN_LOGPROB;
+    if (strcmp(word, "dominant") == 0)
+        return MW_GEN_DOMINANT;
     return -1;
 }
 

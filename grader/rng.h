@@ -25,7 +25,12 @@ enum {
     MW_GEN_SPECIAL = 1, /* uniform, with 1 in 8 elements NaN, +-Inf, +-0 or tiny */
     MW_GEN_SMALLINT = 2, /* integers in [-4, 4]: exact sums reveal index bugs */
     MW_GEN_NEGINF = 3,   /* uniform, with 1 in 8 elements -Inf (masked logits) */
-    MW_GEN_RARE_NAN = 4  /* uniform, with 1 in 1024 elements NaN */
+    MW_GEN_RARE_NAN = 4, /* uniform, with 1 in 1024 elements NaN */
+    MW_GEN_LOGPROB = 5,  /* uniform in [-101, -99) with 16 random bits (exact):
+                            every value far below zero, as log-probabilities
+                            (exp underflows); scale is ignored */
+    MW_GEN_DOMINANT = 6  /* uniform, with 1 in 1024 elements +100: one value
+                            that dominates its row (exp overflows) */
 };
 
 /* splitmix64's finalizer: a bijective 64-bit mix. */
@@ -85,6 +90,10 @@ MW_HD float mw_gen(uint64_t seed, uint32_t stream, uint64_t i, int kind, float s
         return mw_from_bits(0xff800000u);
     if (kind == MW_GEN_RARE_NAN && (h & 1023) == 0)
         return mw_from_bits(0x7fc00000u);
+    if (kind == MW_GEN_DOMINANT && (h & 1023) == 0)
+        return 100.0f;
+    if (kind == MW_GEN_LOGPROB) /* 2^-15 steps: exact next to 100 (spacing 2^-17) */
+        return ((float)(int32_t)(h >> 48) - 32768.0f) * (1.0f / 32768.0f) - 100.0f;
     return mw_unit(h) * scale;
 }
 

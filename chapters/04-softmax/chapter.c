@@ -60,21 +60,37 @@ static const mw_case cases[] = {
     {"shape", RC(9, 4099), NOOFF, MW_GEN_UNIFORM, 1, 0},
     {"shape", RC(5, 20000), NOOFF, MW_GEN_UNIFORM, 1, 0},
     {"shape", RC(7, 30001), NOOFF, MW_GEN_UNIFORM, 1, 0},
+    /* Every input class at every length class, since a kernel may switch
+     * strategy with the row length and a mistake may live in one path
+     * only: 1 column; under a warp; past a warp; under a block's pass;
+     * not a multiple of 4; 16384; between 16384 and 65536, where the
+     * reference changes strategy; 65536; 2^20 and 2^22, longer than any
+     * block holds. */
+#define LENGTHS(group, gen, scale) \
+    {group, RC(100, 1), NOOFF, gen, scale, 0}, {group, RC(40, 31), NOOFF, gen, scale, 0}, \
+    {group, RC(50, 33), NOOFF, gen, scale, 0}, {group, RC(64, 1000), NOOFF, gen, scale, 0}, \
+    {group, RC(9, 4099), NOOFF, gen, scale, 0}, {group, RC(8, 16384), NOOFF, gen, scale, 0}, \
+    {group, RC(7, 30001), NOOFF, gen, scale, 0}, {group, RC(4, 65536), NOOFF, gen, scale, 0}, \
+    {group, RC(3, 1 << 20), NOOFF, gen, scale, 0}, {group, RC(2, 1 << 22), NOOFF, gen, scale, 0}
     /* Inputs of scale 1e4: exp overflows (exp(89) > FLT_MAX) without the max. */
-    {"scale", RC(64, 1000), NOOFF, MW_GEN_UNIFORM, 1e4f, 0},
-    {"scale", RC(16, 4096), NOOFF, MW_GEN_UNIFORM, 1e4f, 0},
-    {"scale", RC(3, 65536), NOOFF, MW_GEN_UNIFORM, 1e4f, 0},
+    LENGTHS("scale", MW_GEN_UNIFORM, 1e4f),
     /* 1 in 8 entries -inf (masked logits): 0 out; with cols = 1 some rows
      * are all -inf: NaN out, as in PyTorch. */
-    {"-inf", RC(100, 1), NOOFF, MW_GEN_NEGINF, 1, 0},
-    {"-inf", RC(50, 33), NOOFF, MW_GEN_NEGINF, 1, 0},
-    {"-inf", RC(8, 16384), NOOFF, MW_GEN_NEGINF, 1, 0},
+    LENGTHS("-inf", MW_GEN_NEGINF, 1),
     /* A NaN entry makes its whole row NaN. */
-    {"nan", RC(64, 1000), NOOFF, MW_GEN_RARE_NAN, 1, 0},
-    {"nan", RC(4, 65536), NOOFF, MW_GEN_RARE_NAN, 1, 0},
+    LENGTHS("nan", MW_GEN_RARE_NAN, 1),
+    /* Every value in [-101, -99), as log-probabilities: without the max,
+     * exp underflows to denormals and 0, and the sum with it. */
+    LENGTHS("logprob", MW_GEN_LOGPROB, 1),
+    /* 1 in 1024 entries +100: exp(100) overflows unless the max subtracted
+     * is the whole row's (a max over part of the row is not enough). */
+    LENGTHS("dominant", MW_GEN_DOMINANT, 1),
     /* 2^26 elements (256 MB each way): past the L2. */
     {"large", RC(65536, 1024), NOOFF, MW_GEN_UNIFORM, 1, 0},
     {"large", RC(16, 1 << 22), NOOFF, MW_GEN_UNIFORM, 1, 0},
+    /* 2^31 + 1024 elements (8.6 GB each way): row * cols overflows an int
+     * (sampled: both ends, around 2^31, and at random). */
+    {"large", RC(((size_t)1 << 21) + 1, 1024), NOOFF, MW_GEN_UNIFORM, 1, 1},
 };
 
 /* 2^28 elements whatever the row length. */
@@ -93,9 +109,14 @@ static void describe(const mw_case *c, char *text, size_t len)
 {
     const char *what = c->gen == MW_GEN_NEGINF     ? " (1 in 8 entries -inf)"
                        : c->gen == MW_GEN_RARE_NAN ? " (rare NaN entries)"
+                       : c->gen == MW_GEN_LOGPROB  ? " (every entry in [-101, -99))"
+                       : c->gen == MW_GEN_DOMINANT ? " (1 in 1024 entries +100)"
                        : c->scale > 100            ? " (inputs of scale 1e4)"
                                                    : "";
-    snprintf(text, len, "rows=%zu cols=%zu%s", c->dim[0], c->dim[1], what);
+    snprintf(text, len, "rows=%zu cols=%zu%s%s", c->dim[0], c->dim[1], what,
+             c->dim[0] * c->dim[1] > ((size_t)1 << 31)
+                 ? " [limit: 2^31 elements, where row * cols overflows an int]"
+                 : "");
 }
 
 static double bench_x(const mw_case *c)

@@ -89,10 +89,14 @@ static void test_cases_file(void)
     const char *path =
         write_file("hidden.cases", "seed 777\n"
                                    "case hidden 4097 0 0 1 2 3 0 special 1 0 1.5 -0.75\n"
-                                   "case hidden 2147483651 0 0 0 0 0 0 uniform 1 1 0 0\n");
+                                   "case hidden 2147483651 0 0 0 0 0 0 uniform 1 1 0 0\n"
+                                   "case hidden 7 4099 0 0 0 0 0 logprob 1 0 0 0\n"
+                                   "case hidden 7 4099 0 0 0 0 0 dominant 1 0 0 0\n");
     ok(mw_cases_file_load(path, &f, err, sizeof err) == 0, "a hidden cases file loads");
     ok(f.have_seed && f.seed == 777, "its seed");
-    is_int(f.ncases, 2, "two cases");
+    is_int(f.ncases, 4, "four cases");
+    is_int(f.cases[2].gen, MW_GEN_LOGPROB, "the logprob generator by name");
+    is_int(f.cases[3].gen, MW_GEN_DOMINANT, "the dominant generator by name");
     is_str(f.cases[0].group, "hidden", "group");
     is_int((long long)f.cases[0].dim[0], 4097, "size");
     is_int((long long)f.cases[0].offset[2], 3, "offsets");

@@ -341,6 +341,18 @@ static void test_generator(void)
     ok(mw_gen(42, 1, 7, 0, 1.f) != mw_gen(42, 2, 7, 0, 1.f), "another stream, another value");
     float k = mw_gen(42, 1, 7, MW_GEN_SMALLINT, 1.f);
     ok(k == floorf(k) && k >= -4 && k <= 4, "small integers are integers in [-4, 4]");
+
+    int logprob_ok = 1, dominant = 0, others_ok = 1;
+    for (uint64_t i = 0; i < 100000; i++) {
+        double v = mw_gen(42, 1, i, MW_GEN_LOGPROB, 1.f);
+        /* in [-101, -99), on a 2^-15 grid: exact, whatever the compiler fuses */
+        logprob_ok &= v >= -101 && v < -99 && (v + 100) * 32768 == floor((v + 100) * 32768);
+        float d = mw_gen(42, 1, i, MW_GEN_DOMINANT, 1.f);
+        dominant += d == 100.f;
+        others_ok &= d == 100.f || (d >= -1.f && d < 1.f);
+    }
+    ok(logprob_ok, "log-probability values lie in [-101, -99), on a 2^-15 grid");
+    ok(dominant > 50 && dominant < 150 && others_ok, "about 1 in 1024 values dominate (+100)");
 }
 
 int main(int argc, char **argv)
