@@ -90,6 +90,8 @@ static const mw_case cases[] = {
      * compute-sanitizer's racecheck; sampled cases stay out of `make
      * sanitize`. */
     {"shape", MNK(1000003, 2, 3), NOOFF, UNI, 1, 1},
+    /* The same past grid.y for a kernel that maps columns to y. */
+    {"shape", MNK(2, 1000003, 3), NOOFF, UNI, 1, 1},
     {"prime", MNK(127, 127, 127), NOOFF, UNI, 1, 0},
     {"prime", MNK(257, 257, 257), NOOFF, UNI, 1, 0},
     {"prime", MNK(1021, 1021, 1021), NOOFF, UNI, 1, 1},
@@ -106,6 +108,13 @@ static const mw_case cases[] = {
      * past the 50 MB L2). */
     {"large", MNK(2049, 2047, 1025), NOOFF, UNI, 1, 1},
     {"large", MNK(4096, 4096, 4096), NOOFF, UNI, 1, 1},
+    /* Each 32-bit product of two legal sizes past 2^31, one at a time
+     * (8.6 GB in the matrix that crosses it; skipped, saying so, on a GPU
+     * that cannot hold it): m * N + n into C, m * K + k into A, k * N + n
+     * into B. */
+    {"limit", MNK(46341, 46341, 1), NOOFF, UNI, 1, 1},
+    {"limit", MNK(((size_t)1 << 21) + 1, 1, 1024), NOOFF, UNI, 1, 1},
+    {"limit", MNK(1, 1024, ((size_t)1 << 21) + 1), NOOFF, UNI, 1, 0},
 };
 
 /* Squares from 128 to 8192, and one shape that is a multiple of nothing:
@@ -131,6 +140,23 @@ static void buffers(const mw_case *c, mw_buffer_spec *s)
     s[C] = (mw_buffer_spec){"C", M * N, 1};
 }
 
+/* Which limit a case crosses, if any, for its label. */
+static const char *limit_label(size_t M, size_t N, size_t K)
+{
+    const size_t two31 = (size_t)1 << 31, rows_y = (size_t)65535 * 8;
+    if (M * N > two31)
+        return " [limit: M N past 2^31, where m * N + n overflows an int]";
+    if (M * K > two31)
+        return " [limit: M K past 2^31, where m * K + k overflows an int]";
+    if (K * N > two31)
+        return " [limit: K N past 2^31, where k * N + n overflows an int]";
+    if (M > rows_y)
+        return " [limit: grid.y, 65535 blocks of 8 rows]";
+    if (N > rows_y)
+        return " [limit: grid.y, 65535 blocks of 8 columns, where columns map to y]";
+    return "";
+}
+
 static void describe(const mw_case *c, char *text, size_t len)
 {
     char off[64] = "";
@@ -144,7 +170,8 @@ static void describe(const mw_case *c, char *text, size_t len)
         snprintf(gen, sizeof gen, " (special values)");
     else if (c->scale != 0.f && c->scale != 1.f)
         snprintf(gen, sizeof gen, " (inputs of scale %g)", (double)c->scale);
-    snprintf(text, len, "M=%zu N=%zu K=%zu%s%s", c->dim[0], c->dim[1], c->dim[2], off, gen);
+    snprintf(text, len, "M=%zu N=%zu K=%zu%s%s%s", c->dim[0], c->dim[1], c->dim[2], off, gen,
+             limit_label(c->dim[0], c->dim[1], c->dim[2]));
 }
 
 /* The side of the cube with the same work: cbrt(M N K), rounded. N for a
