@@ -12,6 +12,8 @@ wrong_dirs() { for ch in ${MW_TEST_CHAPTERS:-$(ls tests/wrong 2>/dev/null)}; do 
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 field() { sed -n "s/^$1: *//p" "$2"; }
+# The GPU's memory in MiB.
+gpu_mib() { nvidia-smi --query-gpu=memory.total --format=csv,noheader,nounits -i 0 | head -n 1; }
 
 # Every submission built first, side by side; then graded one at a time.
 for dir in $(wrong_dirs); do
@@ -30,6 +32,11 @@ for dir in $(wrong_dirs); do
     want_exit=$(field exit "$expect")
     phrase=$(field diagnostic "$expect")
     timeout=$(field timeout "$expect")
+    needs=$(field needs_gib "$expect")
+    if [ -n "$needs" ] && [ "$(gpu_mib)" -lt $((needs * 1024)) ]; then
+        skip "$ch/$name: its case needs $needs GiB; this GPU has $(($(gpu_mib) / 1024))"
+        continue
+    fi
     lib=$scratch/$ch-$name
     if ! built "$lib"; then
         ok 1 "$ch/$name: builds"
