@@ -425,6 +425,43 @@ static double b_shifted(const mw_case *c, const mw_inputs *in, size_t i)
     return shifted(c, in, i, 0);
 }
 
+/* C written transposed, C[n * M + m] = c_mn: flat element i holds the
+ * answer for m = i % M, n = i / M. */
+static double c_transposed(const mw_case *c, const mw_inputs *in, size_t i)
+{
+    size_t M = c->dim[0];
+    mm_cache *mc = cache_for(c, in);
+    return dot(row_of_a(mc, in, i % M), column_of_b(mc, in, i / M), c->dim[2], NULL);
+}
+
+/* x rounded to the nearest half-precision value (11 significant bits,
+ * subnormals below 2^-14, Inf past 65504), ties to even. */
+static double round_half(double x)
+{
+    if (isnan(x) || x == 0)
+        return x;
+    double ax = fabs(x);
+    if (ax >= 65520.0)
+        return copysign(INFINITY, x);
+    int e;
+    frexp(ax, &e); /* ax = f 2^e, f in [0.5, 1): 2^(e - 11) is half's step there */
+    double step = ldexp(1.0, e - 11 < -24 ? -24 : e - 11);
+    return copysign(nearbyint(ax / step) * step, x);
+}
+
+/* The sum kept in half precision: each float product rounded to half and
+ * added to a half accumulator (__hadd), in order of k. */
+static double half_accumulated(const mw_case *c, const mw_inputs *in, size_t i)
+{
+    size_t N = c->dim[1], K = c->dim[2];
+    mm_cache *mc = cache_for(c, in);
+    const float *a = row_of_a(mc, in, i / N), *b = column_of_b(mc, in, i % N);
+    double acc = 0;
+    for (size_t k = 0; k < K; k++)
+        acc = round_half(acc + round_half((float)((double)a[k] * (double)b[k])));
+    return acc;
+}
+
 #define K_SHORT                                                                               \
     "the sums stop before the last tile of K: loop over all (K + TILE - 1) / TILE tiles, "    \
     "and zero-fill the part of the last tile past K"
@@ -444,6 +481,10 @@ static const mw_mistake mistakes[] = {
      "row-major A[m][k] is A[m*K + k] and B[k][n] is B[k*N + n]",
      both_col_major},
     {"A read as column-major (A[k*M + m]): row-major A[m][k] is A[m*K + k]", a_col_major},
+    {"C written transposed (C[n*M + m]): row-major C[m][n] is C[m*N + n]", c_transposed},
+    {"the sums are those of a half-precision accumulator (11 significant bits): accumulate "
+     "in float",
+     half_accumulated},
     {"A's value at k + 1 multiplies B's at k: a shared tile indexed one past its place "
      "(As[ty][k + 1] for As[ty][k]), which at the tile's edge reads outside its row",
      a_shifted},

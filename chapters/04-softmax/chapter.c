@@ -251,6 +251,15 @@ static double unshifted_sum(const mw_case *c, const mw_inputs *in, size_t i)
     return exp((double)mw_input(in, X, i) - max) / sum;
 }
 
+/* A row whose every entry is -inf given 0s (a guard that returns 0 when the
+ * max is -inf) instead of 0/0 = NaN; every other row right. */
+static double masked_row_zero(const mw_case *c, const mw_inputs *in, size_t i)
+{
+    double max, sum;
+    row_stats(c, in, i / c->dim[1], &max, &sum);
+    return max == -INFINITY ? 0.0 : reference(c, in, i);
+}
+
 static const mw_mistake mistakes[] = {
     {"no max subtraction: exp(x) overflows past x = 88 (exp(89) > FLT_MAX) and Inf / Inf is "
      "NaN; compute exp(x - max) instead",
@@ -258,7 +267,44 @@ static const mw_mistake mistakes[] = {
     {"normalized by the sum of the unshifted exp(x): the sum needs the same shift, "
      "sum exp(x - max)",
      unshifted_sum},
+    {"a row whose every entry is -inf came out 0: its softmax is 0/0, NaN (as PyTorch "
+     "gives); let the NaN through rather than writing 0",
+     masked_row_zero},
 };
+
+/* Wrong elements of one row whose ratios to the right values agree (to
+ * 1e-4) and are not 1: the row is right up to one factor, its normalizer.
+ * Judged on the elements a report shows, when two or more share a row. */
+static int explain(const mw_case *c, const mw_inputs *in, const mw_mismatch *per,
+                   char hints[][256], int max)
+{
+    (void)in;
+    const mw_mismatch *m = &per[Y];
+    size_t cols = c->dim[1];
+    int same_row = 0, proportional = 1;
+    double ratio0 = NAN;
+    for (int j = 0; j < m->nshow; j++) {
+        if (m->show_index[j] / cols != m->show_index[0] / cols)
+            continue;
+        double ratio = (double)m->show_got[j] / m->show_ref[j];
+        if (!isfinite(ratio) || m->show_ref[j] == 0) {
+            proportional = 0;
+            break;
+        }
+        if (same_row++ == 0)
+            ratio0 = ratio;
+        else
+            proportional &= fabs(ratio - ratio0) <= 1e-4 * fabs(ratio0);
+    }
+    if (max <= 0 || same_row < 2 || !proportional || fabs(ratio0 - 1) <= 1e-3)
+        return 0;
+    snprintf(hints[0], 256,
+             "a row is right up to one factor (x%.4g): its normalizer, the sum, is wrong; in "
+             "an online softmax rescale the running sum by exp(m_old - m_new) whenever the "
+             "max grows (not by its inverse, nor not at all)",
+             ratio0);
+    return 1;
+}
 
 /* ---- library baselines -------------------------------------------------- */
 
@@ -388,6 +434,7 @@ const mw_chapter mw_chapter_def = {
     .model = model,
     .mistakes = mistakes,
     .nmistakes = sizeof mistakes / sizeof mistakes[0],
+    .explain = explain,
     .libraries = libraries,
     .nlibraries = sizeof libraries / sizeof libraries[0],
     .verdict = verdict,
