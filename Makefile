@@ -87,7 +87,7 @@ endif
 # ---- the shared grader -------------------------------------------------------
 
 # Pure C, no CUDA: also linked into the unit tests.
-GRADER_PURE := check stats csv ncu ceilings_cache cases_file rubric gradebook batch_layout
+GRADER_PURE := check stats csv ncu roofs ceilings_cache cases_file rubric gradebook batch_layout
 GRADER_CUDA := devinfo timing harness grade bench traffic ceilings vector_libs
 GRADER_OBJS := $(GRADER_PURE:%=$(BUILD)/grader/%.o) $(GRADER_CUDA:%=$(BUILD)/grader/%.o) \
                $(BUILD)/grader/device.o

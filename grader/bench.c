@@ -258,18 +258,28 @@ static void write_row(mw_csv *csv, const mw_chapter *ch, const mw_impl *im, cons
     mw_csv_end_row(csv);
 }
 
-/* Percent of the implementation's roof (the chapter's, or the TF32 GEMM
- * rate for a tensor-core baseline), and whether it is impossibly fast (5%
+/* Percent of the implementation's roof (the chapter's, or a library's own,
+ * as the roof table measures it), and whether it is impossibly fast (5%
  * allows for the run-to-run spread of the ceiling itself). */
-static double percent_of_roof(const char *which, const mw_ceilings *roof, const row *r,
+static double percent_of_roof(const char *which, const mw_ceilings *ceilings, const row *r,
                               int *too_fast)
 {
-    double s = r->t.time_ms * 1e-3;
-    double pct = strcmp(which, "tf32") == 0   ? 100 * r->flops / s / 1e9 / roof->tf32_gflops
-                 : strcmp(which, "fp32") == 0 ? 100 * r->flops / s / 1e9 / roof->fp32_gflops
-                                              : 100 * r->bytes / s / 1e9 / roof->copy_gbps;
+    double pct = mw_ceilings_percent(ceilings, &mw_roofs, which, r->bytes, r->flops,
+                                     r->t.time_ms * 1e-3);
     *too_fast = pct > 105;
     return pct;
+}
+
+/* "measured roofs on this GPU: copy 2989 GB/s, FP32 GEMM 51.4 TFLOP/s, ..." */
+static void print_roofs(const mw_ceilings *ceilings)
+{
+    printf("\nmeasured roofs on this GPU:");
+    for (int i = 0; i < mw_roofs.count; i++) {
+        char value[64];
+        mw_roof_format(&mw_roofs.roof[i], ceilings->value[i], value, sizeof value);
+        printf("%s %s %s", i ? "," : "", mw_roofs.roof[i].label, value);
+    }
+    printf("\n");
 }
 
 /* The results at the largest size, against the first library there. */
@@ -389,7 +399,7 @@ static void footprint_row(mw_csv *csv, const mw_chapter *ch, const mw_impl *im,
 /* Times every implementation at bench case bi; appends rows and, when res
  * is given, the results for the verdict. */
 static void bench_case(const mw_chapter *ch, const mw_bench_opts *o, int bi, mw_impl *impls,
-                       int nimpl, mw_timer *timer, const mw_ceilings *roof, mw_csv *csv,
+                       int nimpl, mw_timer *timer, const mw_ceilings *ceilings, mw_csv *csv,
                        mw_csv *footprint, mw_result *res, int *nres)
 {
     const mw_case *c = &ch->bench_cases[bi];
@@ -420,7 +430,7 @@ static void bench_case(const mw_chapter *ch, const mw_bench_opts *o, int bi, mw_
             timer->prepare = NULL;
             MW_CUDA(err);
             int too_fast;
-            pct = percent_of_roof(impl_roof(ch, &impls[i]), roof, &r, &too_fast);
+            pct = percent_of_roof(impl_roof(ch, &impls[i]), ceilings, &r, &too_fast);
             if (!right_when_timed(ch, &impls[i], c, &fresh))
                 r.flag = "wrong-when-timed";
             else if (r.t.side_stream)
@@ -454,8 +464,8 @@ int mw_cmd_bench(const mw_chapter *ch, const mw_bench_opts *o)
         printf("bench: %s; skipped\n", why);
         return 77;
     }
-    mw_ceilings roof;
-    if (mw_ceilings_get(o->results_root, info.dir, info.name, o->force_ceilings, &roof) != 0)
+    mw_ceilings ceilings;
+    if (mw_ceilings_get(o->results_root, info.dir, info.name, o->force_ceilings, &ceilings) != 0)
         return 2;
     mw_impl impls[MW_MAX_IMPLS];
     int nimpl = mw_impls_load(ch, o, impls);
@@ -476,7 +486,7 @@ int mw_cmd_bench(const mw_chapter *ch, const mw_bench_opts *o)
     mw_result *res = calloc((size_t)ch->nbench * MW_MAX_IMPLS, sizeof *res);
     int nres = 0;
     for (int bi = 0; bi < ch->nbench; bi++) {
-        bench_case(ch, o, bi, impls, nimpl, &timer, &roof, &csv, with_footprint ? &fcsv : NULL,
+        bench_case(ch, o, bi, impls, nimpl, &timer, &ceilings, &csv, with_footprint ? &fcsv : NULL,
                    res, &nres);
         char label[32];
         mw_size_label(ch->bench_x(&ch->bench_cases[bi]), label, sizeof label);
@@ -488,9 +498,9 @@ int mw_cmd_bench(const mw_chapter *ch, const mw_bench_opts *o)
     snprintf(path, sizeof path, "%s/%s/%s/env.csv", o->results_root, info.dir, ch->id);
     mw_devinfo_write_env(path, &info, ch->id, ch->title, ch->size_label, o->seed);
     print_table(ch, res, nres, ch->bench_x(&ch->bench_cases[ch->nbench - 1]));
-    printf("\nmeasured roofs on this GPU: copy %.0f GB/s, FP32 GEMM %.1f TFLOP/s\n",
-           roof.copy_gbps, roof.fp32_gflops / 1e3);
-    ch->verdict(res, nres, roof.copy_gbps);
+    print_roofs(&ceilings);
+    /* The verdicts compare with the copy bandwidth, whatever the chapter's roof. */
+    ch->verdict(res, nres, mw_ceilings_value(&ceilings, &mw_roofs, "copy"));
     printf("\nwrote %s/%s/%s/bench.csv\n", o->results_root, info.dir, ch->id);
     mw_impls_free(impls, nimpl);
     mw_timer_free(&timer);
@@ -508,8 +518,8 @@ int mw_cmd_ceilings(const mw_bench_opts *o)
         printf("ceilings: %s; skipped\n", why);
         return 77;
     }
-    mw_ceilings roof;
-    return mw_ceilings_get(o->results_root, info.dir, info.name, o->force_ceilings, &roof) == 0
+    mw_ceilings ceilings;
+    return mw_ceilings_get(o->results_root, info.dir, info.name, o->force_ceilings, &ceilings) == 0
                ? 0
                : 2;
 }
@@ -530,8 +540,8 @@ int mw_cmd_perf(const mw_chapter *ch, const mw_bench_opts *o, double size, const
         fprintf(stderr, "perf: %s has no bench size %.0f\n", ch->id, size);
         return 2;
     }
-    mw_ceilings roof;
-    if (mw_ceilings_get(o->results_root, info.dir, info.name, 0, &roof) != 0)
+    mw_ceilings ceilings;
+    if (mw_ceilings_get(o->results_root, info.dir, info.name, 0, &ceilings) != 0)
         return 2;
     mw_impl impls[MW_MAX_IMPLS];
     int nimpl = mw_impls_load(ch, o, impls);
@@ -540,7 +550,7 @@ int mw_cmd_perf(const mw_chapter *ch, const mw_bench_opts *o, double size, const
     mw_csv csv;
     if (mw_csv_open(&csv, out, bench_header) != 0)
         return 2;
-    bench_case(ch, o, bi, impls, nimpl, &timer, &roof, &csv, NULL, NULL, NULL);
+    bench_case(ch, o, bi, impls, nimpl, &timer, &ceilings, &csv, NULL, NULL, NULL);
     mw_impls_free(impls, nimpl);
     mw_timer_free(&timer);
     return mw_csv_close(&csv) == 0 ? 0 : 2;

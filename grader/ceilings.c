@@ -1,5 +1,6 @@
-/* ceilings.c: measuring this GPU's roofs (copy bandwidth, cuBLAS FP32 and
- * TF32 GEMM rates), timed the same way as everything else. */
+/* ceilings.c: measuring this GPU's roofs, one function per roof of the
+ * table in roofs.c (copy bandwidth, cuBLAS FP32 and TF32 GEMM rates), each
+ * timed the same way as everything else. */
 #define _POSIX_C_SOURCE 200809L
 #define MW_WITH_CUBLAS
 #include "ceilings.h"
@@ -41,7 +42,7 @@ static cudaError_t gemm_call(void *ctx, cudaStream_t s)
     return st == CUBLAS_STATUS_SUCCESS ? cudaSuccess : cudaErrorUnknown;
 }
 
-static double measure_copy(mw_timer *t)
+double mw_measure_copy(mw_timer *t)
 {
     const size_t bytes = (size_t)1 << 30; /* 1 GiB each way: 20x the L2 */
     copy_args a = {NULL, NULL, bytes};
@@ -75,6 +76,32 @@ static double measure_gemm(mw_timer *t, cublasMath_t mode)
     return 2.0 * g.n * (double)g.n * g.n / (r.median_ms * 1e-3) / 1e9;
 }
 
+double mw_measure_fp32_gemm(mw_timer *t)
+{
+    return measure_gemm(t, CUBLAS_PEDANTIC_MATH);
+}
+
+double mw_measure_tf32_gemm(mw_timer *t)
+{
+    return measure_gemm(t, CUBLAS_TF32_TENSOR_OP_MATH);
+}
+
+/* Measures roof i and prints its line, so that a slow roof shows progress. */
+static int measure_roof(int i, mw_timer *t, mw_ceilings *c)
+{
+    const mw_roof *r = &mw_roofs.roof[i];
+    if (!r->measure) {
+        fprintf(stderr, "ceilings: no measurement of roof '%s' is linked\n", r->name);
+        return -1;
+    }
+    char value[64];
+    c->value[i] = r->measure(t);
+    mw_roof_format(r, c->value[i], value, sizeof value);
+    printf("  %-10s %14s   %s\n", r->label, value, r->detail);
+    fflush(stdout);
+    return 0;
+}
+
 int mw_ceilings_measure(mw_ceilings *c)
 {
     mw_devinfo info;
@@ -85,18 +112,14 @@ int mw_ceilings_measure(mw_ceilings *c)
     }
     mw_timer t;
     MW_CUDA(mw_timer_init(&t, info.l2_bytes, 0));
-    printf("measuring the roofs of %s (copy bandwidth, cuBLAS FP32 and TF32 GEMM)...\n",
-           info.name);
+    printf("measuring the roofs of %s...\n", info.name);
     fflush(stdout);
-    c->copy_gbps = measure_copy(&t);
-    c->fp32_gflops = measure_gemm(&t, CUBLAS_PEDANTIC_MATH);
-    c->tf32_gflops = measure_gemm(&t, CUBLAS_TF32_TENSOR_OP_MATH);
+    int failed = 0;
+    for (int i = 0; i < mw_roofs.count && !failed; i++)
+        failed = measure_roof(i, &t, c) != 0;
     snprintf(c->date, sizeof c->date, "%s", info.date);
-    printf("  copy (device to device, read + write)  %8.0f GB/s\n", c->copy_gbps);
-    printf("  cublasSgemm FP32 (pedantic), 8192^3     %8.1f TFLOP/s\n", c->fp32_gflops / 1e3);
-    printf("  cublasSgemm TF32 tensor cores, 8192^3   %8.1f TFLOP/s\n", c->tf32_gflops / 1e3);
     mw_timer_free(&t);
-    return 0;
+    return failed ? -1 : 0;
 }
 
 int mw_ceilings_get(const char *results_dir, const char *gpu_dir, const char *gpu, int force,

@@ -1,4 +1,5 @@
-/* ceilings_cache.c: the per-GPU ceilings file. */
+/* ceilings_cache.c: the per-GPU ceilings file, one row per roof of the
+ * table (roofs.c), and lookups of the values it holds. */
 #define _POSIX_C_SOURCE 200809L
 #include "ceilings.h"
 
@@ -9,11 +10,30 @@
 #include <stdlib.h>
 #include <string.h>
 
-int mw_ceilings_load(const char *path, mw_ceilings *c)
+/* The roof cached under `metric`, or -1 (a row of a roof since removed). */
+static int roof_of_metric(const mw_roof_table *t, const char *metric)
+{
+    for (int i = 0; i < t->count; i++)
+        if (strcmp(t->roof[i].metric, metric) == 0)
+            return i;
+    return -1;
+}
+
+/* Every roof of the table measured: anything less is measured again. */
+static int complete(const mw_roof_table *t, const mw_ceilings *c)
+{
+    for (int i = 0; i < t->count; i++)
+        if (!(c->value[i] > 0))
+            return 0;
+    return 1;
+}
+
+int mw_ceilings_load_roofs(const char *path, const mw_roof_table *t, mw_ceilings *c)
 {
     memset(c, 0, sizeof *c);
-    c->copy_gbps = c->fp32_gflops = c->tf32_gflops = NAN;
-    FILE *fp = fopen(path, "r");
+    for (int i = 0; i < MW_MAX_ROOFS; i++)
+        c->value[i] = NAN;
+    FILE *fp = t->count <= MW_MAX_ROOFS ? fopen(path, "r") : NULL;
     if (!fp)
         return -1;
     char line[1024];
@@ -22,54 +42,62 @@ int mw_ceilings_load(const char *path, mw_ceilings *c)
         int n = mw_csv_split(line, f, 8);
         if (n < 2)
             continue;
-        double v = strtod(f[1], NULL);
-        if (strcmp(f[0], "copy_gbps") == 0)
-            c->copy_gbps = v;
-        else if (strcmp(f[0], "fp32_gflops") == 0)
-            c->fp32_gflops = v;
-        else if (strcmp(f[0], "tf32_gflops") == 0)
-            c->tf32_gflops = v;
+        int i = roof_of_metric(t, f[0]);
+        if (i >= 0)
+            c->value[i] = strtod(f[1], NULL);
         else if (strcmp(f[0], "date") == 0 && n >= 4)
             snprintf(c->date, sizeof c->date, "%s", f[3]);
     }
     fclose(fp);
-    int complete = c->copy_gbps > 0 && c->fp32_gflops > 0 && c->tf32_gflops > 0;
-    return complete ? 0 : -1;
+    return complete(t, c) ? 0 : -1;
+}
+
+static void info_row(mw_csv *csv, const char *name, const char *value)
+{
+    mw_csv_str(csv, name);
+    mw_csv_str(csv, "");
+    mw_csv_str(csv, "");
+    mw_csv_str(csv, value);
+    mw_csv_end_row(csv);
+}
+
+int mw_ceilings_save_roofs(const char *path, const mw_roof_table *t, const mw_ceilings *c,
+                           const char *gpu)
+{
+    mw_csv csv;
+    if (t->count > MW_MAX_ROOFS || mw_csv_open(&csv, path, "metric,value,unit,detail") != 0)
+        return -1;
+    for (int i = 0; i < t->count; i++) {
+        mw_csv_str(&csv, t->roof[i].metric);
+        mw_csv_num(&csv, c->value[i], 6);
+        mw_csv_str(&csv, t->roof[i].unit);
+        mw_csv_str(&csv, t->roof[i].detail);
+        mw_csv_end_row(&csv);
+    }
+    info_row(&csv, "date", c->date);
+    info_row(&csv, "gpu", gpu);
+    return mw_csv_close(&csv);
+}
+
+int mw_ceilings_load(const char *path, mw_ceilings *c)
+{
+    return mw_ceilings_load_roofs(path, &mw_roofs, c);
 }
 
 int mw_ceilings_save(const char *path, const mw_ceilings *c, const char *gpu)
 {
-    mw_csv csv;
-    if (mw_csv_open(&csv, path, "metric,value,unit,detail") != 0)
-        return -1;
-    const struct {
-        const char *metric;
-        double value;
-        const char *unit, *detail;
-    } rows[] = {
-        {"copy_gbps", c->copy_gbps, "GB/s",
-         "cudaMemcpy device to device of 1 GiB: 2 GiB read + written, median"},
-        {"fp32_gflops", c->fp32_gflops, "GFLOP/s",
-         "cublasSgemm 8192^3, CUBLAS_PEDANTIC_MATH (plain FP32), median"},
-        {"tf32_gflops", c->tf32_gflops, "GFLOP/s",
-         "cublasSgemm 8192^3, CUBLAS_TF32_TENSOR_OP_MATH, median"},
-    };
-    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-        mw_csv_str(&csv, rows[i].metric);
-        mw_csv_num(&csv, rows[i].value, 6);
-        mw_csv_str(&csv, rows[i].unit);
-        mw_csv_str(&csv, rows[i].detail);
-        mw_csv_end_row(&csv);
-    }
-    mw_csv_str(&csv, "date");
-    mw_csv_str(&csv, "");
-    mw_csv_str(&csv, "");
-    mw_csv_str(&csv, c->date);
-    mw_csv_end_row(&csv);
-    mw_csv_str(&csv, "gpu");
-    mw_csv_str(&csv, "");
-    mw_csv_str(&csv, "");
-    mw_csv_str(&csv, gpu);
-    mw_csv_end_row(&csv);
-    return mw_csv_close(&csv);
+    return mw_ceilings_save_roofs(path, &mw_roofs, c, gpu);
+}
+
+double mw_ceilings_value(const mw_ceilings *c, const mw_roof_table *t, const char *name)
+{
+    int i = mw_roof_index(t, name);
+    return i < 0 ? NAN : c->value[i];
+}
+
+double mw_ceilings_percent(const mw_ceilings *c, const mw_roof_table *t, const char *name,
+                           double bytes, double flops, double seconds)
+{
+    int i = mw_roof_index(t, name);
+    return i < 0 ? NAN : mw_roof_percent(&t->roof[i], c->value[i], bytes, flops, seconds);
 }

@@ -6,6 +6,7 @@
 #include "ceilings.h"
 #include "devinfo.h"
 #include "grade.h"
+#include "roofs.h"
 
 #include <errno.h>
 #include <math.h>
@@ -146,6 +147,13 @@ int main(int argc, char **argv)
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;
+    }
+    /* A roof name the table does not know is the chapter's mistake: stop
+     * before it turns into a percent of nothing. */
+    char why[512];
+    if (mw_roofs_check_chapter(&mw_roofs, &mw_chapter_def, why, sizeof why) != 0) {
+        fprintf(stderr, "mw-grade: %s\n", why);
+        return 2;
     }
     const char *cmd = argv[1];
     mw_check_opts check = {NULL, NULL, NULL, 0, 30.0, 0, 0, 0, 0, NULL};

@@ -100,7 +100,7 @@ typedef struct mw_library {
     /* Optional: the roof its "% of roof" is taken against when it is not the
      * chapter's: "tf32" for a GEMM on the tensor cores at lower precision,
      * which would otherwise read as faster than the FP32 roof. NULL: the
-     * chapter's roof. */
+     * chapter's roof. A name of the table in roofs.c, checked at startup. */
     const char *roof;
     /* Optional: floats of workspace, as for a version (passed at bufs[nbufs]). */
     size_t (*workspace)(const struct mw_case *c);
@@ -123,7 +123,8 @@ typedef struct mw_chapter {
     const char *id;    /* "01-vector-add" */
     const char *title; /* "Chapter 01: vector add" */
     const char *size_label; /* x axis of the plots: "elements (n)" */
-    const char *roof;  /* "copy" (memory-bound) or "fp32" (compute-bound) */
+    const char *roof;  /* "copy" (memory-bound) or "fp32" (compute-bound): a
+                          name of the table in roofs.c, checked at startup */
 
     const mw_version *versions;
     int nversions;

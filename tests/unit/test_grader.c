@@ -305,13 +305,14 @@ static void test_ceilings_cache(void)
     ok(mkdtemp(dir) != NULL, "temp dir");
     char path[256];
     snprintf(path, sizeof path, "%s/gpu/ceilings.csv", dir);
-    mw_ceilings c = {3013.5, 51700, 454000, "2026-11-22"}, back;
+    mw_ceilings c = {{3013.5, 51700, 454000}, "2026-11-22"}, back; /* copy, fp32, tf32 */
     ok(mw_ceilings_load(path, &back) == -1, "a missing cache does not load");
     ok(mw_ceilings_save(path, &c, "Some GPU, 80GB") == 0, "cache saved (folders created)");
     ok(mw_ceilings_load(path, &back) == 0, "cache loads");
-    is_double(back.copy_gbps, 3013.5, 1e-9, "copy bandwidth round-trips");
-    is_double(back.fp32_gflops, 51700, 1e-9, "FP32 rate round-trips");
-    is_double(back.tf32_gflops, 454000, 1e-9, "TF32 rate round-trips");
+    is_double(mw_ceilings_value(&back, &mw_roofs, "copy"), 3013.5, 1e-9,
+              "copy bandwidth round-trips");
+    is_double(mw_ceilings_value(&back, &mw_roofs, "fp32"), 51700, 1e-9, "FP32 rate round-trips");
+    is_double(mw_ceilings_value(&back, &mw_roofs, "tf32"), 454000, 1e-9, "TF32 rate round-trips");
     is_str(back.date, "2026-11-22", "date round-trips");
     FILE *fp = fopen(path, "w");
     fputs("metric,value,unit,detail\ncopy_gbps,3000,GB/s,x\n", fp);

@@ -1,0 +1,104 @@
+/* roofs.c: the table of roofs, and what follows from it: lookup, percent
+ * of roof, and the startup check of a chapter's roof names. */
+#define _POSIX_C_SOURCE 200809L
+#include "roofs.h"
+
+#include "mw.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* The measurements are GPU code, in ceilings.c. Weak references let the
+ * unit tests link this table without CUDA: there the pointers are NULL. */
+#pragma weak mw_measure_copy
+#pragma weak mw_measure_fp32_gemm
+#pragma weak mw_measure_tf32_gemm
+
+/* The details are ceilings.csv's, as committed under results/: keep them
+ * as they are, or the cache files differ for no change in the method. */
+static const mw_roof project_roofs[] = {
+    {"copy", MW_ROOF_BYTES, "GB/s", "copy_gbps", "copy",
+     "cudaMemcpy device to device of 1 GiB: 2 GiB read + written, median", mw_measure_copy},
+    {"fp32", MW_ROOF_FLOPS, "GFLOP/s", "fp32_gflops", "FP32 GEMM",
+     "cublasSgemm 8192^3, CUBLAS_PEDANTIC_MATH (plain FP32), median", mw_measure_fp32_gemm},
+    {"tf32", MW_ROOF_FLOPS, "GFLOP/s", "tf32_gflops", "TF32 GEMM",
+     "cublasSgemm 8192^3, CUBLAS_TF32_TENSOR_OP_MATH, median", mw_measure_tf32_gemm},
+};
+
+_Static_assert(sizeof project_roofs / sizeof project_roofs[0] <= MW_MAX_ROOFS,
+               "more roofs than mw_ceilings.value[] holds: raise MW_MAX_ROOFS");
+
+const mw_roof_table mw_roofs = {project_roofs,
+                                (int)(sizeof project_roofs / sizeof project_roofs[0])};
+
+int mw_roof_index(const mw_roof_table *t, const char *name)
+{
+    for (int i = 0; name && i < t->count; i++)
+        if (strcmp(t->roof[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+const mw_roof *mw_roof_find(const mw_roof_table *t, const char *name)
+{
+    int i = mw_roof_index(t, name);
+    return i < 0 ? NULL : &t->roof[i];
+}
+
+/* In this order of operations, the bench's pct_roof is the same double it
+ * was before the table, to the last bit. */
+double mw_roof_percent(const mw_roof *r, double ceiling, double bytes, double flops,
+                       double seconds)
+{
+    double amount = r->counts == MW_ROOF_BYTES ? bytes : flops;
+    return 100 * amount / seconds / 1e9 / ceiling;
+}
+
+/* GEMM rates read best in TFLOP/s, bandwidths in whole GB/s. */
+void mw_roof_format(const mw_roof *r, double value, char *text, size_t len)
+{
+    if (r->counts == MW_ROOF_BYTES)
+        snprintf(text, len, "%.0f %s", value, r->unit);
+    else
+        snprintf(text, len, "%.1f TFLOP/s", value / 1e3);
+}
+
+/* "copy, fp32, tf32": the names an error message offers instead. */
+static void list_names(const mw_roof_table *t, char *text, size_t len)
+{
+    size_t used = 0;
+    text[0] = '\0';
+    for (int i = 0; i < t->count && used < len; i++)
+        used += (size_t)snprintf(text + used, len - used, "%s%s", i ? ", " : "",
+                                 t->roof[i].name);
+}
+
+static int unknown_roof(const mw_roof_table *t, const char *who, const char *roof, char *why,
+                        size_t len)
+{
+    char names[256];
+    list_names(t, names, sizeof names);
+    if (roof)
+        snprintf(why, len, "%s names roof '%s', which grader/roofs.c does not define (roofs: %s)",
+                 who, roof, names);
+    else
+        snprintf(why, len, "%s names no roof; give it one of: %s", who, names);
+    return -1;
+}
+
+int mw_roofs_check_chapter(const mw_roof_table *t, const mw_chapter *ch, char *why, size_t len)
+{
+    char who[256];
+    snprintf(who, sizeof who, "chapter %s", ch->id);
+    if (!mw_roof_find(t, ch->roof))
+        return unknown_roof(t, who, ch->roof, why, len);
+    for (int i = 0; i < ch->nlibraries; i++) {
+        const char *roof = ch->libraries[i].roof;
+        if (!roof || mw_roof_find(t, roof))
+            continue;
+        snprintf(who, sizeof who, "chapter %s, library %s,", ch->id, ch->libraries[i].name);
+        return unknown_roof(t, who, roof, why, len);
+    }
+    return 0;
+}

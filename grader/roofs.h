@@ -1,0 +1,75 @@
+/* roofs.h: the roofs, in one table.
+ *
+ * A roof is a speed of light measured on the GPU at hand: a chapter's rows
+ * (or a library's, in another precision) are given in percent of one, and
+ * a row above 105% of its roof is flagged faster-than-roof. Each row of
+ * the table says everything about one roof: the name chapters and
+ * libraries give it (mw_chapter.roof, mw_library.roof), what its rate
+ * counts (bytes or FLOPs), its unit, the metric it is cached under in
+ * results/<gpu>/ceilings.csv, how it is measured, and the function that
+ * measures it. Adding a roof is one row in roofs.c and its measurement in
+ * ceilings.c; the bench, the cache and the startup check follow the table.
+ *
+ * Everything here but the measurements is pure C and unit-tested
+ * (tests/unit/test_roofs.c); the measurements are GPU code (ceilings.c). */
+#ifndef MW_ROOFS_H
+#define MW_ROOFS_H
+
+#include <stddef.h>
+
+struct mw_timer;
+struct mw_chapter;
+
+/* What a roof's rate divides by the time: a row's model bytes or FLOPs. */
+typedef enum mw_roof_counts {
+    MW_ROOF_BYTES, /* GB/s: 10^9 bytes read plus written per second */
+    MW_ROOF_FLOPS  /* GFLOP/s: 10^9 FLOPs per second */
+} mw_roof_counts;
+
+/* Measures the roof on the current GPU with timer t; returns its rate in
+ * the roof's unit. Prints nothing (the caller prints the table). */
+typedef double mw_roof_measure(struct mw_timer *t);
+
+typedef struct mw_roof {
+    const char *name;        /* "copy": as chapters and libraries name it */
+    mw_roof_counts counts;   /* what its rate counts */
+    const char *unit;        /* "GB/s" or "GFLOP/s": the unit of its value */
+    const char *metric;      /* "copy_gbps": its row in ceilings.csv */
+    const char *label;       /* "FP32 GEMM": how the terminal names it */
+    const char *detail;      /* how it is measured, one line (ceilings.csv's detail) */
+    mw_roof_measure *measure; /* GPU code; NULL where it is not linked (unit tests) */
+} mw_roof;
+
+typedef struct mw_roof_table {
+    const mw_roof *roof;
+    int count;
+} mw_roof_table;
+
+/* The most roofs a table may hold: the size of mw_ceilings.value[]. */
+#define MW_MAX_ROOFS 8
+
+/* The project's roofs: copy, fp32, tf32. */
+extern const mw_roof_table mw_roofs;
+
+/* The measurements of the project's roofs (ceilings.c). */
+mw_roof_measure mw_measure_copy, mw_measure_fp32_gemm, mw_measure_tf32_gemm;
+
+/* Roof `name` of table t, or NULL (-1) when the table has none. */
+const mw_roof *mw_roof_find(const mw_roof_table *t, const char *name);
+int mw_roof_index(const mw_roof_table *t, const char *name);
+
+/* A row's rate, its bytes or FLOPs over `seconds` in the roof's unit, in
+ * percent of `ceiling`, the roof's measured value. */
+double mw_roof_percent(const mw_roof *r, double ceiling, double bytes, double flops,
+                       double seconds);
+/* `value` for the terminal: "2989 GB/s", or "51.4 TFLOP/s" for FLOPs. */
+void mw_roof_format(const mw_roof *r, double value, char *text, size_t len);
+
+/* Is every roof the chapter names, its own and its libraries', in table t?
+ * Returns 0, or -1 with one line in `why` naming the chapter (and the
+ * library) and the unknown roof. A chapter must name a roof; a library may
+ * leave it NULL (the chapter's). */
+int mw_roofs_check_chapter(const mw_roof_table *t, const struct mw_chapter *ch, char *why,
+                           size_t len);
+
+#endif

@@ -1,0 +1,247 @@
+/* test_roofs.c: the table of roofs (grader/roofs.c) and the ceilings cache
+ * that follows it (grader/ceilings_cache.c), without a GPU: lookup, percent
+ * of roof, the startup check of a chapter's roof names, the committed
+ * caches read and written back byte for byte, and a made-up roof added in
+ * one place (a table row) that the cache and the percent then follow.
+ *
+ * Arguments: ceilings.csv files written by the grader (results/<gpu>/),
+ * each of which must load, and save back to the same bytes. */
+#define _POSIX_C_SOURCE 200809L
+#include "tap.h"
+
+#include "ceilings.h"
+#include "csv.h"
+#include "mw.h"
+#include "roofs.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+
+static void test_lookup(void)
+{
+    const char *names[] = {"copy", "fp32", "tf32"};
+    const char *metrics[] = {"copy_gbps", "fp32_gflops", "tf32_gflops"};
+    is_int(mw_roofs.count, 3, "the project has three roofs");
+    for (int i = 0; i < 3; i++) {
+        const mw_roof *r = mw_roof_find(&mw_roofs, names[i]);
+        ok(r == &mw_roofs.roof[i], names[i]);
+        is_int(mw_roof_index(&mw_roofs, names[i]), i, "its index is its row");
+        /* ceilings.h names value[0..2] after these three, for now. */
+        is_str(r ? r->metric : NULL, metrics[i], "cached under its metric, in this order");
+    }
+    ok(mw_roof_find(&mw_roofs, "fp64") == NULL, "an unknown roof is not found");
+    ok(mw_roof_find(&mw_roofs, "COPY") == NULL, "names are exact");
+    ok(mw_roof_find(&mw_roofs, NULL) == NULL, "no name, no roof");
+    is_int(mw_roof_index(&mw_roofs, "fp64"), -1, "an unknown roof has no index");
+}
+
+/* Each row is whole: a unit that matches what it counts, a metric and a
+ * name of its own, and a description of how it is measured. */
+static void test_rows_whole(void)
+{
+    int whole = 1;
+    for (int i = 0; i < mw_roofs.count; i++) {
+        const mw_roof *r = &mw_roofs.roof[i];
+        const char *unit = r->counts == MW_ROOF_BYTES ? "GB/s" : "GFLOP/s";
+        whole &= strcmp(r->unit, unit) == 0 && r->label[0] && r->detail[0];
+        for (int j = 0; j < i; j++)
+            whole &= strcmp(r->name, mw_roofs.roof[j].name) != 0 &&
+                     strcmp(r->metric, mw_roofs.roof[j].metric) != 0;
+    }
+    ok(whole, "every roof has its unit, label and detail, and a name and metric of its own");
+}
+
+static void test_percent(void)
+{
+    const mw_roof *copy = mw_roof_find(&mw_roofs, "copy");
+    const mw_roof *fp32 = mw_roof_find(&mw_roofs, "fp32");
+    is_double(mw_roof_percent(copy, 3000, 1.5e9, 7e12, 1e-3), 50, 1e-9,
+              "copy: bytes over time, in percent of GB/s; FLOPs ignored");
+    is_double(mw_roof_percent(fp32, 50000, 7e12, 2.5e10, 1e-3), 50, 1e-9,
+              "fp32: FLOPs over time, in percent of GFLOP/s; bytes ignored");
+    /* The bench's former expression, to the bit: pct_roof is unchanged. */
+    double bytes = 12.0 * 268435456, s = 1.0843e-3, ceiling = 2988.79;
+    ok(mw_roof_percent(copy, ceiling, bytes, 0, s) == 100 * bytes / s / 1e9 / ceiling,
+       "the same double as before the table");
+    mw_ceilings c = {0};
+    c.value[0] = 3000, c.value[1] = 50000, c.value[2] = 400000;
+    is_double(mw_ceilings_percent(&c, &mw_roofs, "tf32", 0, 4e11, 1e-3), 100, 1e-9,
+              "by name: tf32 against the TF32 value");
+    ok(isnan(mw_ceilings_percent(&c, &mw_roofs, "fp64", 1, 1, 1)),
+       "an unknown roof is no percent, never the copy's");
+    is_double(mw_ceilings_value(&c, &mw_roofs, "fp32"), 50000, 0, "value by name");
+    ok(isnan(mw_ceilings_value(&c, &mw_roofs, "fp64")), "no value for an unknown roof");
+    char text[64];
+    mw_roof_format(copy, 2988.79, text, sizeof text);
+    is_str(text, "2989 GB/s", "a bandwidth prints in whole GB/s");
+    mw_roof_format(fp32, 51382.2, text, sizeof text);
+    is_str(text, "51.4 TFLOP/s", "a GEMM rate prints in TFLOP/s");
+}
+
+static cudaError_t no_run(void *state, const mw_case *c, float *const *bufs, cudaStream_t s)
+{
+    (void)state, (void)c, (void)bufs, (void)s;
+    return cudaSuccess;
+}
+
+static int no_setup(void **state)
+{
+    *state = NULL;
+    return 0;
+}
+
+static void test_check_chapter(void)
+{
+    mw_library libs[] = {
+        {"libA", "library", no_setup, no_run, NULL, NULL, 1, 0, NULL},
+        {"libB_TF32", "library", no_setup, no_run, NULL, NULL, 0, 0, "tf32"},
+    };
+    mw_chapter ch = {.id = "99-test", .roof = "fp32", .libraries = libs, .nlibraries = 2};
+    char why[512] = "";
+    is_int(mw_roofs_check_chapter(&mw_roofs, &ch, why, sizeof why), 0,
+           "a chapter's roof and its libraries' (NULL: the chapter's) are known");
+    ch.roof = "fp64";
+    is_int(mw_roofs_check_chapter(&mw_roofs, &ch, why, sizeof why), -1,
+           "an unknown chapter roof is an error");
+    is_str(why, "chapter 99-test names roof 'fp64', which grader/roofs.c does not define "
+                "(roofs: copy, fp32, tf32)",
+           "one line: the chapter, the name, the names known");
+    ch.roof = NULL;
+    is_int(mw_roofs_check_chapter(&mw_roofs, &ch, why, sizeof why), -1, "no roof is an error");
+    ok(strstr(why, "names no roof") != NULL, "saying so");
+    ch.roof = "copy";
+    libs[1].roof = "bf16";
+    is_int(mw_roofs_check_chapter(&mw_roofs, &ch, why, sizeof why), -1,
+           "an unknown library roof is an error");
+    is_str(why, "chapter 99-test, library libB_TF32, names roof 'bf16', which grader/roofs.c "
+                "does not define (roofs: copy, fp32, tf32)",
+           "naming the library");
+}
+
+/* The whole file, for byte comparisons. */
+static char *slurp(const char *path)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return NULL;
+    static char buf[1 << 16];
+    size_t n = fread(buf, 1, sizeof buf - 1, fp);
+    fclose(fp);
+    buf[n] = '\0';
+    return strdup(buf);
+}
+
+/* The gpu row's detail, which the cache keeps but does not load. */
+static void gpu_of(const char *path, char *gpu, size_t len)
+{
+    FILE *fp = fopen(path, "r");
+    char line[1024], *f[8];
+    gpu[0] = '\0';
+    while (fp && fgets(line, sizeof line, fp))
+        if (mw_csv_split(line, f, 8) >= 4 && strcmp(f[0], "gpu") == 0)
+            snprintf(gpu, len, "%s", f[3]);
+    if (fp)
+        fclose(fp);
+}
+
+/* A cache the grader wrote loads, and saves back to the same bytes: the
+ * table reads and writes ceilings.csv exactly as the fixed fields did. */
+static void test_committed(const char *path, const char *tmp)
+{
+    mw_ceilings c;
+    char name[512], gpu[256];
+    snprintf(name, sizeof name, "%s loads", path);
+    ok(mw_ceilings_load(path, &c) == 0, name);
+    char *before = slurp(path);
+    gpu_of(path, gpu, sizeof gpu);
+    mw_ceilings_save(tmp, &c, gpu);
+    char *after = slurp(tmp);
+    snprintf(name, sizeof name, "%s saves back to the same bytes", path);
+    ok(before && after && strcmp(before, after) == 0, name);
+    free(before);
+    free(after);
+}
+
+/* ---- a made-up roof, added in one place ----------------------------------- */
+
+static double measure_madeup(struct mw_timer *t)
+{
+    (void)t;
+    return 1234.5;
+}
+
+/* The project's table plus one row: all it takes to add a roof. */
+static mw_roof madeup_rows[MW_MAX_ROOFS];
+static mw_roof_table madeup_table(void)
+{
+    memcpy(madeup_rows, mw_roofs.roof, (size_t)mw_roofs.count * sizeof madeup_rows[0]);
+    madeup_rows[mw_roofs.count] =
+        (mw_roof){"madeup", MW_ROOF_FLOPS, "GFLOP/s", "madeup_gflops", "made-up GEMM",
+                  "a made-up GEMM, 4096^3, median", measure_madeup};
+    return (mw_roof_table){madeup_rows, mw_roofs.count + 1};
+}
+
+static void test_madeup(const char *dir)
+{
+    mw_roof_table t = madeup_table();
+    const mw_roof *madeup = mw_roof_find(&t, "madeup");
+    ok(madeup != NULL && madeup->measure != NULL, "the new roof is found, with its measurement");
+    mw_ceilings c = {0};
+    c.value[0] = 3000, c.value[1] = 50000, c.value[2] = 400000;
+    c.value[3] = madeup ? madeup->measure(NULL) : NAN;
+    snprintf(c.date, sizeof c.date, "2026-11-22");
+    char path[512], old_path[512];
+    snprintf(path, sizeof path, "%s/madeup/ceilings.csv", dir);
+    ok(mw_ceilings_save_roofs(path, &t, &c, "Some GPU") == 0, "saved with the new roof");
+    char *text = slurp(path);
+    ok(text && strstr(text, "\ntf32_gflops,400000,GFLOP/s,\"cublasSgemm 8192^3") &&
+           strstr(text, "\nmadeup_gflops,1234.5,GFLOP/s,\"a made-up GEMM, 4096^3, median\"\n"
+                        "date,,,2026-11-22\n"),
+       "its row follows the others, before the date");
+    free(text);
+    mw_ceilings back;
+    ok(mw_ceilings_load_roofs(path, &t, &back) == 0, "and loads back");
+    is_double(back.value[3], 1234.5, 0, "its value round-trips");
+    is_double(back.value[0], 3000, 0, "beside the others");
+    is_double(mw_ceilings_percent(&back, &t, "madeup", 0, 2469e9, 1.0), 200, 1e-9,
+              "a row's percent of the new roof: FLOPs over its value");
+    ok(mw_ceilings_load(path, &back) == 0, "the project's table ignores a row it does not know");
+    /* A cache from before the roof was added: loaded, but incomplete, so
+     * the grader measures again. */
+    snprintf(old_path, sizeof old_path, "%s/madeup/old.csv", dir);
+    mw_ceilings_save(old_path, &c, "Some GPU");
+    ok(mw_ceilings_load_roofs(old_path, &t, &back) == -1,
+       "an older cache lacks it: measured again");
+    is_double(back.value[2], 400000, 0, "what it has is still read");
+    ok(isnan(back.value[3]), "what it lacks is NaN");
+    mw_chapter ch = {.id = "99-madeup", .roof = "madeup"};
+    char why[512];
+    is_int(mw_roofs_check_chapter(&t, &ch, why, sizeof why), 0, "a chapter may name it");
+    is_int(mw_roofs_check_chapter(&mw_roofs, &ch, why, sizeof why), -1,
+           "but not where the table lacks it");
+    unlink(path);
+    unlink(old_path);
+    snprintf(path, sizeof path, "%s/madeup", dir);
+    rmdir(path);
+}
+
+int main(int argc, char **argv)
+{
+    char dir[] = "/tmp/mw-test-roofs-XXXXXX";
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        return 2;
+    }
+    test_lookup();
+    test_rows_whole();
+    test_percent();
+    test_check_chapter();
+    char tmp[512];
+    snprintf(tmp, sizeof tmp, "%s/ceilings.csv", dir);
+    for (int i = 1; i < argc; i++)
+        test_committed(argv[i], tmp);
+    unlink(tmp);
+    test_madeup(dir);
+    rmdir(dir);
+    return done_testing();
+}
