@@ -582,6 +582,41 @@ static void verdict(const mw_result *r, int count, double copy_gbps)
            "  checked against this chapter's tolerance. For a plain GEMM, call cuBLAS.\n");
 }
 
+/* Blocks of 2^j rows (or columns), j = 0..7, of which grid.y holds 65535:
+ * the first row (column) a launch that stops at grid.y's limit leaves out
+ * is one of 65535 * 2^j. Returns it, or 0. */
+static size_t grid_y_edge(size_t first)
+{
+    for (size_t per = 1; per <= 128; per *= 2)
+        if (first == 65535 * per)
+            return first;
+    return 0;
+}
+
+/* C wrong from a row (or, in row 0, a column) that is exactly where a 2D
+ * launch over M (or N) runs out of grid.y, and on from there. */
+static int explain(const mw_case *c, const mw_inputs *in, const mw_mismatch *per,
+                   char hints[][256], int max)
+{
+    (void)in;
+    const mw_mismatch *m = &per[C];
+    size_t N = c->dim[1];
+    if (max <= 0 || m->wrong == 0)
+        return 0;
+    size_t row = m->first_wrong / N, col = m->first_wrong % N;
+    int all_past = 1;
+    for (int j = 0; j < m->nshow; j++)
+        all_past &= row ? m->show_index[j] / N >= row : m->show_index[j] % N >= col;
+    size_t edge = row ? (col == 0 ? grid_y_edge(row) : 0) : grid_y_edge(col);
+    if (!edge || !all_past)
+        return 0;
+    snprintf(hints[0], 256,
+             "C is wrong from %s %zu on, where a grid of 65535 blocks in y runs out "
+             "(grid.y's limit): map that dimension to grid.x, or loop over it",
+             row ? "row" : "column", edge);
+    return 1;
+}
+
 const mw_chapter mw_chapter_def = {
     .id = "03-matmul",
     .title = "Chapter 03: tiled matmul",
@@ -605,6 +640,7 @@ const mw_chapter mw_chapter_def = {
     .model = model,
     .mistakes = mistakes,
     .nmistakes = sizeof mistakes / sizeof mistakes[0],
+    .explain = explain,
     .libraries = libraries,
     .nlibraries = sizeof libraries / sizeof libraries[0],
     .verdict = verdict,
