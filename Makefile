@@ -87,7 +87,7 @@ endif
 # ---- the shared grader -------------------------------------------------------
 
 # Pure C, no CUDA: also linked into the unit tests.
-GRADER_PURE := check stats csv ncu roofs ceilings_cache cases_file rubric gradebook batch_layout
+GRADER_PURE := check stats csv ncu roofs ceilings_cache facts cases_file rubric gradebook batch_layout
 GRADER_CUDA := devinfo timing harness grade bench traffic ceilings vector_libs
 GRADER_OBJS := $(GRADER_PURE:%=$(BUILD)/grader/%.o) $(GRADER_CUDA:%=$(BUILD)/grader/%.o) \
                $(BUILD)/grader/device.o
@@ -112,6 +112,15 @@ $(BUILD)/tools/mw-batch: $(BUILD)/grader/batch.o $(BUILD)/grader/batch_sandbox.o
                          $(BUILD)/grader/batch_layout.o $(BUILD)/grader/csv.o \
                          $(BUILD)/grader/rubric.o $(BUILD)/grader/gradebook.o \
                          $(BUILD)/grader/cases_file.o
+	$(call say,LINK,$@)
+	@mkdir -p $(@D)
+	$(Q)$(CC) -o $@ $^ -lm
+
+# The facts of a bench.csv (grader/facts.h) decided from the file alone:
+# adds them to results written before the bench wrote them.
+$(BUILD)/tools/mw-facts: $(BUILD)/grader/facts_tool.o $(BUILD)/grader/facts.o \
+                         $(BUILD)/grader/csv.o $(BUILD)/grader/roofs.o \
+                         $(BUILD)/grader/ceilings_cache.o
 	$(call say,LINK,$@)
 	@mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^ -lm
@@ -417,13 +426,13 @@ tables:
 	$(Q)sh plots/tables.sh
 
 # Everything a test file needs to run on its own (prove tests/tNNNN-*.t):
-# the chapter programs, every version's library, the strip and batch tools,
+# the chapter programs, every version's library, the strip, batch and facts tools,
 # the unit test programs.
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/*.c))
 
 build: $(foreach ch,$(CHAPTERS),$(BUILD)/$(ch)/mw-grade $(call libs_of,exercises,$(ch)) \
                                 $(call libs_of,solutions,$(ch))) \
-       $(BUILD)/tools/mw-strip $(BUILD)/tools/mw-batch $(UNIT_TESTS)
+       $(BUILD)/tools/mw-strip $(BUILD)/tools/mw-batch $(BUILD)/tools/mw-facts $(UNIT_TESTS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(GRADER_PURE:%=$(BUILD)/grader/%.o)
 	$(call say,CC,$@)

@@ -3,12 +3,15 @@
  * Every implementation is validated against the reference before it is
  * timed (a wrong kernel gets a row flagged "wrong" and no time), then timed
  * by timing.c on the same inputs, same GPU, same run. bench.csv gets one row
- * per implementation and size; the terminal gets the largest size and the
- * chapter's verdict. */
+ * per implementation and size, written when the run ends with the facts
+ * facts.c decides from the run (timed, vs library, roof values); the
+ * terminal gets the largest size, from the same facts, and the chapter's
+ * verdict. */
 #define _GNU_SOURCE
 #include "bench.h"
 
 #include "ceilings.h"
+#include "facts.h"
 #include "cuda_check.h"
 #include "csv.h"
 #include "devinfo.h"
@@ -197,13 +200,25 @@ static const char *validate(const mw_chapter *ch, const mw_impl *im, const mw_ca
 
 static const char *bench_header =
     "chapter,impl,kind,size,shape,model_bytes,model_flops,reps,median_ms,q1_ms,q3_ms,wall_ms,"
-    "gbps,gflops,roof,pct_roof,flag,op";
+    "gbps,gflops,roof,pct_roof,flag,op," MW_FACTS_COLUMNS;
 
+/* One implementation at one bench case, kept until the run ends: its
+ * facts (facts.h) depend on rows timed after it (the libraries come last). */
 typedef struct row {
-    double bytes, flops;
+    const mw_impl *im;
+    char name[160], shape[160];
+    double size, bytes, flops, pct;
+    int op;
+    int measured; /* t holds a timing */
     mw_timing t;
     const char *flag;
 } row;
+
+/* The rows of a run, in the order bench.csv lists them. */
+typedef struct run {
+    row *rows;
+    int n;
+} run;
 
 /* The roof an implementation is measured against: the chapter's, or its
  * library's own ("tf32" for tensor-core GEMM at lower precision). */
@@ -225,23 +240,29 @@ const char *mw_impl_row_name(const mw_chapter *ch, const mw_impl *im, const mw_c
     return text;
 }
 
-static void write_row(mw_csv *csv, const mw_chapter *ch, const mw_impl *im, const mw_case *c,
-                      const row *r, double pct)
+/* The row as the facts see it: its median as bench.csv holds it, so that
+ * build/tools/mw-facts decides the same from the file. The rates are for
+ * the terminal, at full precision as before. */
+static mw_bench_row bench_row(const mw_chapter *ch, const row *r)
 {
-    char name[160];
-    char shape[160];
-    ch->describe(c, shape, sizeof shape);
-    /* A row is timed unless its answer was wrong; a side-stream or too-fast
-     * row keeps its time, and its flag says why not to trust it. */
-    int timed = r->flag[0] == '\0' || strcmp(r->flag, "side-stream") == 0 ||
-                strcmp(r->flag, "faster-than-roof") == 0;
+    double ms = r->measured ? r->t.time_ms : NAN;
+    return (mw_bench_row){r->name, r->im->kind, r->size, r->op, mw_csv_rounded(ms, 6),
+                          r->bytes / (ms * 1e-3) / 1e9, r->flops / (ms * 1e-3) / 1e9, r->flag,
+                          impl_roof(ch, r->im)};
+}
+
+/* A row's time, rates and percent of roof are written when the facts say
+ * it is timed; otherwise its flag says why not (not_timed_why, in words). */
+static void write_row(mw_csv *csv, const mw_chapter *ch, const row *r, const mw_bench_row *rows,
+                      const mw_row_facts *facts, int i)
+{
+    int timed = facts[i].timed;
     double ms = timed ? r->t.time_ms : NAN;
-    mw_case cc = mw_case_for(c, im->op);
     mw_csv_str(csv, ch->id);
-    mw_csv_str(csv, mw_impl_row_name(ch, im, c, name, sizeof name));
-    mw_csv_str(csv, im->kind);
-    mw_csv_num(csv, ch->bench_x(c), 15);
-    mw_csv_str(csv, shape);
+    mw_csv_str(csv, r->name);
+    mw_csv_str(csv, r->im->kind);
+    mw_csv_num(csv, r->size, 15);
+    mw_csv_str(csv, r->shape);
     mw_csv_num(csv, r->bytes, 15);
     mw_csv_num(csv, r->flops, 15);
     mw_csv_num(csv, timed ? r->t.reps : NAN, 6);
@@ -251,11 +272,25 @@ static void write_row(mw_csv *csv, const mw_chapter *ch, const mw_impl *im, cons
     mw_csv_num(csv, timed ? r->t.wall_ms : NAN, 6);
     mw_csv_num(csv, r->bytes / (ms * 1e-3) / 1e9, 6);
     mw_csv_num(csv, r->flops / (ms * 1e-3) / 1e9, 6);
-    mw_csv_str(csv, impl_roof(ch, im));
-    mw_csv_num(csv, timed ? pct : NAN, 4);
+    mw_csv_str(csv, rows[i].roof);
+    mw_csv_num(csv, timed ? r->pct : NAN, 4);
     mw_csv_str(csv, r->flag);
-    mw_csv_num(csv, cc.op, 6);
+    mw_csv_num(csv, r->op, 6);
+    mw_facts_write(csv, rows, facts, i, ch->roof);
     mw_csv_end_row(csv);
+}
+
+/* Decides the run's facts and writes its rows; fills rows and facts (n
+ * each) for the terminal and the verdict. Returns mw_csv_close's answer. */
+static int write_run(mw_csv *csv, const mw_chapter *ch, const run *rn,
+                     const mw_ceilings *ceilings, mw_bench_row *rows, mw_row_facts *facts)
+{
+    for (int i = 0; i < rn->n; i++)
+        rows[i] = bench_row(ch, &rn->rows[i]);
+    mw_facts_decide(rows, rn->n, ceilings, &mw_roofs, facts);
+    for (int i = 0; i < rn->n; i++)
+        write_row(csv, ch, &rn->rows[i], rows, facts, i);
+    return mw_csv_close(csv);
 }
 
 /* Percent of the implementation's roof (the chapter's, or a library's own,
@@ -282,41 +317,29 @@ static void print_roofs(const mw_ceilings *ceilings)
     printf("\n");
 }
 
-/* The results at the largest size, against the first library there. */
-static void print_table(const mw_chapter *ch, const mw_result *all, int nall, double size)
+/* The results at the largest size, each against the library row computing
+ * the same operation (facts.c), as bench.csv and the README tables have it. */
+static void print_table(const mw_chapter *ch, const mw_bench_row *rows,
+                        const mw_row_facts *facts, int n, double size)
 {
     char label[32];
     mw_size_label(size, label, sizeof label);
-    const mw_result *res = all;
-    int count = 0;
-    while (res < all + nall && res->size != size)
-        res++;
-    while (res + count < all + nall && res[count].size == size)
-        count++;
-    double lib_ms = NAN;
-    for (int i = 0; i < count; i++)
-        if (strcmp(res[i].kind, "library") == 0 && isnan(lib_ms))
-            lib_ms = res[i].median_ms;
     printf("\n%s at size %s:\n", ch->title, label);
-    printf("  %-28s %12s %10s %12s %10s\n", "implementation", "median", "GB/s", "GFLOP/s",
-           "vs library");
-    for (int i = 0; i < count; i++) {
-        if (isnan(res[i].median_ms)) {
-            printf("  %-28s %12s\n", res[i].impl, "(not timed)");
-            continue;
-        }
-        /* A roof row does other work (a copy moves 8 bytes per element, not
-         * 12): its speed, not a ratio, is what it contributes. */
-        if (strcmp(res[i].kind, "roof") == 0)
-            printf("  %-28s %9.4f ms %10.1f %12s %10s\n", res[i].impl, res[i].median_ms,
-                   res[i].gbps, "-", "-");
-        else if (isnan(lib_ms)) /* no library row timed at this size */
-            printf("  %-28s %9.4f ms %10.1f %12.1f %10s\n", res[i].impl, res[i].median_ms,
-                   res[i].gbps, res[i].gflops, "-");
-        else
-            printf("  %-28s %9.4f ms %10.1f %12.1f %9.2fx\n", res[i].impl, res[i].median_ms,
-                   res[i].gbps, res[i].gflops, lib_ms / res[i].median_ms);
+    mw_facts_print_table(stdout, rows, facts, n, size);
+}
+
+/* The verdict's results: the times the facts count and a verdict may
+ * rest on (not a faster-than-roof one), nothing else. */
+static mw_result *verdict_results(const mw_bench_row *rows, const mw_row_facts *facts, int n)
+{
+    mw_result *res = calloc((size_t)n + 1, sizeof *res);
+    for (int i = 0; res && i < n; i++) {
+        int counts = facts[i].timed && mw_flag_in_verdict(rows[i].flag);
+        res[i] = (mw_result){rows[i].impl, rows[i].kind, rows[i].size,
+                             counts ? rows[i].median_ms : NAN, counts ? rows[i].gbps : NAN,
+                             counts ? rows[i].gflops : NAN};
     }
+    return res;
 }
 
 /* Fresh inputs before every timed repetition, alternating between two sets
@@ -396,64 +419,106 @@ static void footprint_row(mw_csv *csv, const mw_chapter *ch, const mw_impl *im,
     mw_csv_end_row(csv);
 }
 
-/* Times every implementation at bench case bi; appends rows and, when res
- * is given, the results for the verdict. */
+/* Validates, then times, implementation im at bench case bi: its row,
+ * flagged where there is no time or it is not to be trusted. */
+static row measure(const mw_chapter *ch, const mw_bench_opts *o, int bi, const mw_impl *im,
+                   mw_timer *timer, const mw_ceilings *ceilings, const mw_inputs *in,
+                   mw_views *v)
+{
+    const mw_case *c = &ch->bench_cases[bi];
+    row r = {.im = im, .size = ch->bench_x(c), .op = mw_case_for(c, im->op).op, .pct = NAN};
+    double read, write;
+    mw_impl_model(ch, im, c, &read, &write, &r.flops);
+    r.bytes = read + write;
+    mw_impl_row_name(ch, im, c, r.name, sizeof r.name);
+    ch->describe(c, r.shape, sizeof r.shape);
+    if (!im->loaded)
+        r.flag = "wrong";
+    else if (mw_impl_workspace_alloc(ch, im, c, v, "bench") != 0)
+        r.flag = "no-memory";
+    else
+        r.flag = validate(ch, im, c, in, v);
+    if (r.flag[0] != '\0')
+        return r;
+    timed_call call = {ch, im, c, v};
+    refill fresh = {c, v, bi, o->seed, *in};
+    timer->prepare = refill_inputs;
+    timer->prepare_ctx = &fresh;
+    cudaError_t err = mw_time(timer, call_impl, &call, &r.t);
+    timer->prepare = NULL;
+    MW_CUDA(err);
+    r.measured = 1;
+    int too_fast;
+    r.pct = percent_of_roof(impl_roof(ch, im), ceilings, &r, &too_fast);
+    if (!right_when_timed(ch, im, c, &fresh))
+        r.flag = "wrong-when-timed";
+    else if (r.t.side_stream)
+        r.flag = "side-stream";
+    else if (too_fast)
+        r.flag = "faster-than-roof";
+    return r;
+}
+
+/* Times every implementation at bench case bi; appends its rows to rn. */
 static void bench_case(const mw_chapter *ch, const mw_bench_opts *o, int bi, mw_impl *impls,
-                       int nimpl, mw_timer *timer, const mw_ceilings *ceilings, mw_csv *csv,
-                       mw_csv *footprint, mw_result *res, int *nres)
+                       int nimpl, mw_timer *timer, const mw_ceilings *ceilings, mw_csv *footprint,
+                       run *rn)
 {
     const mw_case *c = &ch->bench_cases[bi];
     mw_inputs in = mw_case_inputs(c, bi, o->seed);
     mw_views v;
     MW_CUDA(mw_views_alloc(ch, c, &v));
     for (int i = 0; i < nimpl; i++) {
-        row r = {0};
-        double read, write;
-        mw_impl_model(ch, &impls[i], c, &read, &write, &r.flops);
-        r.bytes = read + write;
         MW_CUDA(mw_views_fill(&v, &in, 0));
         if (footprint && strcmp(impls[i].kind, "roof") != 0)
             footprint_row(footprint, ch, &impls[i], c, &v);
-        if (!impls[i].loaded)
-            r.flag = "wrong";
-        else if (mw_impl_workspace_alloc(ch, &impls[i], c, &v, "bench") != 0)
-            r.flag = "no-memory";
-        else
-            r.flag = validate(ch, &impls[i], c, &in, &v);
-        double pct = NAN;
-        if (r.flag[0] == '\0') {
-            timed_call call = {ch, &impls[i], c, &v};
-            refill fresh = {c, &v, bi, o->seed, in};
-            timer->prepare = refill_inputs;
-            timer->prepare_ctx = &fresh;
-            cudaError_t err = mw_time(timer, call_impl, &call, &r.t);
-            timer->prepare = NULL;
-            MW_CUDA(err);
-            int too_fast;
-            pct = percent_of_roof(impl_roof(ch, &impls[i]), ceilings, &r, &too_fast);
-            if (!right_when_timed(ch, &impls[i], c, &fresh))
-                r.flag = "wrong-when-timed";
-            else if (r.t.side_stream)
-                r.flag = "side-stream";
-            else if (too_fast)
-                r.flag = "faster-than-roof";
-        }
-        write_row(csv, ch, &impls[i], c, &r, pct);
-        if (res) {
-            int timed = r.flag[0] == '\0' || strcmp(r.flag, "side-stream") == 0;
-            double ms = timed ? r.t.time_ms : NAN;
-            char name[160];
-            mw_impl_row_name(ch, &impls[i], c, name, sizeof name);
-            res[(*nres)++] = (mw_result){strdup(name), impls[i].kind, ch->bench_x(c), ms,
-                                         r.bytes / (ms * 1e-3) / 1e9,
-                                         r.flops / (ms * 1e-3) / 1e9};
-        }
-        if (strcmp(r.flag, "faster-than-roof") == 0)
+        row *r = &rn->rows[rn->n++];
+        *r = measure(ch, o, bi, &impls[i], timer, ceilings, &in, &v);
+        if (strcmp(r->flag, "faster-than-roof") == 0)
             fprintf(stderr, "bench: %s is faster than the measured roof allows: check it\n",
                     impls[i].name);
         mw_views_free_workspace(&v);
     }
     mw_views_free(&v);
+}
+
+/* Room for a run of `cases` bench cases: its rows, then their facts. */
+typedef struct run_space {
+    run rn;
+    mw_bench_row *rows;
+    mw_row_facts *facts;
+} run_space;
+
+static int run_alloc(run_space *sp, int cases)
+{
+    size_t n = (size_t)cases * MW_MAX_IMPLS;
+    sp->rn = (run){calloc(n, sizeof(row)), 0};
+    sp->rows = calloc(n, sizeof *sp->rows);
+    sp->facts = calloc(n, sizeof *sp->facts);
+    if (sp->rn.rows && sp->rows && sp->facts)
+        return 0;
+    fprintf(stderr, "bench: out of memory\n");
+    return -1;
+}
+
+static void run_free(run_space *sp)
+{
+    free(sp->rn.rows);
+    free(sp->rows);
+    free(sp->facts);
+}
+
+/* The terminal's table, the roofs and the chapter's verdict. */
+static void report(const mw_chapter *ch, const run_space *sp, const mw_ceilings *ceilings)
+{
+    print_table(ch, sp->rows, sp->facts, sp->rn.n,
+                ch->bench_x(&ch->bench_cases[ch->nbench - 1]));
+    print_roofs(ceilings);
+    mw_result *res = verdict_results(sp->rows, sp->facts, sp->rn.n);
+    /* The verdicts compare with the copy bandwidth, whatever the chapter's roof. */
+    if (res)
+        ch->verdict(res, sp->rn.n, mw_ceilings_value(ceilings, &mw_roofs, "copy"));
+    free(res);
 }
 
 int mw_cmd_bench(const mw_chapter *ch, const mw_bench_opts *o)
@@ -466,6 +531,9 @@ int mw_cmd_bench(const mw_chapter *ch, const mw_bench_opts *o)
     }
     mw_ceilings ceilings;
     if (mw_ceilings_get(o->results_root, info.dir, info.name, o->force_ceilings, &ceilings) != 0)
+        return 2;
+    run_space sp;
+    if (run_alloc(&sp, ch->nbench) != 0)
         return 2;
     mw_impl impls[MW_MAX_IMPLS];
     int nimpl = mw_impls_load(ch, o, impls);
@@ -483,30 +551,24 @@ int mw_cmd_bench(const mw_chapter *ch, const mw_bench_opts *o)
         return 2;
     printf("memwall bench %s on %s, seed %llu: %d implementations, %d sizes\n", ch->id,
            info.name, (unsigned long long)o->seed, nimpl, ch->nbench);
-    mw_result *res = calloc((size_t)ch->nbench * MW_MAX_IMPLS, sizeof *res);
-    int nres = 0;
     for (int bi = 0; bi < ch->nbench; bi++) {
-        bench_case(ch, o, bi, impls, nimpl, &timer, &ceilings, &csv, with_footprint ? &fcsv : NULL,
-                   res, &nres);
+        bench_case(ch, o, bi, impls, nimpl, &timer, &ceilings, with_footprint ? &fcsv : NULL,
+                   &sp.rn);
         char label[32];
         mw_size_label(ch->bench_x(&ch->bench_cases[bi]), label, sizeof label);
         printf("  size %-8s done (%d implementations)\n", label, nimpl);
         fflush(stdout);
     }
-    if (mw_csv_close(&csv) != 0 || (with_footprint && mw_csv_close(&fcsv) != 0))
+    if (write_run(&csv, ch, &sp.rn, &ceilings, sp.rows, sp.facts) != 0 ||
+        (with_footprint && mw_csv_close(&fcsv) != 0))
         return 2;
     snprintf(path, sizeof path, "%s/%s/%s/env.csv", o->results_root, info.dir, ch->id);
     mw_devinfo_write_env(path, &info, ch->id, ch->title, ch->size_label, o->seed);
-    print_table(ch, res, nres, ch->bench_x(&ch->bench_cases[ch->nbench - 1]));
-    print_roofs(&ceilings);
-    /* The verdicts compare with the copy bandwidth, whatever the chapter's roof. */
-    ch->verdict(res, nres, mw_ceilings_value(&ceilings, &mw_roofs, "copy"));
+    report(ch, &sp, &ceilings);
     printf("\nwrote %s/%s/%s/bench.csv\n", o->results_root, info.dir, ch->id);
     mw_impls_free(impls, nimpl);
     mw_timer_free(&timer);
-    for (int i = 0; i < nres; i++)
-        free((char *)res[i].impl);
-    free(res);
+    run_free(&sp);
     return 0;
 }
 
@@ -548,10 +610,13 @@ int mw_cmd_perf(const mw_chapter *ch, const mw_bench_opts *o, double size, const
     mw_timer timer;
     MW_CUDA(mw_timer_init(&timer, info.l2_bytes, 0));
     mw_csv csv;
-    if (mw_csv_open(&csv, out, bench_header) != 0)
+    run_space sp;
+    if (run_alloc(&sp, 1) != 0 || mw_csv_open(&csv, out, bench_header) != 0)
         return 2;
-    bench_case(ch, o, bi, impls, nimpl, &timer, &ceilings, &csv, NULL, NULL, NULL);
+    bench_case(ch, o, bi, impls, nimpl, &timer, &ceilings, NULL, &sp.rn);
+    int rc = write_run(&csv, ch, &sp.rn, &ceilings, sp.rows, sp.facts) == 0 ? 0 : 2;
     mw_impls_free(impls, nimpl);
     mw_timer_free(&timer);
-    return mw_csv_close(&csv) == 0 ? 0 : 2;
+    run_free(&sp);
+    return rc;
 }

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -90,6 +91,15 @@ void mw_csv_num(mw_csv *c, double v, int digits)
     separator(c);
     if (!isnan(v))
         fprintf(c->fp, "%.*g", digits, v);
+}
+
+double mw_csv_rounded(double v, int digits)
+{
+    char text[64];
+    if (isnan(v))
+        return v;
+    snprintf(text, sizeof text, "%.*g", digits, v);
+    return strtod(text, NULL);
 }
 
 void mw_csv_end_row(mw_csv *c)

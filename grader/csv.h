@@ -22,6 +22,10 @@ int mw_csv_open(mw_csv *c, const char *path, const char *header);
 void mw_csv_str(mw_csv *c, const char *s);
 /* A number with up to `digits` significant digits; NaN writes an empty field. */
 void mw_csv_num(mw_csv *c, double v, int digits);
+/* The double a reader of the file gets back for mw_csv_num(v, digits):
+ * what is decided from a written number is then decided the same from
+ * the file (build/tools/mw-facts) as when it was written (the bench). */
+double mw_csv_rounded(double v, int digits);
 void mw_csv_end_row(mw_csv *c);
 /* Flushes, closes and renames into place. Returns 0 or -1. */
 int mw_csv_close(mw_csv *c);

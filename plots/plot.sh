@@ -33,7 +33,8 @@ trap 'exit 1' HUP INT TERM
 opt() { if [ -f "$1" ]; then printf '%s' "$1"; fi; }
 
 # prep.awk parses the CSVs once, writes plain data files into $tmp and prints
-# shell assignments (gpu, title, impls, ceilings, axis ranges, ...).
+# shell assignments (gpu, title, impls, ceilings, the chapter's roof and its
+# value as bench.csv gives them, axis ranges, ...).
 vars=$(awk -f "$here/csv.awk" -f "$here/prep.awk" -v tmp="$tmp" -v bench="$dir/bench.csv" \
     -v traffic="$(opt "$dir/traffic.csv")" -v env="$(opt "$dir/env.csv")" \
     -v ceilings="$(opt "$dir/../ceilings.csv")")
@@ -43,7 +44,6 @@ eval "$vars"
 q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/''/g")"; }
 
 common="title=$(q "$title"); gpu=$(q "$gpu"); date=$(q "$date")"
-if [ "$roof" = fp32 ]; then roofval=$fp32; else roofval=$copy; fi
 
 draw() {   # draw NAME GNUPLOT-VARIABLES
     rm -f "$dir/$1.png" "$dir/$1.svg"     # so that a stale plot cannot pass

@@ -38,10 +38,9 @@ function lookup(T, n, keycol, key,    r) {
 # Quote a value for the shell's eval.
 function sq(s) { gsub(/'/, "'\\''", s); return "'" s "'" }
 
-# Rows without a timing (wrong answer, not implemented) are never plotted.
-function timed(r) {
-    return B[r, "flag"] != "wrong" && B[r, "flag"] != "not-implemented" && B[r, "median_ms"] + 0 > 0
-}
+# Rows without a timing (wrong answer, not implemented) are never plotted;
+# bench.csv's timed column says which (decided in C, grader/facts.c).
+function timed(r) { return B[r, "timed"] == 1 }
 
 function kindrank(k) {
     return k == "student" ? 1 : k == "reference" ? 2 : k == "library" ? 3 : k == "roof" ? 4 : 5
@@ -98,11 +97,15 @@ BEGIN {
     tf32 = lookup(C, nc, "metric", "tf32_gflops") + 0
 
     # The chapter's roof decides what "speed" means: bytes or FLOPs per second.
-    # A row measured against another precision's roof (a TF32 library call in
-    # an FP32 chapter) does not decide it.
-    roof = ""
-    for (r = 1; r <= nb && roof == ""; r++) if (timed(r) && B[r, "roof"] != "tf32") roof = B[r, "roof"]
-    if (roof == "") roof = B[1, "roof"] == "" ? "copy" : B[1, "roof"]
+    # bench.csv names it (chapter_roof) and gives its measured value with
+    # each row measured against it (roof_value): the value the run used.
+    roof = B[1, "chapter_roof"]
+    if (roof == "" || B[1, "timed"] == "") {
+        print "prep: " bench ": no chapter_roof or timed column (a bench.csv from before them: build/tools/mw-facts adds them)" > "/dev/stderr"
+        exit 1
+    }
+    roofval = 0
+    for (r = 1; r <= nb && !roofval; r++) if (B[r, "roof"] == roof) roofval = B[r, "roof_value"] + 0
 
     # x label: "n=1048576" means the size is a count of elements.
     xlabel = lookup(E, ne, "key", "xlabel")
@@ -180,7 +183,7 @@ BEGIN {
     # A line of another precision far above the chapter's own (TF32 tensor
     # cores at 8x the FP32 roof) would flatten every other line at the bottom
     # of a linear axis: then the y axis is logarithmic.
-    base = roof == "fp32" ? fp32 : copy
+    base = roofval
     if (ymain > base) base = ymain
     ylog = base > 0 && ymax > 3 * base ? 1 : 0
     if (ylo == "") ylo = 1
@@ -289,7 +292,7 @@ BEGIN {
     close(f)
 
     print "gpu=" sq(gpu); print "date=" sq(date); print "title=" sq(title)
-    print "roof=" sq(roof); print "xlabel=" sq(xlabel)
+    print "roof=" sq(roof); print "roofval=" num(roofval); print "xlabel=" sq(xlabel)
     print "copy=" num(copy); print "fp32=" num(fp32); print "tf32=" num(tf32)
     print "impls=" sq(impls); print "kinds=" sq(kinds); print "colours=" sq(colours)
     print "ymax=" num(ymax); print "ylog=" ylog; print "symin=" num(ylo); print "smin=" num(smin); print "smax=" num(smax); print "xstep=" xstep; print "tmode=" tmode; print "ntraffic=" ntraffic

@@ -4,11 +4,12 @@
 #   awk -f plots/csv.awk -f plots/table.awk [-v env=DIR/env.csv] DIR/bench.csv
 #
 # Rows that are wrong or not implemented are shown with their flag and blank
-# numbers, never dropped. "vs library" is the library's median time over this
-# one (above 1x: faster than the library), against the first library row
-# computing the same operation (the op column, where bench.csv has one) of
-# the same size; blank for roof rows, which do other work. With env=, a line under the table says where and when it was
-# measured.
+# numbers, never dropped. Nothing is decided here: whether a row is timed,
+# its "vs library" ratio (the library's median time over this one, against
+# the library row computing the same operation at the same size) and the
+# chapter's roof are bench.csv's columns timed, vs_library and chapter_roof,
+# decided in C (grader/facts.c) and printed as they are. With env=, a line
+# under the table says where and when it was measured.
 
 function kindrank(k) {
     return k == "student" ? 1 : k == "reference" ? 2 : k == "library" ? 3 : k == "roof" ? 4 : 5
@@ -32,13 +33,16 @@ function fmt_rate(v) {
 
 function cell(r, name) { return R[r, col[name]] }
 
-function timed(r) { return cell(r, "median_ms") + 0 > 0 }
+function timed(r) { return cell(r, "timed") == 1 }
 
 FNR == 1 {
     csvsplit($0, h)
     for (i in h) col[h[i]] = i
-    for (i = split("impl kind size shape median_ms q1_ms q3_ms gbps gflops model_flops pct_roof flag", need, " "); i > 0; i--)
-        if (!(need[i] in col)) { print "table: " FILENAME ": no column " need[i] > "/dev/stderr"; bad = 1; exit 1 }
+    for (i = split("impl kind size shape median_ms q1_ms q3_ms gbps gflops model_flops roof pct_roof flag chapter_roof timed vs_library", need, " "); i > 0; i--)
+        if (!(need[i] in col)) {
+            print "table: " FILENAME ": no column " need[i] " (a bench.csv from before it: build/tools/mw-facts adds it)" > "/dev/stderr"
+            bad = 1; exit 1
+        }
     next
 }
 /^[ \t\r]*$/ { next }
@@ -48,7 +52,7 @@ FNR == 1 {
     im = cell(nr, "impl")
     if (!(im in pick)) { order[++ni] = im; pick[im] = nr }
     else if (cell(nr, "size") + 0 > cell(pick[im], "size") + 0) pick[im] = nr
-    if (roof == "" && cell(nr, "roof") != "tf32") roof = cell(nr, "roof")
+    if (roof == "") roof = cell(nr, "chapter_roof")
 }
 
 END {
@@ -71,14 +75,7 @@ END {
             # FP32 chapter) says which.
             if (pct != "" && cell(r, "roof") != roof) pct = pct " of " toupper(cell(r, "roof"))
             if (cell(r, "model_flops") + 0 > 0) gf = fmt_rate(cell(r, "gflops"))   # a copy has no FLOPs
-            # A roof row times other work (a copy moves 8 bytes per element,
-            # not 12): its time against the library's would mislead.
-            if (cell(r, "kind") != "roof") for (s = 1; s <= nr; s++)
-                if (cell(s, "kind") == "library" && cell(s, "size") + 0 == cell(r, "size") + 0 &&
-                    cell(s, "op") == cell(r, "op")) {
-                    if (timed(s)) vs = sprintf("%.2fx", cell(s, "median_ms") / cell(r, "median_ms"))
-                    break
-                }
+            if (cell(r, "vs_library") != "") vs = sprintf("%.2fx", cell(r, "vs_library"))
         }
         size = cell(r, "shape") != "" ? cell(r, "shape") : cell(r, "size")
         med = timed(r) ? fmt_time(cell(r, "median_ms")) : ""

@@ -1,12 +1,20 @@
 #!/usr/bin/env bash
 # t0400-plots.t: plots/plot.sh draws the six plots from the sample results,
 # says so plainly when gnuplot, traffic counters, ceilings or bench.csv are
-# missing, and fails when gnuplot fails. TAP; run with prove from the root.
+# missing, and fails when gnuplot fails. The bench.csv files carry the facts
+# columns (build/tools/mw-facts adds them to a made-up one). TAP; run with
+# prove from the root.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 if ! command -v gnuplot >/dev/null 2>&1; then
     echo "1..0 # SKIP gnuplot not installed"
     exit 0
+fi
+
+if [ ! -x "$root/build/tools/mw-facts" ]; then
+    echo "1..1"
+    echo "not ok 1 - build/tools/mw-facts is not built (run 'make build')"
+    exit 1
 fi
 
 tmp=$(mktemp -d)
@@ -74,6 +82,8 @@ awk 'BEGIN {
                 im[i], kd[i], n, n, n, n, b, f, ms, ms, ms, ms, b / ms / 1e6, gf[i], rf[i]
         }
 }' > "$d/bench.csv"
+# The facts columns (timed, chapter_roof, roof_value), decided in C.
+"$root/build/tools/mw-facts" "$d/bench.csv"; ok $? "mw-facts adds the facts to the FP32 chapter"
 plot "$d"; ok $? "plot.sh draws an FP32 chapter with a TF32 library line"
 has "$d/speed.svg" "log scale" && has "$d/speed.svg" "TF32 roof"
 ok $? "speed: log axis and the TF32 roof when a TF32 line would flatten the others"

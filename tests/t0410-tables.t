@@ -1,11 +1,20 @@
 #!/usr/bin/env bash
-# t0410-tables.t: plots/table.awk picks the right rows and computes the ratio
-# to the library; plots/readme-table.sh replaces exactly the text between the
-# markers, and leaves the file alone on any error. TAP; run with prove.
+# t0410-tables.t: plots/table.awk picks the right rows and prints the facts
+# bench.csv carries (timed, vs_library, chapter_roof: decided in C, added
+# here to made-up files by build/tools/mw-facts); plots/readme-table.sh
+# replaces exactly the text between the markers, and leaves the file alone
+# on any error. TAP; run with prove.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
+if [ ! -x "$root/build/tools/mw-facts" ]; then
+    echo "1..1"
+    echo "not ok 1 - build/tools/mw-facts is not built (run 'make build')"
+    exit 1
+fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# facts FILE: FILE with the facts columns, no ceilings (blank roof values).
+facts() { "$root/build/tools/mw-facts" --ceilings "$tmp/no-ceilings.csv" "$1"; }
 
 n=0 failed=0
 ok() {   # ok STATUS NAME: STATUS 0 passes
@@ -31,6 +40,7 @@ chapter,impl,kind,size,shape,model_bytes,model_flops,reps,median_ms,q1_ms,q3_ms,
 09-t,library/other,library,4096,"m=64,n=64",49152,4096,10,1.0,0.99,1.01,11,49.2,4.10,copy,1.6,
 09-t,roof/copy,roof,4096,"m=64,n=64",32768,0,10,0.2,0.19,0.21,2,163.8,0,copy,5.4,
 EOF
+facts "$tmp/bench.csv"; ok $? "mw-facts adds the facts"
 awk -f "$root/plots/csv.awk" -f "$root/plots/table.awk" "$tmp/bench.csv" > "$tmp/table"; ok $? "table.awk runs"
 is "$(sed -n 1p "$tmp/table")" "| implementation | size | median time | IQR | GB/s | GFLOP/s | % of roof | vs library | flag |" "header"
 is "$(sed -n 2p "$tmp/table" | cut -c1-4)" "|---" "alignment row"
@@ -49,18 +59,29 @@ is "$(row library/other)" "| library/other | m=64,n=64 | 1.000 ms | 20.0 µs | 4
 is "$(row roof/copy)" "| roof/copy | m=64,n=64 | 200 µs | 20.0 µs | 164 |  | 5.4% |  |  |" \
    "roof row: no FLOPs, no ratio"
 
-# A TF32 library row in an FP32 chapter: its % of roof says which roof, and
-# the caption names the chapter's (FP32) roof.
+# A TF32 library row in an FP32 chapter, listed first: its % of roof says
+# which roof, and the caption names the chapter's (FP32) roof, which its
+# reference row is measured against.
 cat > "$tmp/gemm.csv" <<'EOF'
 chapter,impl,kind,size,shape,model_bytes,model_flops,reps,median_ms,q1_ms,q3_ms,wall_ms,gbps,gflops,roof,pct_roof,flag,op
 09-g,library/sgemm_TF32,library,4096,M=4096 N=4096 K=4096,201326592,137438953472,10,0.4,0.4,0.4,1,503,343597,tf32,84.1,,0
+09-g,reference/01_k,reference,4096,M=4096 N=4096 K=4096,201326592,137438953472,10,5.6,5.6,5.6,6,35.9,24543,fp32,47.8,,0
 09-g,library/sgemm,library,4096,M=4096 N=4096 K=4096,201326592,137438953472,10,2.8,2.8,2.8,3,71.9,49085,fp32,95.5,,0
 EOF
+facts "$tmp/gemm.csv"
 printf 'key,value\ngpu,G\n' > "$tmp/genv.csv"
 awk -f "$root/plots/csv.awk" -f "$root/plots/table.awk" -v env="$tmp/genv.csv" "$tmp/gemm.csv" > "$tmp/table"; ok $? "table.awk runs on an FP32 chapter"
 row library/sgemm_TF32 | grep -qF '| 84.1% of TF32 |'; ok $? "a TF32 row's % of roof says TF32"
 row library/sgemm | grep -qF '| 95.5% |'; ok $? "an FP32 row's % of roof is plain"
 grep -qF 'of the measured FP32 GEMM rate' "$tmp/table"; ok $? "the caption names the FP32 roof, not TF32's"
+
+# A file without the facts columns: table.awk decides nothing, and says
+# which column is missing and what adds it.
+printf 'chapter,impl,kind,size,shape,model_bytes,model_flops,reps,median_ms,q1_ms,q3_ms,wall_ms,gbps,gflops,roof,pct_roof,flag,op\n' > "$tmp/old.csv"
+sed -n 2p "$tmp/gemm.csv" | cut -d, -f1-18 >> "$tmp/old.csv"
+awk -f "$root/plots/csv.awk" -f "$root/plots/table.awk" "$tmp/old.csv" > /dev/null 2> "$tmp/err"
+ok $((! $?)) "a bench.csv without the facts columns: an error"
+grep -qF 'build/tools/mw-facts adds it' "$tmp/err"; ok $? "the error says how to add them"
 
 # The sample: not-implemented row kept, ratios against cublasSgeam.
 s=$root/tests/data/sample-results/01-vector-add

@@ -1,0 +1,78 @@
+/* facts.h: what a bench run's rows mean, decided once, in C.
+ *
+ * Some of bench.csv's numbers follow from its other columns: whether a
+ * row's time counts (its flag), which library row it is compared with and
+ * its "vs library" ratio, the chapter's roof and the measured value of the
+ * row's roof. They are decided here and nowhere else: the bench writes them
+ * as bench.csv's last columns and prints its terminal table from them
+ * (grader/bench.c); build/tools/mw-facts adds them to a bench.csv written
+ * before they existed (grader/facts_tool.c); the plots and the README
+ * tables read them from the file (plots/). Pure C, unit-tested
+ * (tests/unit/test_facts.c). */
+#ifndef MW_FACTS_H
+#define MW_FACTS_H
+
+#include "ceilings.h"
+#include "csv.h"
+
+#include <stdio.h>
+
+/* One row of a bench run, as bench.csv holds it: numbers rounded as they
+ * are written (mw_csv_rounded), so that the file alone decides the same. */
+typedef struct mw_bench_row {
+    const char *impl;  /* "reference/02_chain" */
+    const char *kind;  /* student, reference, library, roof */
+    double size;
+    int op;            /* the chapter operation it computes; -1 where the
+                          file has no op column (then every op matches) */
+    double median_ms;  /* NaN where no time was taken */
+    double gbps, gflops; /* for the terminal table only */
+    const char *flag;  /* "" or the flag */
+    const char *roof;  /* the roof it is measured against: "copy", "tf32" */
+} mw_bench_row;
+
+/* What is decided about it. */
+typedef struct mw_row_facts {
+    int timed;                 /* its time counts: median and rates are written */
+    const char *not_timed_why; /* "" when timed, else why not, in words */
+    double roof_value;         /* its roof's measured value (the roof's unit); NaN unknown */
+    int library;               /* the row it is compared with; -1 none */
+    double vs_library;         /* that row's median over this one's, as written; NaN none */
+} mw_row_facts;
+
+/* The columns, in order, that follow bench.csv's `...,flag,op`. */
+#define MW_FACTS_COLUMNS "roof_value,chapter_roof,timed,not_timed_why,vs_library,vs_library_impl"
+#define MW_FACTS_NCOLUMNS 6
+/* Significant digits of vs_library in the file, and so everywhere. */
+#define MW_FACTS_RATIO_DIGITS 6
+
+/* Does a row with this flag keep its time? "" (NULL), side-stream and
+ * faster-than-roof do; any other flag does not. */
+int mw_flag_timed(const char *flag);
+/* May a verdict rest on a time with this flag? Not on a faster-than-roof
+ * one: the table shows it, flagged; the chapter's verdict leaves it out. */
+int mw_flag_in_verdict(const char *flag);
+/* Why a row with this flag has no time, in words ("" when it has one). */
+const char *mw_flag_not_timed_why(const char *flag);
+
+/* Decides facts[i] for each of rows[0..n): one bench run. c gives the
+ * roofs' values (NULL: unknown), t the roof table they follow. */
+void mw_facts_decide(const mw_bench_row *rows, int n, const mw_ceilings *c,
+                     const mw_roof_table *t, mw_row_facts *facts);
+
+/* The chapter's roof as a bench.csv shows it: the roof of its first row
+ * that is not a library's (bench.c measures every non-library row against
+ * the chapter's roof; a library may have its own, "tf32"); the first row's
+ * roof when all are libraries; NULL when n is 0. */
+const char *mw_facts_chapter_roof(const mw_bench_row *rows, int n);
+
+/* Row i's MW_FACTS_COLUMNS fields, appended to csv's current row. */
+void mw_facts_write(mw_csv *csv, const mw_bench_row *rows, const mw_row_facts *facts, int i,
+                    const char *chapter_roof);
+
+/* The terminal's table of the rows of this size: time, GB/s, GFLOP/s and
+ * vs library, as the bench prints it under its title line. */
+void mw_facts_print_table(FILE *fp, const mw_bench_row *rows, const mw_row_facts *facts, int n,
+                          double size);
+
+#endif

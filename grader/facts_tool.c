@@ -1,0 +1,231 @@
+/* facts_tool.c: build/tools/mw-facts, the facts of a bench.csv (facts.h)
+ * decided from the file alone, by the module the bench decides them with.
+ *
+ *   mw-facts [--ceilings FILE] BENCH.csv [OUT.csv]   write the facts columns
+ *   mw-facts --table BENCH.csv                       the bench's terminal table
+ *
+ * The first form writes BENCH.csv (or OUT.csv) with MW_FACTS_COLUMNS after
+ * its own columns, which are copied byte for byte; where the file already
+ * has the facts columns they are decided again. For a bench.csv written
+ * before the bench wrote them (results/ committed from a GPU this machine
+ * may not have). What the file cannot tell:
+ *   - roof_value: the bench does not record the ceilings it used; they are
+ *     read from FILE (default: ceilings.csv two folders up, as
+ *     results/<gpu>/<chapter>/bench.csv has it), which is right as long as
+ *     the GPU's ceilings were not measured again since; blank without one.
+ *   - chapter_roof: the chapter's own roof is not in the file; it is the
+ *     roof of its first non-library row (mw_facts_chapter_roof).
+ *   - the terminal's GB/s and GFLOP/s (--table) are the file's, rounded to
+ *     6 digits; the bench prints them at full precision.
+ * Exit status: 0 done, 1 bad input, 2 usage. */
+#define _POSIX_C_SOURCE 200809L
+#include "facts.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_COLUMNS 64
+
+/* Where the columns a row is read by are in the file. */
+typedef struct columns {
+    int impl, kind, size, median, flag, roof;
+    int op, gbps, gflops; /* -1 where absent */
+} columns;
+
+/* One file in memory: each data line twice, as written and split. */
+typedef struct bench_file {
+    char *header;
+    char **raw, **split;
+    mw_bench_row *rows;
+    mw_row_facts *facts;
+    int n, cap;
+    int own;   /* columns of the file before the facts' */
+    columns c;
+} bench_file;
+
+static int column(char **names, int count, const char *name)
+{
+    for (int i = 0; i < count; i++)
+        if (strcmp(names[i], name) == 0)
+            return i;
+    return -1;
+}
+
+/* Length of the first k fields of a line as written (quotes kept). */
+static size_t prefix_len(const char *line, int k)
+{
+    size_t i = 0;
+    int quoted = 0;
+    for (int f = 0; line[i] && line[i] != '\n' && line[i] != '\r'; i++) {
+        if (line[i] == '"')
+            quoted = !quoted;
+        else if (line[i] == ',' && !quoted && ++f == k)
+            return i;
+    }
+    return i;
+}
+
+static double number(const char *field)
+{
+    return *field ? strtod(field, NULL) : NAN;
+}
+
+/* Reads the header: the columns the facts need, and where the file's own
+ * columns end (at an earlier run's facts columns, which must be last). */
+static int read_header(bench_file *b, const char *path)
+{
+    char *copy = strdup(b->header), *h[MAX_COLUMNS];
+    int count = mw_csv_split(copy, h, MAX_COLUMNS);
+    columns c = {column(h, count, "impl"),   column(h, count, "kind"),
+                 column(h, count, "size"),   column(h, count, "median_ms"),
+                 column(h, count, "flag"),   column(h, count, "roof"),
+                 column(h, count, "op"),     column(h, count, "gbps"),
+                 column(h, count, "gflops")};
+    b->c = c;
+    int first = column(h, count, "roof_value");
+    b->own = first < 0 ? count : first;
+    int bad = c.impl < 0 || c.kind < 0 || c.size < 0 || c.median < 0 || c.flag < 0 ||
+              c.roof < 0 || (first >= 0 && count - first != MW_FACTS_NCOLUMNS);
+    free(copy);
+    if (bad)
+        fprintf(stderr, "mw-facts: %s: not a bench.csv header (impl, kind, size, median_ms, flag "
+                        "and roof needed; facts columns, if any, last)\n", path);
+    return bad ? -1 : 0;
+}
+
+static int add_row(bench_file *b, char *line, const char *path)
+{
+    if (b->n == b->cap) {
+        b->cap = b->cap ? 2 * b->cap : 64;
+        b->raw = realloc(b->raw, (size_t)b->cap * sizeof *b->raw);
+        b->split = realloc(b->split, (size_t)b->cap * sizeof *b->split);
+        b->rows = realloc(b->rows, (size_t)b->cap * sizeof *b->rows);
+        if (!b->raw || !b->split || !b->rows)
+            return -1;
+    }
+    char *f[MAX_COLUMNS];
+    b->raw[b->n] = line;
+    b->split[b->n] = strdup(line);
+    if (mw_csv_split(b->split[b->n], f, MAX_COLUMNS) < b->own) {
+        fprintf(stderr, "mw-facts: %s: row %d has fewer than %d columns\n", path, b->n + 2,
+                b->own);
+        return -1;
+    }
+    const columns *c = &b->c;
+    b->rows[b->n++] = (mw_bench_row){f[c->impl],
+                                     f[c->kind],
+                                     number(f[c->size]),
+                                     c->op >= 0 && *f[c->op] ? atoi(f[c->op]) : -1,
+                                     number(f[c->median]),
+                                     c->gbps >= 0 ? number(f[c->gbps]) : NAN,
+                                     c->gflops >= 0 ? number(f[c->gflops]) : NAN,
+                                     f[c->flag],
+                                     f[c->roof]};
+    return 0;
+}
+
+static int read_file(bench_file *b, const char *path)
+{
+    FILE *fp = fopen(path, "r");
+    char *line = NULL;
+    size_t cap = 0;
+    memset(b, 0, sizeof *b);
+    if (!fp || getline(&line, &cap, fp) < 0) {
+        fprintf(stderr, "mw-facts: cannot read %s\n", path);
+        return -1;
+    }
+    b->header = line;
+    int bad = read_header(b, path);
+    for (line = NULL; !bad && getline(&line, &cap, fp) >= 0; line = NULL, cap = 0)
+        if (line[strspn(line, " \t\r\n")] != '\0')
+            bad = add_row(b, line, path);
+        else
+            free(line);
+    fclose(fp);
+    return bad;
+}
+
+/* The file's own columns as written, then the facts. */
+static int write_file(const bench_file *b, const char *out)
+{
+    mw_csv csv;
+    char header[4096];
+    snprintf(header, sizeof header, "%.*s,%s", (int)prefix_len(b->header, b->own), b->header,
+             MW_FACTS_COLUMNS);
+    if (mw_csv_open(&csv, out, header) != 0)
+        return -1;
+    const char *chapter_roof = mw_facts_chapter_roof(b->rows, b->n);
+    for (int i = 0; i < b->n; i++) {
+        fprintf(csv.fp, "%.*s", (int)prefix_len(b->raw[i], b->own), b->raw[i]);
+        csv.fields_in_row = b->own;
+        mw_facts_write(&csv, b->rows, b->facts, i, chapter_roof);
+        mw_csv_end_row(&csv);
+    }
+    return mw_csv_close(&csv);
+}
+
+/* ceilings.csv two folders up from the bench.csv, where results/ keeps it. */
+static void default_ceilings(const char *bench, char *path, size_t len)
+{
+    snprintf(path, len, "%s", bench);
+    for (int up = 0; up < 2; up++) {
+        char *slash = strrchr(path, '/');
+        if (slash)
+            *slash = '\0';
+        else
+            snprintf(path, len, "..");
+    }
+    size_t used = strlen(path);
+    snprintf(path + used, len - used, "/ceilings.csv");
+}
+
+static void print_table(const bench_file *b)
+{
+    double largest = -INFINITY;
+    for (int i = 0; i < b->n; i++)
+        if (b->rows[i].size > largest)
+            largest = b->rows[i].size;
+    mw_facts_print_table(stdout, b->rows, b->facts, b->n, largest);
+}
+
+static int usage(void)
+{
+    fprintf(stderr, "usage: mw-facts [--ceilings FILE] BENCH.csv [OUT.csv]\n"
+                    "       mw-facts [--ceilings FILE] --table BENCH.csv\n");
+    return 2;
+}
+
+int main(int argc, char **argv)
+{
+    const char *ceilings_path = NULL;
+    int table = 0, a = 1;
+    for (; a < argc && argv[a][0] == '-' && argv[a][1] == '-'; a++)
+        if (strcmp(argv[a], "--table") == 0)
+            table = 1;
+        else if (strcmp(argv[a], "--ceilings") == 0 && a + 1 < argc)
+            ceilings_path = argv[++a];
+        else
+            return usage();
+    if (argc - a < 1 || argc - a > (table ? 1 : 2))
+        return usage();
+    const char *in = argv[a], *out = argc - a == 2 ? argv[a + 1] : in;
+    char found[4096];
+    if (!ceilings_path)
+        default_ceilings(in, found, sizeof found), ceilings_path = found;
+    mw_ceilings c;
+    mw_ceilings_load(ceilings_path, &c); /* a roof it lacks is NaN: a blank value */
+    bench_file b;
+    if (read_file(&b, in) != 0)
+        return 1;
+    b.facts = calloc((size_t)b.n + 1, sizeof *b.facts);
+    if (!b.facts)
+        return 1;
+    mw_facts_decide(b.rows, b.n, &c, &mw_roofs, b.facts);
+    if (table) {
+        print_table(&b);
+        return 0;
+    }
+    return write_file(&b, out) == 0 ? 0 : 1;
+}
