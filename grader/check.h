@@ -1,6 +1,6 @@
 /* check.h: comparing a kernel's output with the double-precision reference.
  *
- * Pure C with no CUDA: unit-tested on the CPU (tests/unit/test_check.c). */
+ * Pure C with no CUDA: unit-tested on the CPU (tests/unit/test_grader.c). */
 #ifndef MW_CHECK_H
 #define MW_CHECK_H
 
