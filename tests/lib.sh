@@ -66,3 +66,31 @@ build_libs() {
 }
 # built OUTDIR: the exit status build_libs recorded for OUTDIR (1 if none).
 built() { return "$(cat "$1.rc" 2>/dev/null || echo 1)"; }
+
+# check_traffic CHAPTER TRAFFIC.csv: one TAP point per line of the
+# chapter's traffic-expect file (docs/writing-a-chapter.md, "Traffic
+# expectations"), against measured DRAM bytes (rows whose source is ncu);
+# a skip where the row was not measured (no solutions/, no cuDNN, no ncu).
+check_traffic() {
+    local ch=$1 tcsv=$2 kind impl size op want other got base
+    [ -f "chapters/$ch/traffic-expect" ] || return 0
+    while read -r kind impl size op want other; do
+        case $kind in '' | '#'*) continue ;; esac
+        got=$(traffic_value "$tcsv" "$kind" "$impl" "$size")
+        base=1
+        [ -n "$other" ] && base=$(traffic_value "$tcsv" bytes "$other" "$size")
+        if [ -z "$got" ] || [ -z "$base" ]; then
+            skip "$ch: $impl${other:+ or $other} not measured at size $size (no solutions/, cuDNN or ncu here?)"
+            continue
+        fi
+        awk -v g="$got" -v b="$base" -v w="$want" -v op="$op" 'BEGIN {
+            r = g / b
+            exit !(op == "~" ? r > 0.95 * w && r < 1.05 * w : op == "<" ? r < w : r > w) }'
+        ok $? "$ch: $impl $( [ "$kind" = ratio ] && echo "moves $got x the minimum" || echo "moves $got bytes, $other $base") at size $size (expected $op $want${other:+ x $other})"
+    done <"chapters/$ch/traffic-expect"
+}
+# traffic_value FILE ratio|bytes IMPL SIZE: measured/model, or measured bytes.
+traffic_value() {
+    awk -F, -v k="$2" -v i="$3" -v n="$4" 'NR > 1 && $2 == i && $4 == n && $12 == "ncu" {
+        print k == "ratio" ? ($8 + $9) / ($6 + $7) : $8 + $9 }' "$1" 2>/dev/null
+}
