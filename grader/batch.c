@@ -97,30 +97,32 @@ static int find_file(const char *dir, const char *name, char *out, size_t len, i
 
 /* ---- the chapter ----------------------------------------------------------- */
 
-/* Versions and the number of cases from `mw-grade list`: the lines under
- * "versions:" and under "cases:". */
+/* Versions, which are optional, and the number of cases, from the
+ * listing `mw-grade list --csv` makes for programs (columns by name). */
 static void read_chapter(context *cx)
 {
-    char cmd[PATH_MAX + 16];
-    snprintf(cmd, sizeof cmd, "'%s' list", cx->grader);
+    char cmd[PATH_MAX + 24];
+    snprintf(cmd, sizeof cmd, "'%s' list --csv", cx->grader);
     FILE *p = popen(cmd, "r");
     if (!p)
-        die("cannot run %s list", cx->grader);
-    char line[512];
-    int in_versions = 0, in_cases = 0;
-    while (fgets(line, sizeof line, p)) {
-        if (strncmp(line, "versions:", 9) == 0)
-            in_versions = 1;
-        else if (strncmp(line, "cases:", 6) == 0)
-            in_versions = 0, in_cases = 1;
-        else if (in_cases)
+        die("cannot run %s list --csv", cx->grader);
+    char header[512], line[512], *h[16], *f[16];
+    int nh = fgets(header, sizeof header, p) ? mw_csv_split(header, h, 16) : 0;
+    int kind = mw_csv_column(h, nh, "kind"), name = mw_csv_column(h, nh, "name"),
+        optional = mw_csv_column(h, nh, "optional");
+    while (kind >= 0 && name >= 0 && optional >= 0 && fgets(line, sizeof line, p)) {
+        int n = mw_csv_split(line, f, 16);
+        if (n <= kind || n <= name || n <= optional)
+            continue;
+        if (strcmp(f[kind], "case") == 0)
             cx->ncases++;
-        else if (in_versions && cx->nversions < MAX_VERSIONS &&
-                 sscanf(line, " %63s", cx->versions[cx->nversions]) == 1)
-            cx->optional[cx->nversions++] = strstr(line, "(optional)") != NULL;
+        else if (strcmp(f[kind], "version") == 0 && cx->nversions < MAX_VERSIONS) {
+            snprintf(cx->versions[cx->nversions], sizeof cx->versions[0], "%s", f[name]);
+            cx->optional[cx->nversions++] = strcmp(f[optional], "1") == 0;
+        }
     }
     if (pclose(p) != 0 || cx->nversions == 0)
-        die("%s list gave no versions: build the chapter first (make build)", cx->grader);
+        die("%s list --csv gave no versions: build the chapter first (make build)", cx->grader);
 }
 
 /* ---- one submission --------------------------------------------------------- */
@@ -198,28 +200,44 @@ static int is_optional(const context *cx, const char *version)
     return 0;
 }
 
-/* Reads check.csv into the student's cases and group tallies. */
+/* The columns of check.csv (grade.c's write_results) this file reads. */
+enum { CK_VERSION, CK_GROUP, CK_CASE, CK_STATUS, CK_DETAIL, CK_COUNT };
+static const char *const check_columns[CK_COUNT] = {"version", "group", "case", "status",
+                                                    "detail"};
+
+/* Reads check.csv into the student's cases and group tallies; its columns
+ * are found by name in its header. */
 static int read_check(const context *cx, const char *path, mw_student *s)
 {
     FILE *fp = fopen(path, "r");
     if (!fp)
         return -1;
-    char *line = NULL, *f[8];
+    char *line = NULL, *f[16];
     size_t len = 0;
-    int cap = 0;
-    while (getline(&line, &len, fp) != -1) {
-        if (mw_csv_split(line, f, 8) < 6 || strcmp(f[0], "chapter") == 0)
+    int cap = 0, col[CK_COUNT], need = -1;
+    if (getline(&line, &len, fp) != -1) {
+        int nh = mw_csv_split(line, f, 16);
+        for (int k = 0; k < CK_COUNT; k++)
+            if ((col[k] = mw_csv_column(f, nh, check_columns[k])) > need)
+                need = col[k];
+        for (int k = 0; k < CK_COUNT; k++)
+            need = col[k] < 0 ? -1 : need;
+    }
+    while (need >= 0 && getline(&line, &len, fp) != -1) {
+        if (mw_csv_split(line, f, 16) <= need)
             continue;
         if (s->ncases == cap) {
             cap = cap ? 2 * cap : 64;
             s->cases = realloc(s->cases, (size_t)cap * sizeof *s->cases);
         }
         mw_case_result *c = &s->cases[s->ncases++];
-        snprintf(c->version, sizeof c->version, "%s", f[1]);
-        snprintf(c->group, sizeof c->group, "%s", is_optional(cx, f[1]) ? optional_group : f[2]);
-        snprintf(c->shape, sizeof c->shape, "%s", f[3]);
-        snprintf(c->status, sizeof c->status, "%s", f[4]);
-        c->detail = strdup(f[5]);
+        const char *version = f[col[CK_VERSION]];
+        snprintf(c->version, sizeof c->version, "%s", version);
+        snprintf(c->group, sizeof c->group, "%s",
+                 is_optional(cx, version) ? optional_group : f[col[CK_GROUP]]);
+        snprintf(c->shape, sizeof c->shape, "%s", f[col[CK_CASE]]);
+        snprintf(c->status, sizeof c->status, "%s", f[col[CK_STATUS]]);
+        c->detail = strdup(f[col[CK_DETAIL]]);
         int g = 0;
         while (g < s->ngroups && strcmp(s->groups[g].name, c->group) != 0)
             g++;
@@ -266,28 +284,40 @@ static void read_perf(const context *cx, const char *path, mw_student *s, char *
      * file once for the names, once more for that row's time. */
     char want_lib[160] = "";
     FILE *fp = fopen(path, "r");
-    char line[2048], *f[24];
-    for (int pass = 0; pass < 2 && fp; pass++, rewind(fp)) {
+    char line[2048], *f[32];
+    /* Columns by name (bench.c's header); vs_library_impl may be absent. */
+    int nh = fp && fgets(line, sizeof line, fp) ? mw_csv_split(line, f, 32) : 0;
+    int impl = mw_csv_column(f, nh, "impl"), median = mw_csv_column(f, nh, "median_ms"),
+        flag_col = mw_csv_column(f, nh, "flag"), lib_col = mw_csv_column(f, nh, "vs_library_impl");
+    int need = impl > median ? impl : median;
+    need = flag_col > need ? flag_col : need;
+    if (impl < 0 || median < 0 || flag_col < 0)
+        need = -1;
+    for (int pass = 0; pass < 2 && fp && need >= 0; pass++) {
+        rewind(fp);
+        if (!fgets(line, sizeof line, fp)) /* the header */
+            break;
         while (fgets(line, sizeof line, fp)) {
-            int n = mw_csv_split(line, f, 24);
-            if (n < 17)
+            int n = mw_csv_split(line, f, 32);
+            if (n <= need)
                 continue;
-            double ms = *f[8] ? strtod(f[8], NULL) : NAN;
+            double ms = *f[median] ? strtod(f[median], NULL) : NAN;
             if (pass == 1) {
-                if (want_lib[0] && strcmp(f[1], want_lib) == 0)
+                if (want_lib[0] && strcmp(f[impl], want_lib) == 0)
                     s->t_lib = ms;
                 continue;
             }
-            int is_student = strcmp(f[1], want_student) == 0;
+            int is_student = strcmp(f[impl], want_student) == 0;
             if (is_student) {
                 s->t_student = ms;
-                snprintf(flag, flen, "%s", f[16]);
-            } else if (strcmp(f[1], want_ref) == 0) {
+                snprintf(flag, flen, "%s", f[flag_col]);
+            } else if (strcmp(f[impl], want_ref) == 0) {
                 s->t_ref = ms;
             }
             /* the student's row names it; the reference's, when it does not */
-            if ((is_student || (!want_lib[0] && strcmp(f[1], want_ref) == 0)) && n >= 24)
-                snprintf(want_lib, sizeof want_lib, "%s", f[23]);
+            if ((is_student || (!want_lib[0] && strcmp(f[impl], want_ref) == 0)) && lib_col >= 0 &&
+                n > lib_col)
+                snprintf(want_lib, sizeof want_lib, "%s", f[lib_col]);
         }
     }
     if (fp)

@@ -131,6 +131,14 @@ void mw_csv_abort(mw_csv *c)
     remove(c->tmp);
 }
 
+int mw_csv_column(char *const *header, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(header[i], name) == 0)
+            return i;
+    return -1;
+}
+
 int mw_csv_split(char *line, char **fields, int max)
 {
     int count = 0;

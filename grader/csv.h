@@ -39,6 +39,10 @@ void mw_csv_write_field(FILE *fp, const char *s);
  * doubled quotes undone). Returns the field count. */
 int mw_csv_split(char *line, char **fields, int max);
 
+/* The index of column `name` among a header's n fields, or -1: readers
+ * find columns by name, so that a column added later moves nothing. */
+int mw_csv_column(char *const *header, int n, const char *name);
+
 /* mkdir -p. Returns 0 or -1. */
 int mw_mkdirs(const char *path);
 

@@ -4,6 +4,7 @@
 #include "bench.h"
 #include "cases_file.h"
 #include "ceilings.h"
+#include "csv.h"
 #include "devinfo.h"
 #include "grade.h"
 #include "roofs.h"
@@ -37,7 +38,7 @@ static void usage(FILE *fp)
             "  perf      --size X --out FILE [--student DIR] [--reference DIR] [--seed S]\n"
             "            time every implementation at one bench size into FILE\n"
             "  ceilings  [--results DIR] [--force]   measure and cache this GPU's roofs\n"
-            "  list      the chapter's versions and cases\n"
+            "  list      [--csv]   the chapter's versions and cases (--csv: for programs)\n"
             "  info      the GPU and its software (exit 77 when there is none)\n",
             mw_chapter_def.id);
 }
@@ -110,6 +111,29 @@ static int version_known(const mw_chapter *ch, const char *want)
     return 0;
 }
 
+/* `list --csv`, for programs (the batch): one row per version, then one
+ * per case, under kind,name,symbol,optional,group,shape,sampled. */
+static void list_chapter_csv(const mw_chapter *ch)
+{
+    printf("kind,name,symbol,optional,group,shape,sampled\n");
+    for (int v = 0; v < ch->nversions; v++) {
+        printf("version,");
+        mw_csv_write_field(stdout, ch->versions[v].file);
+        putchar(',');
+        mw_csv_write_field(stdout, ch->versions[v].symbol);
+        printf(",%d,,,\n", ch->versions[v].optional);
+    }
+    for (int c = 0; c < ch->ncases; c++) {
+        char shape[160];
+        ch->describe(&ch->cases[c], shape, sizeof shape);
+        printf("case,,,,");
+        mw_csv_write_field(stdout, ch->cases[c].group);
+        putchar(',');
+        mw_csv_write_field(stdout, shape);
+        printf(",%d\n", ch->cases[c].sampled);
+    }
+}
+
 static void list_chapter(const mw_chapter *ch)
 {
     printf("%s: %s\nversions:\n", ch->id, ch->title);
@@ -160,7 +184,7 @@ int main(int argc, char **argv)
     mw_bench_opts bench = {NULL, NULL, "results", NULL, 0, 0};
     const char *map = NULL, *cases_path = NULL, *perf_out = NULL;
     double perf_size = 0;
-    int have_seed = 0;
+    int have_seed = 0, list_csv = 0;
     char self[4096];
     ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
     self[len > 0 ? len : 0] = '\0';
@@ -212,6 +236,8 @@ int main(int argc, char **argv)
                 check.required_only = 1;
             else if (strcmp(a, "--force") == 0)
                 bench.force_ceilings = 1;
+            else if (strcmp(a, "--csv") == 0 && strcmp(cmd, "list") == 0)
+                list_csv = 1;
             else {
                 fprintf(stderr, "mw-grade: unknown or incomplete option '%s'\n", a);
                 usage(stderr);
@@ -273,7 +299,7 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "info") == 0)
         return print_info();
     if (strcmp(cmd, "list") == 0) {
-        list_chapter(ch);
+        (list_csv ? list_chapter_csv : list_chapter)(ch);
         return 0;
     }
     fprintf(stderr, "mw-grade: unknown command '%s'\n", cmd);

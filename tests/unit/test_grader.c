@@ -233,6 +233,11 @@ static void test_csv(void)
     is_str(line, "1.5,,123456789\n", "NaN is an empty field");
     fclose(fp);
     unlink(path);
+
+    char header[] = "chapter,impl,median_ms\n";
+    n = mw_csv_split(header, f, 8);
+    is_int(mw_csv_column(f, n, "median_ms"), 2, "a column found by name");
+    is_int(mw_csv_column(f, n, "flag"), -1, "a column the header lacks: -1");
 }
 
 static void test_ncu_sample(void)
