@@ -109,6 +109,7 @@ $(BUILD)/grader/main.o: grader/main.c
 
 $(BUILD)/tools/mw-batch: $(BUILD)/grader/batch.o $(BUILD)/grader/batch_sandbox.o \
                          $(BUILD)/grader/batch_stage.o $(BUILD)/grader/batch_output.o \
+                         $(BUILD)/grader/batch_score.o \
                          $(BUILD)/grader/batch_layout.o $(BUILD)/grader/csv.o \
                          $(BUILD)/grader/rubric.o $(BUILD)/grader/gradebook.o \
                          $(BUILD)/grader/cases_file.o

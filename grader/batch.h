@@ -1,7 +1,8 @@
 /* batch.h: what the parts of mw-batch share: the batch's context, the
- * sandbox its steps run in (batch_sandbox.c), and how a submission is
- * turned into files to grade (batch_stage.c), and what it writes to OUT
- * (batch_output.c). See batch.c for the whole. */
+ * sandbox its steps run in (batch_sandbox.c), how a submission is turned
+ * into files to grade (batch_stage.c), how its results become points
+ * (batch_score.c), and what it writes to OUT (batch_output.c). See batch.c,
+ * the driver, for the whole. */
 #ifndef MW_BATCH_H
 #define MW_BATCH_H
 
@@ -95,6 +96,18 @@ void note_unmatched(staged *st, char used[][PATH_MAX], int nused);
  * where Canvas renamed it. */
 void shown_name(const staged *st, const char *path, char *out, size_t len);
 void staged_free(staged *st);
+
+/* ---- batch_score.c ------------------------------------------------------- */
+
+/* out = scratch/name: where a step's log goes. */
+void log_path(char *out, size_t len, const char *scratch, const char *name);
+/* check.csv at path into s's cases and group tallies; 0, or -1 when the
+ * file cannot be read. */
+int read_check(const context *cx, const char *path, mw_student *s);
+/* Step 3: compute-sanitizer on the small cases, when every version ran. */
+void score_sanitizer(const context *cx, const char *scratch, mw_student *s);
+/* Step 4: performance points, when every case passed. */
+void score_performance(const context *cx, const char *scratch, mw_student *s);
 
 /* ---- batch_output.c ------------------------------------------------------ */
 
