@@ -136,3 +136,15 @@ int mw_ceilings_get(const char *results_dir, const char *gpu_dir, const char *gp
     printf("  cached in %s\n", path);
     return 0;
 }
+
+int mw_cmd_ceilings(const char *results_root, int force)
+{
+    mw_devinfo info;
+    char why[512];
+    if (mw_devinfo_get(&info, why, sizeof why) != 0) {
+        printf("ceilings: %s; skipped\n", why);
+        return 77;
+    }
+    mw_ceilings ceilings;
+    return mw_ceilings_get(results_root, info.dir, info.name, force, &ceilings) == 0 ? 0 : 2;
+}

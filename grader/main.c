@@ -2,6 +2,7 @@
  * also be run directly (`build/01-vector-add/mw-grade --help`). */
 #define _GNU_SOURCE
 #include "bench.h"
+#include "traffic.h"
 #include "cases_file.h"
 #include "ceilings.h"
 #include "csv.h"
@@ -295,7 +296,7 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "traffic-run") == 0 && map)
         return mw_cmd_traffic_run(ch, &bench, map);
     if (strcmp(cmd, "ceilings") == 0)
-        return mw_cmd_ceilings(&bench);
+        return mw_cmd_ceilings(bench.results_root, bench.force_ceilings);
     if (strcmp(cmd, "info") == 0)
         return print_info();
     if (strcmp(cmd, "list") == 0) {

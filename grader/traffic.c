@@ -8,7 +8,7 @@
  * to implementation and size. Caches are flushed before every profiled
  * kernel (--cache-control all), so each starts cold, as in the bench. */
 #define _GNU_SOURCE
-#include "bench.h"
+#include "traffic.h"
 
 #include "csv.h"
 #include "cuda_check.h"
