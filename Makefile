@@ -51,7 +51,7 @@ CFLAGS    := -std=c11 -O2 -g -Wall -Wextra -Werror -Wno-format-truncation -Wno-m
 NVFLAGS   := -O3 -lineinfo $(GENCODE) -Igrader -Xcompiler -fPIC,-Wall -MMD -MP
 # A kernel version is a shared library linked against the CUDA runtime only.
 SO_FLAGS  := -shared -cudart shared -Xlinker -z,defs
-LDLIBS    := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcublas -lcudart -lstdc++ -ldl -lm -lpthread
+LDLIBS    := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcudart -lstdc++ -ldl -lm -lpthread
 
 # Goals that run nvcc stop before compiling anything when there is none;
 # help, clean, dist, plot, tables and skeletons do not need it.
@@ -88,7 +88,7 @@ endif
 
 # Pure C, no CUDA: also linked into the unit tests.
 GRADER_PURE := check stats csv ncu roofs ceilings_cache facts cases_file rubric gradebook batch_layout
-GRADER_CUDA := devinfo timing harness grade impls bench traffic ceilings vector_libs
+GRADER_CUDA := devinfo timing harness grade impls bench traffic ceilings vector_libs cublas_lazy
 GRADER_OBJS := $(GRADER_PURE:%=$(BUILD)/grader/%.o) $(GRADER_CUDA:%=$(BUILD)/grader/%.o) \
                $(BUILD)/grader/device.o
 
@@ -444,6 +444,13 @@ build: $(foreach ch,$(CHAPTERS),$(BUILD)/$(ch)/mw-grade $(call libs_of,exercises
 FAST_SRC := $(if $(wildcard solutions/*/*.cu),solutions,exercises)
 build-fast: $(foreach ch,$(CHAPTERS),$(BUILD)/$(ch)/mw-grade $(call libs_of,$(FAST_SRC),$(ch))) \
             $(BUILD_TOOLS)
+
+# cuBLAS loaded on first use (grader/cublas_lazy.c): its test links the
+# forwarders alone, with the toolkit's run path, as the chapter programs do.
+$(BUILD)/tests/test_cublas_lazy: tests/unit/test_cublas_lazy.c $(BUILD)/grader/cublas_lazy.o
+	$(call say,CC,$@)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -Itests/unit -o $@ $^ -Wl,-rpath,$(CUDA_HOME)/lib64 -ldl -lpthread
 
 $(BUILD)/tests/%: tests/unit/%.c $(GRADER_PURE:%=$(BUILD)/grader/%.o)
 	$(call say,CC,$@)
