@@ -126,7 +126,7 @@ $(BUILD)/tools/mw-facts: $(BUILD)/grader/facts_tool.o $(BUILD)/grader/facts.o \
 	@mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^ -lm
 
-$(BUILD)/tools/mw-strip: grader/strip.c
+$(BUILD)/tools/mw-strip: grader/strip.c grader/textbuf.h
 	$(call say,CC,$@)
 	@mkdir -p $(@D)
 	$(Q)$(CC) -std=c11 -Wall -Wextra -Werror -O2 -o $@ $<
@@ -409,7 +409,7 @@ mutants: $(BUILD)/$(MUTANTS_CH)/mw-grade $(BUILD)/tools/mw-mutate
 	    --tool $(BUILD)/tools/mw-mutate --work $(BUILD)/mutants/$(MUTANTS_CH) --results $(RESULTS) \
 	    --timeout $(MUTANTS_TIMEOUT) $(if $(SEED),--seed $(SEED)) $(if $(EX),--version $(EX))
 
-$(BUILD)/tools/mw-mutate: grader/mutate.c
+$(BUILD)/tools/mw-mutate: grader/mutate.c grader/textbuf.h
 	$(call say,CC,$@)
 	@mkdir -p $(@D)
 	$(Q)$(CC) -std=c11 -Wall -Wextra -Werror -O2 -o $@ $<

@@ -127,72 +127,12 @@ static const char *const op_name[] = {
     "stride-half", "sync-drop", "ninf-zero",  "narrow",    "loop-early",
 };
 
-/* A growable byte buffer; files may lack a final newline or hold any byte. */
-struct buffer {
-    char *data;
-    size_t len, cap;
-};
-
-static void *grow(void *p, size_t size)
-{
-    p = realloc(p, size);
-    if (!p) {
-        perror("mw-mutate");
-        exit(EXIT_USAGE_OR_IO);
-    }
-    return p;
-}
-
-static void append(struct buffer *buf, const char *bytes, size_t count)
-{
-    if (count == 0)
-        return;
-    if (buf->len + count > buf->cap) {
-        size_t cap = buf->cap ? buf->cap : 4096;
-        while (cap < buf->len + count)
-            cap *= 2;
-        buf->data = grow(buf->data, cap);
-        buf->cap = cap;
-    }
-    memcpy(buf->data + buf->len, bytes, count);
-    buf->len += count;
-}
+#define TOOL_NAME "mw-mutate"
+#include "textbuf.h"
 
 static void append_str(struct buffer *buf, const char *s)
 {
     append(buf, s, strlen(s));
-}
-
-/* Reads a whole file; on failure prints why and returns false. */
-static bool read_file(const char *path, struct buffer *buf)
-{
-    FILE *file = fopen(path, "rb");
-    if (!file) {
-        fprintf(stderr, "mw-mutate: cannot read %s: %s\n", path, strerror(errno));
-        return false;
-    }
-    char chunk[65536];
-    size_t got;
-    while ((got = fread(chunk, 1, sizeof chunk, file)) > 0)
-        append(buf, chunk, got);
-    bool failed = ferror(file);
-    fclose(file);
-    if (failed)
-        fprintf(stderr, "mw-mutate: error reading %s\n", path);
-    return !failed;
-}
-
-/* Prints "name:LINE: message" and returns false, for "return report(...)". */
-__attribute__((format(printf, 3, 4)))
-static bool report(const char *name, int line_no, const char *format, ...)
-{
-    va_list args;
-    va_start(args, format);
-    fprintf(stderr, "%s:%d: ", name, line_no);
-    vfprintf(stderr, format, args);
-    fputc('\n', stderr);
-    va_end(args);
-    return false;
 }
 
 /* ---- The solution regions ------------------------------------------------- */

@@ -89,11 +89,8 @@ static const char usage_text[] =
     "\n"
     "Exit status: 0 ok, 1 marker error or OUT out of date, 2 usage or I/O error.\n";
 
-/* A growable byte buffer; files may lack a final newline or hold any byte. */
-struct buffer {
-    char *data;
-    size_t len, cap;
-};
+#define TOOL_NAME "mw-strip"
+#include "textbuf.h"
 
 /* One line of the input: its text without the '\n', and whether it had one. */
 struct line {
@@ -101,46 +98,6 @@ struct line {
     size_t len;
     bool has_newline;
 };
-
-static void append(struct buffer *buf, const char *bytes, size_t count)
-{
-    if (count == 0)
-        return;
-    if (buf->len + count > buf->cap) {
-        size_t cap = buf->cap ? buf->cap : 4096;
-        while (cap < buf->len + count)
-            cap *= 2;
-        buf->data = realloc(buf->data, cap);
-        if (!buf->data) {
-            perror("mw-strip");
-            exit(EXIT_USAGE_OR_IO);
-        }
-        buf->cap = cap;
-    }
-    memcpy(buf->data + buf->len, bytes, count);
-    buf->len += count;
-}
-
-/* Reads a whole file; on failure prints why and returns false. */
-static bool read_file(const char *path, struct buffer *buf)
-{
-    FILE *file = fopen(path, "rb");
-    if (!file) {
-        fprintf(stderr, "mw-strip: cannot read %s: %s\n", path, strerror(errno));
-        return false;
-    }
-    char chunk[65536];
-    size_t got;
-    while ((got = fread(chunk, 1, sizeof chunk, file)) > 0)
-        append(buf, chunk, got);
-    bool failed = ferror(file);
-    fclose(file);
-    if (failed)
-        fprintf(stderr, "mw-strip: error reading %s\n", path);
-    return !failed;
-}
-
-/* ---- Classifying lines ------------------------------------------------ */
 
 static size_t indent_width(const struct line *line)
 {
@@ -251,19 +208,6 @@ static bool emit_region_line(struct buffer *out, const struct line *line,
         return false;
     }
     return true;
-}
-
-/* Prints "name:LINE: message" and returns false, for "return report(...)". */
-__attribute__((format(printf, 3, 4)))
-static bool report(const char *name, int line_no, const char *format, ...)
-{
-    va_list args;
-    va_start(args, format);
-    fprintf(stderr, "%s:%d: ", name, line_no);
-    vfprintf(stderr, format, args);
-    fputc('\n', stderr);
-    va_end(args);
-    return false;
 }
 
 /* Turns the solution in into the skeleton out. On a marker error prints

@@ -20,7 +20,7 @@ run() { "$TOOL" "$@" >"$WORK/out" 2>"$WORK/err"; status=$?; }
 stderr_has() { grep -qF -- "$1" "$WORK/err"; }
 
 # --- build -----------------------------------------------------------------
-if [ ! -x "$TOOL" ] || [ grader/strip.c -nt "$TOOL" ]; then
+if [ ! -x "$TOOL" ] || [ grader/strip.c -nt "$TOOL" ] || [ grader/textbuf.h -nt "$TOOL" ]; then
     mkdir -p build/tools
     gcc -std=c11 -Wall -Wextra -Werror -O2 -o "$TOOL" grader/strip.c 2>"$WORK/err"
     ok $? "mw-strip builds cleanly with -Wall -Wextra -Werror"

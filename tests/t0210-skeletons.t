@@ -16,7 +16,7 @@ fi
 
 . tests/lib.sh
 
-if [ ! -x "$TOOL" ] || [ grader/strip.c -nt "$TOOL" ]; then
+if [ ! -x "$TOOL" ] || [ grader/strip.c -nt "$TOOL" ] || [ grader/textbuf.h -nt "$TOOL" ]; then
     mkdir -p build/tools
     gcc -std=c11 -Wall -Wextra -Werror -O2 -o "$TOOL" grader/strip.c
     ok $? "mw-strip builds"
