@@ -44,14 +44,15 @@ int read_check(const context *cx, const char *path, mw_student *s)
         return -1;
     char *line = NULL, *f[16];
     size_t len = 0;
+    /* need: the last column a row must have; -1 when one is missing */
     int cap = 0, col[CK_COUNT], need = -1;
     if (getline(&line, &len, fp) != -1) {
         int nh = mw_csv_split(line, f, 16);
-        for (int k = 0; k < CK_COUNT; k++)
-            if ((col[k] = mw_csv_column(f, nh, check_columns[k])) > need)
-                need = col[k];
-        for (int k = 0; k < CK_COUNT; k++)
-            need = col[k] < 0 ? -1 : need;
+        need = 0;
+        for (int k = 0; k < CK_COUNT; k++) {
+            col[k] = mw_csv_column(f, nh, check_columns[k]);
+            need = col[k] < 0 || need < 0 ? -1 : col[k] > need ? col[k] : need;
+        }
     }
     while (need >= 0 && getline(&line, &len, fp) != -1) {
         if (mw_csv_split(line, f, 16) <= need)

@@ -45,14 +45,6 @@ typedef struct bench_file {
     columns c;
 } bench_file;
 
-static int column(char **names, int count, const char *name)
-{
-    for (int i = 0; i < count; i++)
-        if (strcmp(names[i], name) == 0)
-            return i;
-    return -1;
-}
-
 /* Length of the first k fields of a line as written (quotes kept). */
 static size_t prefix_len(const char *line, int k)
 {
@@ -78,13 +70,13 @@ static int read_header(bench_file *b, const char *path)
 {
     char *copy = strdup(b->header), *h[MAX_COLUMNS];
     int count = mw_csv_split(copy, h, MAX_COLUMNS);
-    columns c = {column(h, count, "impl"),   column(h, count, "kind"),
-                 column(h, count, "size"),   column(h, count, "median_ms"),
-                 column(h, count, "flag"),   column(h, count, "roof"),
-                 column(h, count, "op"),     column(h, count, "gbps"),
-                 column(h, count, "gflops")};
+    columns c = {mw_csv_column(h, count, "impl"),   mw_csv_column(h, count, "kind"),
+                 mw_csv_column(h, count, "size"),   mw_csv_column(h, count, "median_ms"),
+                 mw_csv_column(h, count, "flag"),   mw_csv_column(h, count, "roof"),
+                 mw_csv_column(h, count, "op"),     mw_csv_column(h, count, "gbps"),
+                 mw_csv_column(h, count, "gflops")};
     b->c = c;
-    int first = column(h, count, "roof_value");
+    int first = mw_csv_column(h, count, "roof_value");
     b->own = first < 0 ? count : first;
     int bad = c.impl < 0 || c.kind < 0 || c.size < 0 || c.median < 0 || c.flag < 0 ||
               c.roof < 0 || (first >= 0 && count - first != MW_FACTS_NCOLUMNS);
