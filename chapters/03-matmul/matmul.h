@@ -5,9 +5,9 @@
  * Row-major, leading dimensions equal to the row lengths: A is M x K
  * (A[m][k] is A[m * K + k]), B is K x N (B[k][n] is B[k * N + n]), C is
  * M x N (C[m][n] is C[m * N + n]). Any M, N, K >= 1, not necessarily
- * multiples of anything; M * K, K * N and M * N are each below 2^31, so an
- * `int` holds every index inside a matrix (a row start computed for a row
- * past M may not fit: compute those in size_t, or do not compute them).
+ * multiples of anything. Each of M, N, K fits an `int`, but a product of
+ * two may not: the grader multiplies past 2^31 in each matrix (M * K,
+ * K * N and M * N), so compute an index as (size_t)m * K + k.
  *
  * The harness allocates A, B and C, fills A and B, poisons C with NaN,
  * calls your launcher on `stream` and checks C against a double-precision

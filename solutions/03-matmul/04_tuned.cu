@@ -174,10 +174,11 @@ __global__ void __launch_bounds__(tile_config<BM, BN, BK>::threads, MIN_BLOCKS)
     const int lm = (lane / 4) * 4, ln = (lane % 4) * 4;
 
     /* A: each thread loads a_groups groups of 4 along k, through registers
-     * (they are transposed on the way to shared memory). Offsets in int:
-     * M*K < 2^31 by the interface, and a 64-bit pointer costs 2 registers. */
+     * (they are transposed on the way to shared memory). Offsets in size_t:
+     * M * K may pass 2^31 (a row start m * K overflows an int there). */
     const int a_groups = BM * BK / 4 / threads;
-    int a_off[a_groups], a_k[a_groups], a_m[a_groups];
+    size_t a_off[a_groups];
+    int a_k[a_groups], a_m[a_groups];
     bool a_row_ok[a_groups];
 #pragma unroll
     for (int i = 0; i < a_groups; i++) {
@@ -185,7 +186,7 @@ __global__ void __launch_bounds__(tile_config<BM, BN, BK>::threads, MIN_BLOCKS)
         a_m[i] = g / (BK / 4);
         a_k[i] = (g % (BK / 4)) * 4;
         a_row_ok[i] = m0 + a_m[i] < M;
-        a_off[i] = (a_row_ok[i] ? m0 + a_m[i] : 0) * K + a_k[i];
+        a_off[i] = (size_t)(a_row_ok[i] ? m0 + a_m[i] : 0) * K + a_k[i];
     }
     float4 a_next[a_groups];
     auto load_a = [&](int k0) {
