@@ -85,6 +85,7 @@ void mw_facts_decide(const mw_bench_row *rows, int n, const mw_ceilings *c,
     for (int i = 0; i < n; i++) {
         mw_row_facts *f = &facts[i];
         f->roof_value = c ? mw_ceilings_value(c, t, rows[i].roof) : NAN;
+        f->roof = mw_roof_find(t, rows[i].roof);
         f->library = library_of(rows, n, i);
         f->vs_library = NAN;
         /* Rounded as the file holds it: the terminal, the file and the
@@ -103,6 +104,17 @@ const char *mw_facts_chapter_roof(const mw_bench_row *rows, int n)
     return n > 0 ? rows[0].roof : NULL;
 }
 
+/* What the table says of a row's roof, so that the plots and tables read
+ * its unit, what "speed" counts and its names instead of knowing roofs by
+ * name: blank for a roof the table lacks. */
+static void write_roof(mw_csv *csv, const mw_roof *roof)
+{
+    mw_csv_str(csv, roof ? roof->unit : "");
+    mw_csv_str(csv, roof ? mw_roof_counts_name(roof->counts) : "");
+    mw_csv_str(csv, roof ? roof->plot_label : "");
+    mw_csv_str(csv, roof ? roof->description : "");
+}
+
 void mw_facts_write(mw_csv *csv, const mw_bench_row *rows, const mw_row_facts *facts, int i,
                     const char *chapter_roof)
 {
@@ -113,6 +125,7 @@ void mw_facts_write(mw_csv *csv, const mw_bench_row *rows, const mw_row_facts *f
     mw_csv_str(csv, f->not_timed_why);
     mw_csv_num(csv, f->vs_library, MW_FACTS_RATIO_DIGITS);
     mw_csv_str(csv, f->library >= 0 ? rows[f->library].impl : "");
+    write_roof(csv, f->roof);
 }
 
 static void print_row(FILE *fp, const mw_bench_row *r, const mw_row_facts *f)

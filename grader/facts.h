@@ -2,13 +2,14 @@
  *
  * Some of bench.csv's numbers follow from its other columns: whether a
  * row's time counts (its flag), which library row it is compared with and
- * its "vs library" ratio, the chapter's roof and the measured value of the
- * row's roof. They are decided here and nowhere else: the bench writes them
- * as bench.csv's last columns and prints its terminal table from them
- * (grader/bench.c); build/tools/mw-facts adds them to a bench.csv written
- * before they existed (grader/facts_tool.c); the plots and the README
- * tables read them from the file (plots/). Pure C, unit-tested
- * (tests/unit/test_facts.c). */
+ * its "vs library" ratio, the chapter's roof, the measured value of the
+ * row's roof and what the roof table says of that roof (its unit, what its
+ * rate counts, how plots and captions name it). They are decided here and
+ * nowhere else: the bench writes them as bench.csv's last columns and
+ * prints its terminal table from them (grader/bench.c); build/tools/mw-facts
+ * adds them to a bench.csv written before they existed
+ * (grader/facts_tool.c); the plots and the README tables read them from the
+ * file (plots/). Pure C, unit-tested (tests/unit/test_facts.c). */
 #ifndef MW_FACTS_H
 #define MW_FACTS_H
 
@@ -36,13 +37,20 @@ typedef struct mw_row_facts {
     int timed;                 /* its time counts: median and rates are written */
     const char *not_timed_why; /* "" when timed, else why not, in words */
     double roof_value;         /* its roof's measured value (the roof's unit); NaN unknown */
+    const mw_roof *roof;       /* its roof's row of the table; NULL for a roof it lacks */
     int library;               /* the row it is compared with; -1 none */
     double vs_library;         /* that row's median over this one's, as written; NaN none */
 } mw_row_facts;
 
-/* The columns, in order, that follow bench.csv's `...,flag,op`. */
-#define MW_FACTS_COLUMNS "roof_value,chapter_roof,timed,not_timed_why,vs_library,vs_library_impl"
-#define MW_FACTS_NCOLUMNS 6
+/* The columns, in order, that follow bench.csv's `...,flag,op`. A new fact
+ * goes at the end: a file written before it then has a prefix of these
+ * columns, which mw-facts completes, and the committed files only gain
+ * columns. roof_unit to roof_description are the row's roof's unit, what
+ * its rate counts (mw_roof_counts_name), plot_label and description. */
+#define MW_FACTS_COLUMNS                                                                  \
+    "roof_value,chapter_roof,timed,not_timed_why,vs_library,vs_library_impl,roof_unit," \
+    "roof_counts,roof_label,roof_description"
+#define MW_FACTS_NCOLUMNS 10
 /* Significant digits of vs_library in the file, and so everywhere. */
 #define MW_FACTS_RATIO_DIGITS 6
 

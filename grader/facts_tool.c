@@ -6,15 +6,18 @@
  *
  * The first form writes BENCH.csv (or OUT.csv) with MW_FACTS_COLUMNS after
  * its own columns, which are copied byte for byte; where the file already
- * has the facts columns they are decided again. For a bench.csv written
- * before the bench wrote them (results/ committed from a GPU this machine
- * may not have). What the file cannot tell:
+ * has the facts columns, or those of an earlier version (a prefix of them),
+ * they are decided again and the ones it lacks are added. For a bench.csv
+ * written before the bench wrote them (results/ committed from a GPU this
+ * machine may not have). What the file cannot tell:
  *   - roof_value: the bench does not record the ceilings it used; they are
  *     read from FILE (default: ceilings.csv two folders up, as
  *     results/<gpu>/<chapter>/bench.csv has it), which is right as long as
  *     the GPU's ceilings were not measured again since; blank without one.
  *   - chapter_roof: the chapter's own roof is not in the file; it is the
  *     roof of its first non-library row (mw_facts_chapter_roof).
+ *   - roof_unit to roof_description: from the roof table this tool is
+ *     built with (grader/roofs.c); blank for a roof it lacks.
  *   - the terminal's GB/s and GFLOP/s (--table) are the file's, rounded to
  *     6 digits; the bench prints them at full precision.
  * Exit status: 0 done, 1 bad input, 2 usage. */
@@ -64,6 +67,20 @@ static double number(const char *field)
     return *field ? strtod(field, NULL) : NAN;
 }
 
+/* Are h[0..n) the first n facts columns, in order? A file written before
+ * the last facts were added has those it had then. */
+static int facts_prefix(char *const *h, int n)
+{
+    char names[] = MW_FACTS_COLUMNS, *facts[MW_FACTS_NCOLUMNS];
+    int count = mw_csv_split(names, facts, MW_FACTS_NCOLUMNS);
+    if (n > count)
+        return 0;
+    for (int i = 0; i < n; i++)
+        if (strcmp(h[i], facts[i]) != 0)
+            return 0;
+    return 1;
+}
+
 /* Reads the header: the columns the facts need, and where the file's own
  * columns end (at an earlier run's facts columns, which must be last). */
 static int read_header(bench_file *b, const char *path)
@@ -79,7 +96,7 @@ static int read_header(bench_file *b, const char *path)
     int first = mw_csv_column(h, count, "roof_value");
     b->own = first < 0 ? count : first;
     int bad = c.impl < 0 || c.kind < 0 || c.size < 0 || c.median < 0 || c.flag < 0 ||
-              c.roof < 0 || (first >= 0 && count - first != MW_FACTS_NCOLUMNS);
+              c.roof < 0 || (first >= 0 && !facts_prefix(h + first, count - first));
     free(copy);
     if (bad)
         fprintf(stderr, "mw-facts: %s: not a bench.csv header (impl, kind, size, median_ms, flag "

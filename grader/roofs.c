@@ -16,13 +16,18 @@
 #pragma weak mw_measure_tf32_gemm
 
 /* The details are ceilings.csv's, as committed under results/: keep them
- * as they are, or the cache files differ for no change in the method. */
+ * as they are, or the cache files differ for no change in the method. The
+ * plot labels and descriptions reach the committed plots and README tables
+ * through bench.csv (facts.h): changing one changes those. */
 static const mw_roof project_roofs[] = {
-    {"copy", MW_ROOF_BYTES, "GB/s", "copy_gbps", "copy",
+    {"copy", MW_ROOF_BYTES, "GB/s", "copy_gbps", "copy", "copy",
+     "device-to-device copy bandwidth",
      "cudaMemcpy device to device of 1 GiB: 2 GiB read + written, median", mw_measure_copy},
-    {"fp32", MW_ROOF_FLOPS, "GFLOP/s", "fp32_gflops", "FP32 GEMM",
+    {"fp32", MW_ROOF_FLOPS, "GFLOP/s", "fp32_gflops", "FP32 GEMM", "FP32",
+     "FP32 GEMM rate (cuBLAS)",
      "cublasSgemm 8192^3, CUBLAS_PEDANTIC_MATH (plain FP32), median", mw_measure_fp32_gemm},
-    {"tf32", MW_ROOF_FLOPS, "GFLOP/s", "tf32_gflops", "TF32 GEMM",
+    {"tf32", MW_ROOF_FLOPS, "GFLOP/s", "tf32_gflops", "TF32 GEMM", "TF32",
+     "TF32 tensor-core GEMM rate (cuBLAS)",
      "cublasSgemm 8192^3, CUBLAS_TF32_TENSOR_OP_MATH, median", mw_measure_tf32_gemm},
 };
 
@@ -31,6 +36,11 @@ _Static_assert(sizeof project_roofs / sizeof project_roofs[0] <= MW_MAX_ROOFS,
 
 const mw_roof_table mw_roofs = {project_roofs,
                                 (int)(sizeof project_roofs / sizeof project_roofs[0])};
+
+const char *mw_roof_counts_name(mw_roof_counts counts)
+{
+    return counts == MW_ROOF_BYTES ? "bytes" : "flops";
+}
 
 int mw_roof_index(const mw_roof_table *t, const char *name)
 {

@@ -6,9 +6,11 @@
  * the table says everything about one roof: the name chapters and
  * libraries give it (mw_chapter.roof, mw_library.roof), what its rate
  * counts (bytes or FLOPs), its unit, the metric it is cached under in
- * results/<gpu>/ceilings.csv, how it is measured, and the function that
- * measures it. Adding a roof is one row in roofs.c and its measurement in
- * ceilings.c; the bench, the cache and the startup check follow the table.
+ * results/<gpu>/ceilings.csv, how the terminal, the plots and the tables
+ * name it, how it is measured, and the function that measures it. Adding a
+ * roof is one row in roofs.c and its measurement in ceilings.c; the bench,
+ * the cache and the startup check follow the table, and bench.csv carries
+ * the row's unit, count and names to the plots and tables (facts.h).
  *
  * Everything here but the measurements is pure C and unit-tested
  * (tests/unit/test_roofs.c); the measurements are GPU code (ceilings.c). */
@@ -36,6 +38,8 @@ typedef struct mw_roof {
     const char *unit;        /* "GB/s" or "GFLOP/s": the unit of its value */
     const char *metric;      /* "copy_gbps": its row in ceilings.csv */
     const char *label;       /* "FP32 GEMM": how the terminal names it */
+    const char *plot_label;  /* "FP32": how the plots and tables name it ("FP32 roof") */
+    const char *description; /* "FP32 GEMM rate (cuBLAS)": what it is, for the tables' captions */
     const char *detail;      /* how it is measured, one line (ceilings.csv's detail) */
     mw_roof_measure *measure; /* GPU code; NULL where it is not linked (unit tests) */
 } mw_roof;
@@ -53,6 +57,10 @@ extern const mw_roof_table mw_roofs;
 
 /* The measurements of the project's roofs (ceilings.c). */
 mw_roof_measure mw_measure_copy, mw_measure_fp32_gemm, mw_measure_tf32_gemm;
+
+/* What a roof's rate counts, as bench.csv's roof_counts says it: "bytes"
+ * or "flops", the suffix of the model_bytes and model_flops columns. */
+const char *mw_roof_counts_name(mw_roof_counts counts);
 
 /* Roof `name` of table t, or NULL (-1) when the table has none. */
 const mw_roof *mw_roof_find(const mw_roof_table *t, const char *name);

@@ -33,8 +33,9 @@ trap 'exit 1' HUP INT TERM
 opt() { if [ -f "$1" ]; then printf '%s' "$1"; fi; }
 
 # prep.awk parses the CSVs once, writes plain data files into $tmp and prints
-# shell assignments (gpu, title, impls, ceilings, the chapter's roof and its
-# value as bench.csv gives them, axis ranges, ...).
+# shell assignments (gpu, title, impls, ceilings, the chapter's roof, its
+# value, unit, what it counts and its label as bench.csv gives them, axis
+# ranges, ...).
 vars=$(awk -f "$here/csv.awk" -f "$here/prep.awk" -v tmp="$tmp" -v bench="$dir/bench.csv" \
     -v traffic="$(opt "$dir/traffic.csv")" -v env="$(opt "$dir/env.csv")" \
     -v ceilings="$(opt "$dir/../ceilings.csv")")
@@ -55,7 +56,7 @@ draw() {   # draw NAME GNUPLOT-VARIABLES
     done
 }
 
-draw speed "height=850; impls=$(q "$impls"); kinds=$(q "$kinds"); colours=$(q "$colours"); roof=$(q "$roof"); roofval=$roofval; tf32=$tf32; xlabel=$(q "$xlabel"); ymax=$ymax; ylog=$ylog; symin=$symin; smin=$smin; smax=$smax; xstep=$xstep"
+draw speed "height=850; impls=$(q "$impls"); kinds=$(q "$kinds"); colours=$(q "$colours"); unit=$(q "$unit"); counts=$(q "$counts"); rooflabel=$(q "$rooflabel"); roofval=$roofval; tf32=$tf32; xlabel=$(q "$xlabel"); ymax=$ymax; ylog=$ylog; symin=$symin; smin=$smin; smax=$smax; xstep=$xstep"
 # Taller when the rotated labels are long.
 draw traffic "tmode=$(q "$tmode"); n=$ntraffic; tylo=$tylo; tyhi=$tyhi; tlabel=$tlabel; height=$((600 + 8 * tlabel))"
 draw roofline "n=$npoints; copy=$copy; fp32=$fp32; tf32=$tf32; xlo=$xlo; xhi=$xhi; ylo=$ylo; yhi=$yhi"

@@ -96,16 +96,26 @@ BEGIN {
     fp32 = lookup(C, nc, "metric", "fp32_gflops") + 0
     tf32 = lookup(C, nc, "metric", "tf32_gflops") + 0
 
-    # The chapter's roof decides what "speed" means: bytes or FLOPs per second.
-    # bench.csv names it (chapter_roof) and gives its measured value with
-    # each row measured against it (roof_value): the value the run used.
+    # The chapter's roof says what "speed" means: bytes or FLOPs per second.
+    # bench.csv names it (chapter_roof) and gives, with each row measured
+    # against it, what the roof table says of it (grader/roofs.c): its
+    # measured value (roof_value: the value the run used), unit, what its
+    # rate counts (roof_counts: bytes or flops) and its label.
     roof = B[1, "chapter_roof"]
-    if (roof == "" || B[1, "timed"] == "") {
-        print "prep: " bench ": no chapter_roof or timed column (a bench.csv from before them: build/tools/mw-facts adds them)" > "/dev/stderr"
+    if (roof == "" || B[1, "timed"] == "" || !((1, "roof_counts") in B)) {
+        print "prep: " bench ": no chapter_roof, timed or roof_counts column (a bench.csv from before them: build/tools/mw-facts adds them)" > "/dev/stderr"
         exit 1
     }
     roofval = 0
     for (r = 1; r <= nb && !roofval; r++) if (B[r, "roof"] == roof) roofval = B[r, "roof_value"] + 0
+    for (r = 1; r <= nb && B[r, "roof"] != roof; r++) ;
+    counts = B[r, "roof_counts"]; unit = B[r, "roof_unit"]; rooflabel = B[r, "roof_label"]
+    if (counts != "bytes" && counts != "flops") {
+        print "prep: " bench ": roof " roof " counts neither bytes nor flops (roof_counts '" counts "': a roof grader/roofs.c lacks?)" > "/dev/stderr"
+        exit 1
+    }
+    # The columns that count it: gbps and model_bytes, or gflops and model_flops.
+    rate = counts == "bytes" ? "gbps" : "gflops"; amount = "model_" counts
 
     # x label: "n=1048576" means the size is a count of elements.
     xlabel = lookup(E, ne, "key", "xlabel")
@@ -150,7 +160,8 @@ BEGIN {
     impls = kinds = colours = ""; ns = 0; ymax = 0
     for (i = 1; i <= ni; i++) {
         if (!(i in big)) continue                     # nothing timed
-        if (kind[i] == "roof" && roof != "copy") continue   # a copy has no FLOPs
+        # A roof row that does none of what speed counts (a copy has no FLOPs).
+        if (kind[i] == "roof" && !(B[big[i], amount] + 0 > 0)) continue
         m = 0
         for (r = 1; r <= nb; r++) if (B[r, "impl"] == impl[i] && timed(r)) row[++m] = r
         for (a = 2; a <= m; a++)
@@ -160,8 +171,7 @@ BEGIN {
         if (ns++) printf "\n\n" > f
         for (a = 1; a <= m; a++) {
             r = row[a]; t = B[r, "median_ms"]
-            if (roof == "copy") y = B[r, "gbps"] != "" ? B[r, "gbps"] : B[r, "model_bytes"] / t / 1e6
-            else y = B[r, "gflops"] != "" ? B[r, "gflops"] : B[r, "model_flops"] / t / 1e6
+            y = B[r, rate] != "" ? B[r, rate] : B[r, amount] / t / 1e6
             # Speed scales as 1/time: the q3 time gives the low end of the bar.
             lo = B[r, "q3_ms"] + 0 > 0 ? y * t / B[r, "q3_ms"] : y
             hi = B[r, "q1_ms"] + 0 > 0 ? y * t / B[r, "q1_ms"] : y
@@ -293,6 +303,7 @@ BEGIN {
 
     print "gpu=" sq(gpu); print "date=" sq(date); print "title=" sq(title)
     print "roof=" sq(roof); print "roofval=" num(roofval); print "xlabel=" sq(xlabel)
+    print "unit=" sq(unit); print "counts=" sq(counts); print "rooflabel=" sq(rooflabel)
     print "copy=" num(copy); print "fp32=" num(fp32); print "tf32=" num(tf32)
     print "impls=" sq(impls); print "kinds=" sq(kinds); print "colours=" sq(colours)
     print "ymax=" num(ymax); print "ylog=" ylog; print "symin=" num(ylo); print "smin=" num(smin); print "smax=" num(smax); print "xstep=" xstep; print "tmode=" tmode; print "ntraffic=" ntraffic

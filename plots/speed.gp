@@ -1,18 +1,18 @@
 # speed.gp: speed against problem size, one line per implementation.
 # Variables from plot.sh: data (speed.dat from prep.awk: one block per
 # implementation; size, speed, speed at q3, speed at q1), impls, kinds,
-# colours (space-separated lists, one word per block), roof ('copy': GB/s,
-# 'fp32': GFLOP/s), roofval (measured ceiling, 0 if unknown), tf32 (the
-# measured TF32 GEMM rate, 0 if unknown), xlabel, ymax, ylog (1: logarithmic
-# y axis, when a lower-precision line would flatten the others), symin
-# (lowest speed drawn), smin, smax (range of sizes), xstep (factor between
-# x ticks).
+# colours (space-separated lists, one word per block); the chapter's roof as
+# bench.csv describes it: unit ('GB/s'), counts ('bytes' or 'flops': what
+# speed is), rooflabel ('copy', 'FP32'), roofval (measured ceiling, 0 if
+# unknown); tf32 (the measured TF32 GEMM rate, 0 if unknown), xlabel, ymax,
+# ylog (1: logarithmic y axis, when a lower-precision line would flatten the
+# others), symin (lowest speed drawn), smin, smax (range of sizes), xstep
+# (factor between x ticks).
 
 roofval = roofval * 1.0; ymax = ymax * 1.0; tf32 = tf32 * 1.0; symin = symin * 1.0
-unit = roof eq 'copy' ? 'GB/s' : 'GFLOP/s'
 set title title.': speed'.on
 set xlabel xlabel
-set ylabel (roof eq 'copy' ? 'GB/s (model bytes / median time)' : 'GFLOP/s (model FLOPs / median time)').(ylog ? ', log scale' : '')
+set ylabel unit.' (model '.(counts eq 'flops' ? 'FLOPs' : counts).' / median time)'.(ylog ? ', log scale' : '')
 set logscale x 2
 set format x '2^{%L}'
 # A little room beyond the end points so that their bars are not clipped.
@@ -36,11 +36,12 @@ set key outside below center horizontal Left reverse noenhanced spacing 1.2 widt
 # leave room.
 if (roofval > 0) {
     set arrow from graph 0, first roofval to graph 1, first roofval nohead lc rgb '#555555' lw 2 dt 3 front
-    set label sprintf('%s roof %.0f %s (measured)', roof eq 'copy' ? 'copy' : 'FP32', roofval, unit) \
+    set label sprintf('%s roof %.0f %s (measured)', rooflabel, roofval, unit) \
         at graph 0.02, first roofval offset 0, 0.8 left front
 }
-# On a log axis, the TF32 roof too: the ceiling of the lower-precision line.
-if (ylog && roof eq 'fp32' && tf32 > 0) {
+# On a log axis in a chapter of FLOPs, the TF32 roof too: the ceiling of the
+# lower-precision line.
+if (ylog && counts eq 'flops' && tf32 > 0) {
     set arrow from graph 0, first tf32 to graph 1, first tf32 nohead lc rgb '#009E73' lw 2 dt 2 front
     set label sprintf('TF32 roof %.0f GFLOP/s (measured; tensor cores, lower precision)', tf32) \
         at graph 0.02, first tf32 offset 0, 0.8 left front tc rgb '#009E73'

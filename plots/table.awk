@@ -6,10 +6,12 @@
 # Rows that are wrong or not implemented are shown with their flag and blank
 # numbers, never dropped. Nothing is decided here: whether a row is timed,
 # its "vs library" ratio (the library's median time over this one, against
-# the library row computing the same operation at the same size) and the
-# chapter's roof are bench.csv's columns timed, vs_library and chapter_roof,
-# decided in C (grader/facts.c) and printed as they are. With env=, a line
-# under the table says where and when it was measured.
+# the library row computing the same operation at the same size), the
+# chapter's roof and how a roof is named are bench.csv's columns timed,
+# vs_library, chapter_roof, roof_label and roof_description, decided in C
+# (grader/facts.c, from the roof table in grader/roofs.c) and printed as
+# they are. With env=, a line under the table says where and when it was
+# measured, and which roof "% of roof" is of.
 
 function kindrank(k) {
     return k == "student" ? 1 : k == "reference" ? 2 : k == "library" ? 3 : k == "roof" ? 4 : 5
@@ -38,7 +40,7 @@ function timed(r) { return cell(r, "timed") == 1 }
 FNR == 1 {
     csvsplit($0, h)
     for (i in h) col[h[i]] = i
-    for (i = split("impl kind size shape median_ms q1_ms q3_ms gbps gflops model_flops roof pct_roof flag chapter_roof timed vs_library", need, " "); i > 0; i--)
+    for (i = split("impl kind size shape median_ms q1_ms q3_ms gbps gflops model_flops roof pct_roof flag chapter_roof timed vs_library roof_label roof_description", need, " "); i > 0; i--)
         if (!(need[i] in col)) {
             print "table: " FILENAME ": no column " need[i] " (a bench.csv from before it: build/tools/mw-facts adds it)" > "/dev/stderr"
             bad = 1; exit 1
@@ -53,6 +55,7 @@ FNR == 1 {
     if (!(im in pick)) { order[++ni] = im; pick[im] = nr }
     else if (cell(nr, "size") + 0 > cell(pick[im], "size") + 0) pick[im] = nr
     if (roof == "") roof = cell(nr, "chapter_roof")
+    if (cell(nr, "roof") == roof && of == "") of = cell(nr, "roof_description")
 }
 
 END {
@@ -73,7 +76,8 @@ END {
             if (cell(r, "pct_roof") != "") pct = sprintf("%.1f%%", cell(r, "pct_roof"))
             # A row measured against another roof (a TF32 library call in an
             # FP32 chapter) says which.
-            if (pct != "" && cell(r, "roof") != roof) pct = pct " of " toupper(cell(r, "roof"))
+            if (pct != "" && cell(r, "roof") != roof)
+                pct = pct " of " (cell(r, "roof_label") != "" ? cell(r, "roof_label") : cell(r, "roof"))
             if (cell(r, "model_flops") + 0 > 0) gf = fmt_rate(cell(r, "gflops"))   # a copy has no FLOPs
             if (cell(r, "vs_library") != "") vs = sprintf("%.2fx", cell(r, "vs_library"))
         }
@@ -89,7 +93,8 @@ END {
         if (E["date"] != "") where = where ", " E["date"]
         if (E["driver"] != "") where = where ", driver " E["driver"]
         if (E["cuda_runtime"] != "") where = where ", CUDA " E["cuda_runtime"]
-        of = roof == "fp32" ? "FP32 GEMM rate (cuBLAS)" : roof == "copy" ? "device-to-device copy bandwidth" : roof " ceiling"
+        # A roof the table lacks has no description: its name says what it is.
+        if (of == "") of = roof " ceiling"
         printf "\nMeasured on %s. %% of roof: of the measured %s; vs library: library time / this time.\n", where, of
     }
 }

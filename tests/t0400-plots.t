@@ -82,7 +82,8 @@ awk 'BEGIN {
                 im[i], kd[i], n, n, n, n, b, f, ms, ms, ms, ms, b / ms / 1e6, gf[i], rf[i]
         }
 }' > "$d/bench.csv"
-# The facts columns (timed, chapter_roof, roof_value), decided in C.
+# The facts columns (timed, chapter_roof, roof_value, roof_counts, ...),
+# decided in C.
 "$root/build/tools/mw-facts" "$d/bench.csv"; ok $? "mw-facts adds the facts to the FP32 chapter"
 plot "$d"; ok $? "plot.sh draws an FP32 chapter with a TF32 library line"
 has "$d/speed.svg" "log scale" && has "$d/speed.svg" "TF32 roof"

@@ -6,13 +6,17 @@
 # largest size is the same in the bench's terminal table (mw-facts --table
 # prints it with the bench's code), in the lesson's README table (for the
 # GPU the tables are made from) and in bench.csv's vs_library column.
+# And a made-up roof, one row added to a roof table (tests/unit/test_facts.c
+# writes the bench.csv of a chapter measured against it): its unit, what
+# its rate counts, its label and description reach the README table and
+# the speed plot from bench.csv, which know no roof by name.
 # TAP; run with prove from the repository root.
 . tests/lib.sh
 
 tool=build/tools/mw-facts
 [ -x "$tool" ] || { plan 1; ok 1 "$tool is not built (run 'make build')"; exit 1; }
 tables_gpu=NVIDIA_H100_80GB_HBM3   # plots/tables.sh's default
-facts_columns='roof_value,chapter_roof,timed,not_timed_why,vs_library,vs_library_impl'
+facts_columns='roof_value,chapter_roof,timed,not_timed_why,vs_library,vs_library_impl,roof_unit,roof_counts,roof_label,roof_description'
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -69,11 +73,68 @@ done
 # (Chapter 05's largest size has none: nothing fits in memory there.)
 [ $ratios -gt 0 ]; ok $? "ratios were compared ($ratios rows)"
 
+# A bench.csv with an earlier version's facts columns (the first six)
+# gains the later ones at the end, and nothing else changes.
+csv=results/$tables_gpu/01-vector-add/bench.csv
+if [ -f "$csv" ]; then
+    cut -d, -f1-24 "$csv" > "$tmp/older.csv"
+    "$tool" --ceilings "results/$tables_gpu/ceilings.csv" "$tmp/older.csv"
+    same "01: mw-facts completes an earlier version's facts columns" "$csv" "$tmp/older.csv"
+    # Facts columns out of order are no earlier version's: refused.
+    sed '1s/,timed,not_timed_why,/,not_timed_why,timed,/' "$csv" > "$tmp/odd.csv"
+    ! "$tool" --ceilings "results/$tables_gpu/ceilings.csv" "$tmp/odd.csv" 2> /dev/null
+    ok $? "01: facts columns out of order are refused"
+fi
+
 # The case the facts were moved for: chapter 02's reference chain against
 # the library chain computing the same operation, not the first library.
 csv=results/$tables_gpu/02-add-relu/bench.csv
 if [ -f "$csv" ]; then
     terminal_ratios "$csv" | grep -qx "$(printf 'reference/02_chain\t2.64x')"
     ok $? "02: reference/02_chain at 2.64x in the terminal, as in the README"
+fi
+
+# ---- a made-up roof, added in one place ------------------------------------
+# A bandwidth named "madeup", labelled MADEUP, 1234.5 GB/s: a table or plot
+# that knew roofs by name would take it for FLOPs and call it FP32.
+unit_test=build/tests/test_facts
+d=$tmp/madeup/99-madeup
+if [ -x "$unit_test" ] && "$unit_test" "$d/bench.csv" > /dev/null; then ok 0 "test_facts writes the made-up chapter's bench.csv"
+else ok 1 "test_facts writes the made-up chapter's bench.csv ($unit_test built by 'make build')"; fi
+# column CSV IMPL SIZE NAME: that row's column NAME.
+cat > "$tmp/column.awk" <<'AWK'
+NR == 1 { csvsplit($0, h); for (i in h) col[h[i]] = i; next }
+{ csvsplit($0, f) }
+f[col["impl"]] == im && f[col["size"]] == sz { print f[col[name]] }
+AWK
+column() { awk -f plots/csv.awk -f "$tmp/column.awk" -v im="$2" -v sz="$3" -v name="$4" "$1"; }
+is_text() {   # is_text GOT WANT NAME
+    [ "$1" = "$2" ]; ok $? "$3"
+    [ "$1" = "$2" ] || diag "got:  $1" "want: $2"
+}
+big=16777216
+is_text "$(for c in roof_unit roof_counts roof_label roof_description; do column "$d/bench.csv" reference/01_k $big $c; done | paste -sd'|')" \
+    'GB/s|bytes|MADEUP|made-up scratchpad bandwidth' "made-up: bench.csv has its unit, count, label and description"
+printf 'key,value\ngpu,Some GPU\n' > "$d/env.csv"
+awk -f plots/csv.awk -f plots/table.awk -v env="$d/env.csv" "$d/bench.csv" > "$tmp/table"
+ok $? "made-up: table.awk lays out its bench.csv"
+grep -qF '% of roof: of the measured made-up scratchpad bandwidth;' "$tmp/table"
+ok $? "made-up: the caption names it by its description"
+grep -qF '| reference/01_k | n=16777216 | 201 µs | 0.00 µs | 1000 | 83.3 | 81.0% | 1.33x |  |' "$tmp/table"
+ok $? "made-up: its row, in percent of it"
+vars=$(awk -f plots/csv.awk -f plots/prep.awk -v tmp="$tmp" -v bench="$d/bench.csv")
+ok $? "made-up: prep.awk lays out its bench.csv"
+is_text "$(printf '%s\n' "$vars" | grep -E '^(unit|counts|rooflabel)=' | paste -sd' ')" \
+    "unit='GB/s' counts='bytes' rooflabel='MADEUP'" "made-up: the speed plot gets its unit, count and label"
+# Speed counts bytes: each line's values are bench.csv's gbps, roof row included.
+want=$(for im in reference/01_k library/lib roof/madeup; do column "$d/bench.csv" $im $big gbps; done | paste -sd' ')
+is_text "$(awk -F'\t' -v big=$big '$1 == big { printf "%s%s", n++ ? " " : "", $2 }' "$tmp/speed.dat")" \
+    "$want" "made-up: speed is in bytes per second, its roof row drawn too"
+if command -v gnuplot > /dev/null 2>&1; then
+    plots/plot.sh "$d" > /dev/null 2> "$tmp/err"; ok $? "made-up: plot.sh draws it"
+    grep -qF 'MADEUP roof 1234 GB/s (measured)' "$d/speed.svg" && grep -qF 'GB/s (model bytes / median time)' "$d/speed.svg"
+    ok $? "made-up: the speed plot labels its roof and axis from bench.csv"
+else
+    skip "gnuplot not installed: the made-up roof's speed plot"
 fi
 done_testing

@@ -2,7 +2,12 @@
  * GPU: which rows are timed and why not, which library row each is compared
  * with (chapter 02's two libraries compute two different chains), the
  * ratio as bench.csv holds it, the roofs' values and the chapter's roof,
- * the columns written and the terminal table. */
+ * the columns written and the terminal table; and a made-up roof, added in
+ * one place (a row of its roof table), whose unit, count and names reach
+ * the bench.csv the bench would write.
+ *
+ * Argument (optional): where to leave that made-up chapter's bench.csv,
+ * for t0420 to lay out with the tables and plots. */
 #define _POSIX_C_SOURCE 200809L
 #include "tap.h"
 
@@ -120,8 +125,13 @@ static void test_roofs(void)
     is_double(f[0].roof_value, 408485, 0, "a TF32 row: the TF32 roof's value");
     is_double(f[1].roof_value, 51382.2, 0, "an FP32 row: the FP32 roof's value");
     ok(isnan(f[2].roof_value), "an unknown roof: no value");
+    ok(f[0].roof == mw_roof_find(&mw_roofs, "tf32") &&
+           f[1].roof == mw_roof_find(&mw_roofs, "fp32"),
+       "each row's roof: its row of the table");
+    ok(f[2].roof == NULL, "an unknown roof: no row");
     mw_facts_decide(r, 3, NULL, &mw_roofs, f);
     ok(isnan(f[1].roof_value), "no ceilings: no value");
+    ok(f[1].roof == mw_roof_find(&mw_roofs, "fp32"), "but its row of the table all the same");
     is_str(mw_facts_chapter_roof(r, 3), "fp32", "the chapter's roof: its first non-library row's");
     is_str(mw_facts_chapter_roof(r, 1), "tf32", "only libraries: the first row's");
     ok(mw_facts_chapter_roof(r, 0) == NULL, "no rows: none");
@@ -155,11 +165,14 @@ static void test_output(void)
     }
     mw_csv_close(&csv);
     char *text = slurp(path);
-    ok(strstr(text, "2988.79,copy,0,not implemented,,library/cublasSgeam+cudnnActivation+cublasSscal\n") != NULL,
+    ok(strstr(text, "2988.79,copy,0,not implemented,,library/cublasSgeam+cudnnActivation+cublasSscal,"
+                    "GB/s,bytes,copy,device-to-device copy bandwidth\n") != NULL,
        "an untimed row's columns");
-    ok(strstr(text, "2988.79,copy,1,,2.63986,library/cublasSgeam+cudnnActivation+cublasSscal\n") != NULL,
+    ok(strstr(text, "2988.79,copy,1,,2.63986,library/cublasSgeam+cudnnActivation+cublasSscal,"
+                    "GB/s,bytes,copy,device-to-device copy bandwidth\n") != NULL,
        "reference/02_chain's columns");
-    ok(strstr(text, "\n2988.79,copy,1,,,\n") != NULL, "a roof row's columns");
+    ok(strstr(text, "\n2988.79,copy,1,,,,GB/s,bytes,copy,device-to-device copy bandwidth\n") != NULL,
+       "a roof row's columns");
     FILE *fp = fopen(path, "w");
     mw_facts_print_table(fp, ch02, f, NCH02, 268435456);
     fclose(fp);
@@ -190,7 +203,122 @@ static void test_rounded(void)
     ok(isnan(mw_csv_rounded(NAN, 6)), "NaN stays NaN (a blank field)");
 }
 
-int main(void)
+/* ---- a made-up roof, added in one place ----------------------------------- */
+
+/* The project's table plus one row, as tests/unit/test_roofs.c adds one: a
+ * bandwidth not named "copy", so that whatever knows roofs by name, not by
+ * bench.csv's columns, gets it wrong (takes it for FLOPs, names it FP32). */
+static mw_roof madeup_rows[MW_MAX_ROOFS];
+static mw_roof_table madeup_table(void)
+{
+    memcpy(madeup_rows, mw_roofs.roof, (size_t)mw_roofs.count * sizeof madeup_rows[0]);
+    madeup_rows[mw_roofs.count] =
+        (mw_roof){"madeup", MW_ROOF_BYTES, "GB/s", "madeup_gbps", "made-up copy", "MADEUP",
+                  "made-up scratchpad bandwidth", "a made-up copy of 1 GiB, median", NULL};
+    return (mw_roof_table){madeup_rows, mw_roofs.count + 1};
+}
+
+/* A chapter measured against it, 12 bytes and 1 FLOP an element, and its
+ * roof row (a copy: 8 bytes, no FLOPs), at two sizes. */
+static const struct {
+    const char *impl, *kind;
+    double size, ms, bytes_per;
+} madeup_runs[] = {
+    {"reference/01_k", "reference", 1048576, 0.0125829, 12},
+    {"library/lib", "library", 1048576, 0.0251658, 12},
+    {"roof/madeup", "roof", 1048576, 0.00838861, 8},
+    {"reference/01_k", "reference", 16777216, 0.201327, 12},
+    {"library/lib", "library", 16777216, 0.268435, 12},
+    {"roof/madeup", "roof", 16777216, 0.134218, 8},
+};
+enum { NMADEUP = sizeof madeup_runs / sizeof madeup_runs[0] };
+#define MADEUP_VALUE 1234.5
+
+/* Writes the chapter's bench.csv as the bench would: its own columns, then
+ * the facts decided with table t. */
+static int write_madeup(const char *path, const mw_roof_table *t, const mw_bench_row *rows,
+                        const mw_row_facts *f)
+{
+    mw_csv csv;
+    if (mw_csv_open(&csv, path,
+                    "chapter,impl,kind,size,shape,model_bytes,model_flops,reps,median_ms,q1_ms,"
+                    "q3_ms,wall_ms,gbps,gflops,roof,pct_roof,flag,op," MW_FACTS_COLUMNS) != 0)
+        return -1;
+    for (int i = 0; i < NMADEUP; i++) {
+        double size = madeup_runs[i].size, bytes = madeup_runs[i].bytes_per * size;
+        double flops = strcmp(rows[i].kind, "roof") == 0 ? 0 : size, ms = rows[i].median_ms;
+        char shape[64];
+        snprintf(shape, sizeof shape, "n=%.0f", size);
+        const char *own[] = {"99-madeup", rows[i].impl, rows[i].kind};
+        for (int k = 0; k < 3; k++)
+            mw_csv_str(&csv, own[k]);
+        mw_csv_num(&csv, size, 12);
+        mw_csv_str(&csv, shape);
+        mw_csv_num(&csv, bytes, 12);
+        mw_csv_num(&csv, flops, 12);
+        mw_csv_num(&csv, 10, 6);
+        for (int k = 0; k < 3; k++) /* median, q1, q3: one time */
+            mw_csv_num(&csv, ms, 6);
+        mw_csv_num(&csv, NAN, 6);
+        mw_csv_num(&csv, bytes / ms / 1e6, 6);
+        mw_csv_num(&csv, flops / ms / 1e6, 6);
+        mw_csv_str(&csv, rows[i].roof);
+        mw_csv_num(&csv, mw_roof_percent(mw_roof_find(t, "madeup"), MADEUP_VALUE, bytes, flops,
+                                         ms * 1e-3),
+                   3);
+        mw_csv_str(&csv, rows[i].flag);
+        mw_csv_num(&csv, rows[i].op, 6);
+        mw_facts_write(&csv, rows, f, i, mw_facts_chapter_roof(rows, NMADEUP));
+        mw_csv_end_row(&csv);
+    }
+    return mw_csv_close(&csv);
+}
+
+static void test_madeup(const char *out)
+{
+    mw_roof_table t = madeup_table();
+    mw_bench_row rows[NMADEUP];
+    for (int i = 0; i < NMADEUP; i++)
+        rows[i] = (mw_bench_row){madeup_runs[i].impl, madeup_runs[i].kind, madeup_runs[i].size, 0,
+                                 madeup_runs[i].ms, NAN, NAN, "", "madeup"};
+    mw_ceilings c = {{2988.79, 51382.2, 408485, MADEUP_VALUE}, ""};
+    mw_row_facts f[NMADEUP];
+    mw_facts_decide(rows, NMADEUP, &c, &t, f);
+    ok(f[3].roof == &madeup_rows[mw_roofs.count],
+       "a row of the made-up roof: its row of the table");
+    is_double(f[3].roof_value, MADEUP_VALUE, 0, "and its measured value");
+    is_double(f[3].vs_library, 1.33333, 0, "compared with the library as any row is");
+
+    char tmp[] = "/tmp/test_facts_madeup.XXXXXX";
+    int fd = mkstemp(tmp);
+    const char *path = out ? out : tmp;
+    ok(fd >= 0 && write_madeup(path, &t, rows, f) == 0, "its bench.csv is written");
+    char *text = slurp(path);
+    ok(strstr(text, "\n99-madeup,reference/01_k,reference,16777216,n=16777216,201326592,16777216,"
+                    "10,0.201327,0.201327,0.201327,,999.998,83.3332,madeup,81,,0,1234.5,madeup,1,,"
+                    "1.33333,library/lib,GB/s,bytes,MADEUP,made-up scratchpad bandwidth\n") != NULL,
+       "its unit, what it counts, its label and description: from its row of the table");
+    ok(strstr(text, "\n99-madeup,roof/madeup,roof,16777216,n=16777216,134217728,0,10,0.134218,"
+                    "0.134218,0.134218,,999.998,0,madeup,81,,0,1234.5,madeup,1,,,,GB/s,bytes,"
+                    "MADEUP,made-up scratchpad bandwidth\n") != NULL,
+       "its roof row the same");
+
+    /* The project's table lacks it: the same rows, nothing said of it. */
+    mw_facts_decide(rows, NMADEUP, &c, &mw_roofs, f);
+    ok(f[3].roof == NULL && isnan(f[3].roof_value), "a table without the row knows nothing of it");
+    mw_csv csv;
+    mw_csv_open(&csv, tmp, MW_FACTS_COLUMNS);
+    mw_facts_write(&csv, rows, f, 3, "madeup");
+    mw_csv_end_row(&csv);
+    mw_csv_close(&csv);
+    ok(strstr(slurp(tmp), "\n,madeup,1,,1.33333,library/lib,,,,\n") != NULL,
+       "and writes its unit, count and names blank");
+    unlink(tmp);
+    if (fd >= 0)
+        close(fd);
+}
+
+int main(int argc, char **argv)
 {
     test_flags();
     test_two_libraries();
@@ -199,5 +327,6 @@ int main(void)
     test_roofs();
     test_output();
     test_rounded();
+    test_madeup(argc > 1 ? argv[1] : NULL);
     return done_testing();
 }

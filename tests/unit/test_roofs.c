@@ -36,19 +36,23 @@ static void test_lookup(void)
 }
 
 /* Each row is whole: a unit that matches what it counts, a metric and a
- * name of its own, and a description of how it is measured. */
+ * name of its own, its labels, what it is and how it is measured. */
 static void test_rows_whole(void)
 {
     int whole = 1;
     for (int i = 0; i < mw_roofs.count; i++) {
         const mw_roof *r = &mw_roofs.roof[i];
         const char *unit = r->counts == MW_ROOF_BYTES ? "GB/s" : "GFLOP/s";
-        whole &= strcmp(r->unit, unit) == 0 && r->label[0] && r->detail[0];
+        whole &= strcmp(r->unit, unit) == 0 && r->label[0] && r->plot_label[0] &&
+                 r->description[0] && r->detail[0];
         for (int j = 0; j < i; j++)
             whole &= strcmp(r->name, mw_roofs.roof[j].name) != 0 &&
                      strcmp(r->metric, mw_roofs.roof[j].metric) != 0;
     }
-    ok(whole, "every roof has its unit, label and detail, and a name and metric of its own");
+    ok(whole, "every roof has its unit, labels, description and detail, and a name and "
+              "metric of its own");
+    is_str(mw_roof_counts_name(MW_ROOF_BYTES), "bytes", "a bandwidth counts bytes");
+    is_str(mw_roof_counts_name(MW_ROOF_FLOPS), "flops", "a GEMM rate counts flops");
 }
 
 static void test_percent(void)
@@ -176,8 +180,8 @@ static mw_roof_table madeup_table(void)
 {
     memcpy(madeup_rows, mw_roofs.roof, (size_t)mw_roofs.count * sizeof madeup_rows[0]);
     madeup_rows[mw_roofs.count] =
-        (mw_roof){"madeup", MW_ROOF_FLOPS, "GFLOP/s", "madeup_gflops", "made-up GEMM",
-                  "a made-up GEMM, 4096^3, median", measure_madeup};
+        (mw_roof){"madeup", MW_ROOF_FLOPS, "GFLOP/s", "madeup_gflops", "made-up GEMM", "MADEUP",
+                  "made-up GEMM rate", "a made-up GEMM, 4096^3, median", measure_madeup};
     return (mw_roof_table){madeup_rows, mw_roofs.count + 1};
 }
 
