@@ -3,7 +3,9 @@
 # variable the Makefile and the programs read; troubleshooting.md quotes the
 # messages make prints and describes EX= and ARCH= as they behave;
 # writing-a-chapter.md covers the rubric, the hidden cases, the README
-# tables and git; instructors.md shows `make dist`'s summary as it is; and
+# tables and git, and its checklist holds (every chapter has the files it
+# calls needed; the Makefile, grader/, plots/ and tests/lib.sh name no
+# chapter but 01); instructors.md shows `make dist`'s summary as it is; and
 # every lesson with measured plots embeds them.
 . tests/lib.sh
 
@@ -70,6 +72,40 @@ for f in chapters/*/; do
     [ -f "$f/rubric" ]
     ok $? "$f has the rubric the page asks for"
 done
+# Its checklist: the files it says every chapter needs are there (solutions/
+# and tests/wrong/ where this is not a student edition), and it names them.
+for phrase in 'chapters/NN-name/README.md' 'chapters/NN-name/chapter.c' 'chapters/NN-name/traffic-expect' \
+    'solutions/NN-name/NN_x.cu' 'exercises/NN-name/NN_x.cu' 'tests/wrong/NN-name/<mistake>/expect' \
+    'make skeletons' 'tests/t0315-dist-leak.t'; do
+    grep -q -F -- "$phrase" $doc
+    ok $? "$doc's checklist names $phrase"
+done
+for f in chapters/*/; do
+    f=${f%/} ch=${f#chapters/}
+    [ -f "$f/chapter.c" ] || continue
+    missing=''
+    [ -f "$f/README.md" ] || missing="$missing $f/README.md"
+    ls "$f"/*.h >/dev/null 2>&1 || missing="$missing $f/<interface>.h"
+    ls "exercises/$ch"/*.cu >/dev/null 2>&1 || missing="$missing exercises/$ch/*.cu"
+    if [ -d solutions ]; then
+        ls "solutions/$ch"/*.cu >/dev/null 2>&1 || missing="$missing solutions/$ch/*.cu"
+    fi
+    if [ -d tests/wrong ]; then
+        ls "tests/wrong/$ch"/*/expect >/dev/null 2>&1 || missing="$missing tests/wrong/$ch/*/expect"
+    fi
+    ok "$([ -z "$missing" ] && echo 0 || echo 1)" "$ch has the files $doc calls needed${missing:+ (missing:$missing)}"
+done
+# A new chapter edits none of the shared build, grader, plot or test-library
+# files: they find the chapters by their folders and name none but chapter 01
+# (examples, and the top README's table).
+named=''
+for f in chapters/*/; do
+    ch=$(basename "$f")
+    [ "$ch" = 01-vector-add ] && continue
+    for g in $(grep -l -F -- "$ch" Makefile grader/* plots/* tests/lib.sh 2>/dev/null); do named="$named $g:$ch"; done
+done
+ok "$([ -z "$named" ] && echo 0 || echo 1)" \
+    "the Makefile, grader/, plots/ and tests/lib.sh name no chapter but 01-vector-add, as $doc says${named:+ (named:$named)}"
 
 # ---- instructors.md: make dist's summary ---------------------------------------------
 
