@@ -60,8 +60,13 @@ int mw_mismatch_add(mw_mismatch *m, size_t index, float got, double ref, mw_tol 
         if (err > m->max_abs_err)
             m->max_abs_err = err;
     }
-    if (mw_matches(got, ref, tol))
+    if (mw_matches(got, ref, tol)) {
+        if (m->wrong == 0) {
+            m->last_right_before = index;
+            m->has_right_before = 1;
+        }
         return 1;
+    }
     if (mw_float_bits(got) == MW_POISON_BITS) {
         if (m->unwritten == 0)
             m->first_unwritten = index;
@@ -94,6 +99,15 @@ int mw_diagnose(const mw_mismatch *m, const mw_run_facts *f, char hints[][256], 
     char text[256];
     int count = 0;
 
+    if (f->written_off_stream > 0) {
+        snprintf(text, sizeof text,
+                 "%zu output element(s) were written before the work on `stream` could run: "
+                 "launch on the stream you are given, kernel<<<grid, block, 0, stream>>> "
+                 "(without it the kernel goes to the default stream, unordered with the "
+                 "caller's work)",
+                 f->written_off_stream);
+        count = add_hint(hints, count, max, text);
+    }
     if (f->guard_after > 0) {
         snprintf(text, sizeof text,
                  "wrote %zu element(s) past the end of the output (up to index n+%zu): "

@@ -36,6 +36,11 @@ typedef struct mw_mismatch {
     size_t unwritten;        /* still the poison pattern */
     size_t first_wrong, last_wrong;
     size_t checked_before_first_wrong; /* elements checked (right) before it */
+    /* The last element checked and right before the first wrong one (valid
+     * when has_right_before): where a sampled check leaves a gap, the true
+     * first wrong element lies after it and at or before first_wrong. */
+    size_t last_right_before;
+    int has_right_before;
     size_t first_unwritten, last_unwritten;
     size_t wrong_past_2_31;  /* wrong elements at index >= 2^31 */
     size_t wrong_past_2_32;  /* wrong elements at index >= 2^32 */
@@ -64,6 +69,8 @@ typedef struct mw_run_facts {
     const char *input_name;    /* which input */
     size_t input_index;        /* first changed element of it */
     int runs_differ;           /* two runs on the same inputs gave different bits */
+    size_t written_off_stream; /* output elements written while the launcher's
+                                  stream was held: work launched elsewhere */
 } mw_run_facts;
 
 /* Writes up to `max` hints (static strings or into `buf`) a student can act

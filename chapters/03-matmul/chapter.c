@@ -584,12 +584,17 @@ static void verdict(const mw_result *r, int count, double copy_gbps)
 
 /* Blocks of 2^j rows (or columns), j = 0..7, of which grid.y holds 65535:
  * the first row (column) a launch that stops at grid.y's limit leaves out
- * is one of 65535 * 2^j. Returns it, or 0. */
-static size_t grid_y_edge(size_t first)
+ * is one of 65535 * 2^j. Returns the one whose first element, at flat
+ * index edge * unit, lies in [lo, hi], or 0. A sampled check knows only
+ * that the first wrong element is after the last right one it saw (lo - 1)
+ * and at or before the first wrong one it saw (hi). */
+static size_t grid_y_edge(size_t lo, size_t hi, size_t unit)
 {
-    for (size_t per = 1; per <= 128; per *= 2)
-        if (first == 65535 * per)
-            return first;
+    for (size_t per = 1; per <= 128; per *= 2) {
+        size_t edge = 65535 * per;
+        if (edge * unit >= lo && edge * unit <= hi)
+            return edge;
+    }
     return 0;
 }
 
@@ -603,17 +608,29 @@ static int explain(const mw_case *c, const mw_inputs *in, const mw_mismatch *per
     size_t N = c->dim[1];
     if (max <= 0 || m->wrong == 0)
         return 0;
-    size_t row = m->first_wrong / N, col = m->first_wrong % N;
-    int all_past = 1;
-    for (int j = 0; j < m->nshow; j++)
-        all_past &= row ? m->show_index[j] / N >= row : m->show_index[j] % N >= col;
-    size_t edge = row ? (col == 0 ? grid_y_edge(row) : 0) : grid_y_edge(col);
-    if (!edge || !all_past)
+    size_t lo = m->has_right_before ? m->last_right_before + 1 : 0;
+    size_t edge = 0;
+    int by_row = m->first_wrong >= N;
+    if (by_row) {
+        /* Rows from the edge on are all wrong: every element checked from
+         * the first wrong one on is wrong. */
+        edge = grid_y_edge(lo, m->first_wrong, N);
+        if (m->wrong != m->checked - m->checked_before_first_wrong)
+            edge = 0;
+    } else {
+        /* Columns from the edge on, in every row: each shown wrong element
+         * is at or past that column. */
+        edge = grid_y_edge(lo, m->first_wrong, 1);
+        for (int j = 0; j < m->nshow; j++)
+            if (m->show_index[j] % N < edge)
+                edge = 0;
+    }
+    if (!edge)
         return 0;
     snprintf(hints[0], 256,
              "C is wrong from %s %zu on, where a grid of 65535 blocks in y runs out "
              "(grid.y's limit): map that dimension to grid.x, or loop over it",
-             row ? "row" : "column", edge);
+             by_row ? "row" : "column", edge);
     return 1;
 }
 

@@ -85,6 +85,21 @@ static void test_diagnosis(void)
     n = mw_diagnose(&m, &f, hints, 6);
     ok(has_hint(hints, n, "first half"), "half: the hint says only the first half");
 
+    /* A sampled check: the last right element seen before the first wrong
+     * one bounds where the true first wrong element can be. */
+    mw_mismatch_init(&m);
+    size_t seen[] = {0, 7, 40, 41, 90};
+    for (int j = 0; j < 5; j++)
+        mw_mismatch_add(&m, seen[j], j < 2 ? 1.0f : poison, 1.0, tol);
+    ok(m.has_right_before && m.last_right_before == 7 && m.first_wrong == 40,
+       "sampled: the last right element before the first wrong one is kept (7, then 40)");
+    ok(m.checked - m.checked_before_first_wrong == m.wrong,
+       "sampled: every element checked from the first wrong one on is wrong");
+    mw_mismatch_init(&m);
+    mw_mismatch_add(&m, 3, 2.0f, 1.0, tol);
+    mw_mismatch_add(&m, 9, 1.0f, 1.0, tol);
+    ok(!m.has_right_before, "wrong from the first element checked: no right element before it");
+
     /* Out-of-bounds writes and modified inputs, with a right answer. */
     mw_mismatch_init(&m);
     mw_mismatch_add(&m, 0, 1.0f, 1.0, tol);
@@ -96,6 +111,17 @@ static void test_diagnosis(void)
     n = mw_diagnose(&m, &f, hints, 6);
     ok(has_hint(hints, n, "missing bounds check"), "guard: names the missing bounds check");
     ok(has_hint(hints, n, "input a was modified"), "input: names the modified input");
+
+    /* Work launched off the given stream, with a right answer. */
+    memset(&f, 0, sizeof f);
+    f.n = 1;
+    f.written_off_stream = 1;
+    n = mw_diagnose(&m, &f, hints, 6);
+    ok(has_hint(hints, n, "launch on the stream you are given"),
+       "stream: output written while the launcher's stream was held is named");
+    f.written_off_stream = 0;
+    n = mw_diagnose(&m, &f, hints, 6);
+    ok(!has_hint(hints, n, "stream you are given"), "stream: no such hint when none was");
 
     /* A race. */
     memset(&f, 0, sizeof f);
