@@ -17,7 +17,9 @@
  *
  * A launcher that waits for the GPU itself (cudaDeviceSynchronize,
  * cudaFree) would wait for the gate forever: the gate kernel gives up after
- * MW_GATE_NS, and the run is then not judged. */
+ * MW_GATE_NS, and the run is then not judged. So would the first launch of
+ * a kernel that CUDA loads lazily, and a launcher that tunes itself on its
+ * first call: the check holds the stream on a case's second run only. */
 #ifndef MW_STREAM_GATE_H
 #define MW_STREAM_GATE_H
 
