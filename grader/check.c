@@ -101,10 +101,10 @@ int mw_diagnose(const mw_mismatch *m, const mw_run_facts *f, char hints[][256], 
 
     if (f->written_off_stream > 0) {
         snprintf(text, sizeof text,
-                 "%zu output element(s) were written before the work on `stream` could run: "
-                 "launch on the stream you are given, kernel<<<grid, block, 0, stream>>> "
-                 "(without it the kernel goes to the default stream, unordered with the "
-                 "caller's work)",
+                 "%zu output element(s) written by work launched off `stream`, before "
+                 "anything queued on it ran: launch on the stream you are given, "
+                 "kernel<<<grid, block, 0, stream>>> (without it a kernel goes to the "
+                 "default stream, unordered with the caller's work)",
                  f->written_off_stream);
         count = add_hint(hints, count, max, text);
     }

@@ -69,8 +69,8 @@ typedef struct mw_run_facts {
     const char *input_name;    /* which input */
     size_t input_index;        /* first changed element of it */
     int runs_differ;           /* two runs on the same inputs gave different bits */
-    size_t written_off_stream; /* output elements written while the launcher's
-                                  stream was held: work launched elsewhere */
+    size_t written_off_stream; /* output elements written before the launcher's
+                                  stream ran: work launched elsewhere */
 } mw_run_facts;
 
 /* Writes up to `max` hints (static strings or into `buf`) a student can act

@@ -56,29 +56,6 @@ __global__ void mw_gather_kernel(const float *p, const size_t *idx, size_t m, fl
         out[j] = p[idx[j]];
 }
 
-/* Nanoseconds from the GPU's global timer. */
-__device__ __forceinline__ unsigned long long now_ns(void)
-{
-    unsigned long long t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-    return t;
-}
-
-/* Holds its stream until the host sets *flag (mapped host memory) or `ns`
- * nanoseconds pass; then it writes 2 there, so the host knows the gate
- * gave up (stream_gate.c). One thread, asleep between polls. */
-__global__ void mw_gate_kernel(volatile int *flag, unsigned long long ns)
-{
-    const unsigned long long t0 = now_ns();
-    while (*flag == 0) {
-        if (now_ns() - t0 > ns) {
-            *flag = 2;
-            return;
-        }
-        __nanosleep(2000);
-    }
-}
-
 __global__ void mw_marker(void) {}
 __global__ void mw_empty(void) {}
 
@@ -160,21 +137,6 @@ extern "C" cudaError_t mw_dev_gather(const float *p, const size_t *idx, size_t m
     if (m == 0)
         return cudaSuccess;
     mw_gather_kernel<<<blocks_for(m), kThreads, 0, s>>>(p, idx, m, out);
-    return cudaGetLastError();
-}
-
-extern "C" cudaError_t mw_dev_gate(volatile int *flag, unsigned long long ns, cudaStream_t s)
-{
-    mw_gate_kernel<<<1, 1, 0, s>>>(flag, ns);
-    return cudaGetLastError();
-}
-
-extern "C" cudaError_t mw_dev_count_not_on(const float *p, size_t n, uint32_t bits,
-                                           unsigned long long *dev_result, cudaStream_t s)
-{
-    if (n == 0)
-        return cudaSuccess;
-    mw_count_not_kernel<<<blocks_for(n), kThreads, 0, s>>>(p, n, bits, dev_result);
     return cudaGetLastError();
 }
 

@@ -21,15 +21,6 @@ cudaError_t mw_dev_verify_fill(const float *p, size_t n, uint64_t seed, uint32_t
  * result[1] = first index, result[2] = last index (host memory). */
 cudaError_t mw_dev_count_not(const float *p, size_t n, uint32_t bits,
                              unsigned long long result[3]);
-/* As mw_dev_count_not, launched on stream s into dev_result (device
- * memory, 3 words the caller set to {0, ~0, 0}); allocates nothing, so it
- * does not wait for other streams. */
-cudaError_t mw_dev_count_not_on(const float *p, size_t n, uint32_t bits,
-                                unsigned long long *dev_result, cudaStream_t s);
-/* A one-thread kernel on s that returns when the host sets *flag (device
- * address of mapped host memory) or after ns nanoseconds, writing 2 to
- * *flag then (grader/stream_gate.c). */
-cudaError_t mw_dev_gate(volatile int *flag, unsigned long long ns, cudaStream_t s);
 /* out[j] = p[idx[j]] for j < m (idx and out in device memory). */
 cudaError_t mw_dev_gather(const float *p, const size_t *idx, size_t m, float *out,
                           cudaStream_t s);

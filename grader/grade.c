@@ -13,7 +13,7 @@
 #include "csv.h"
 #include "devinfo.h"
 #include "harness.h"
-#include "stream_gate.h"
+#include "stream_rule.h"
 #include "timing.h"
 
 #include <errno.h>
@@ -50,8 +50,7 @@ typedef struct checker {
     tally *direct;  /* in-process mode: reports go straight to this tally */
     int current;    /* the job in flight, -1 between jobs */
     double started; /* when it began */
-    mw_gate gate;   /* child: the launchers' stream, held while they run */
-    int gate_gave_up; /* runs in a row the gate gave up on (a launcher that waits) */
+    cudaStream_t stream; /* child: the launchers' stream (non-blocking) */
 } checker;
 
 static void handle_line(checker *k, tally *t, const char *line);
@@ -186,34 +185,42 @@ static int bits_differ(const float *a, const float *b, size_t n)
     return n > 0 && memcmp(a, b, n * sizeof *a) != 0;
 }
 
+/* The launcher of one case, as mw_stream_rule_run calls it. */
+typedef struct launch_call {
+    const mw_chapter *ch;
+    void *fn;
+    const mw_case *c;
+    mw_views *v;
+} launch_call;
+
+static cudaError_t call_launcher(void *arg, cudaStream_t stream)
+{
+    launch_call *l = arg;
+    return l->ch->launch(l->fn, l->c, l->v->view, stream);
+}
+
 /* One launch on the harness's stream, plus synchronize; a CUDA error is
- * reported and is fatal. With `judge`, the stream is held while the
- * launcher runs and *outside receives the output elements written
- * elsewhere meanwhile (-1: could not tell; stream_gate.h). */
+ * reported and is fatal. With `judge`, the launcher's stream is recorded
+ * rather than run until the rest of its work is done, and *outside
+ * receives the output elements that work wrote (-1: could not tell;
+ * stream_rule.h). */
 static int launch_once(checker *k, void *fn, const mw_case *c, mw_views *v, const char *label,
                        int jnum, job_result *res, int judge, long long *outside)
 {
+    launch_call call = {k->ch, fn, c, v};
+    cudaError_t ran = cudaSuccess;
     *outside = -1;
-    /* A launcher that waits for the GPU itself makes the gate give up each
-     * time: after three in a row the gate stays open, sparing the wait. */
-    judge = judge && k->gate_gave_up < 3;
-    cudaError_t gated = judge ? mw_gate_close(&k->gate) : cudaErrorNotReady;
-    cudaError_t err = k->ch->launch(fn, c, v->view, k->gate.stream);
-    cudaError_t last = cudaGetLastError();
-    cudaError_t judged = cudaSuccess;
-    if (gated == cudaSuccess && err == cudaSuccess && last == cudaSuccess) {
-        judged = mw_gate_judge_and_open(&k->gate, v, outside);
-        k->gate_gave_up = *outside < 0 ? k->gate_gave_up + 1 : 0;
-    }
-    mw_gate_open(&k->gate);
+    cudaError_t err = judge ? mw_stream_rule_run(k->stream, v, call_launcher, &call, outside, &ran)
+                            : call_launcher(&call, k->stream);
     if (err == MW_NOT_IMPLEMENTED) {
         res->status = ST_NOTIMPL;
         cudaDeviceSynchronize();
         return -1;
     }
+    cudaError_t last = cudaGetLastError();
     cudaError_t sync = cudaDeviceSynchronize();
     if (sync == cudaSuccess)
-        sync = judged;
+        sync = ran;
     const char *what = "the launcher returned an error";
     if (err == cudaSuccess) {
         err = last != cudaSuccess ? last : sync;
@@ -289,10 +296,9 @@ static job_result run_job(checker *k, int jnum, mw_loaded *lib)
             break;
         if (run == 1 && (err = cudaDeviceSynchronize()) != cudaSuccess)
             break;
-        /* The second run is held to the stream rule. Not the first: a
-         * kernel's first launch may load it (CUDA's lazy loading), which
-         * waits for every stream, the held one too; and a launcher that
-         * tunes itself does so on its first call. */
+        /* The second run is checked against the stream rule
+         * (stream_rule.h). Not the first: a launcher may tune itself on its
+         * first call, synchronizing, which a capture forbids. */
         long long seen = -1;
         if (launch_once(k, lib->fn, c, &v, label, jnum, &res, run == 1, &seen) != 0)
             goto done;
@@ -351,9 +357,9 @@ static int run_jobs(checker *k, int first)
         return 77;
     }
     report(k, "G %s", info.name);
-    cudaError_t gate_err = mw_gate_init(&k->gate);
-    if (gate_err != cudaSuccess) {
-        report(k, "N the harness could not create its stream: %s", cudaGetErrorString(gate_err));
+    cudaError_t stream_err = cudaStreamCreateWithFlags(&k->stream, cudaStreamNonBlocking);
+    if (stream_err != cudaSuccess) {
+        report(k, "N the harness could not create its stream: %s", cudaGetErrorString(stream_err));
         return 77;
     }
     int nv = k->ch->nversions;
@@ -379,7 +385,7 @@ static int run_jobs(checker *k, int first)
     free(libs);
     free(loaded);
     free(notimpl);
-    mw_gate_free(&k->gate);
+    cudaStreamDestroy(k->stream);
     return 0;
 }
 

@@ -64,10 +64,10 @@ ok $? "frank: illegal address named"
 E=$(build/01-vector-add/mw-grade list | grep -c '^  edge ')
 cmp "$E > 1 && $(col frank edge) > 10 * ($E + 1) / (2 * $E) - 0.01 && $(col frank edge) < 10 * ($E + 1) / (2 * $E) + 0.01" \
     "frank: 01_naive passes, and 02_fast at n = 0 (edge $(col frank edge), $E edge cases)"
-cmp "$(col grace tail) == 15 && $(col grace performance) == 0" \
-    "grace: correct, but no performance points"
-grep -q 'side-stream' "$out/students/grace/report.md"
-ok $? "grace: the report says side-stream"
+cmp "$(col grace tail) == 7.5 && $(col grace performance) == 0" \
+    "grace: her 02_fast off the given stream loses its tail points, and no performance points"
+details grace | grep -q 'launch on the stream you are given'
+ok $? "grace: the stream rule is named"
 col heidi status | grep -q '02_fast does not compile'
 ok $? "heidi: the library call fails the build"
 grep -q 'cublasSaxpy' "$out/students/heidi/build.log"

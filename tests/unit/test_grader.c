@@ -118,7 +118,7 @@ static void test_diagnosis(void)
     f.written_off_stream = 1;
     n = mw_diagnose(&m, &f, hints, 6);
     ok(has_hint(hints, n, "launch on the stream you are given"),
-       "stream: output written while the launcher's stream was held is named");
+       "stream: output written before the launcher's stream ran is named");
     f.written_off_stream = 0;
     n = mw_diagnose(&m, &f, hints, 6);
     ok(!has_hint(hints, n, "stream you are given"), "stream: no such hint when none was");

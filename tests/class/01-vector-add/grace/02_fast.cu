@@ -6,9 +6,11 @@
  * with cudaStreamNonBlocking (so it does not even wait for the legacy
  * default stream), and returns without waiting. CUDA events recorded on the
  * given stream bracket nothing and would report a near-zero time. The
- * harness synchronizes the whole device after every call, so `make check`
- * passes every case; the bench sees the gap between its events and the
- * wall clock and flags the row "side-stream", with the wall time kept. */
+ * check records the given stream on each case's second run instead of
+ * running it (grader/stream_rule.h): grace's kernel writes c anyway, so
+ * every case with n >= 1 fails with "launch on the stream you are given".
+ * Were it to reach the bench, the gap between the events and the wall
+ * clock would flag the row "side-stream". */
 #include "vector_add.h"
 
 __global__ void grace_add4(const float *a, const float *b, float *c, size_t n)

@@ -1,0 +1,72 @@
+/* stream_rule.c: the stream rule, checked by capture (stream_rule.h). */
+#include "stream_rule.h"
+
+#include "check.h"
+#include "device.h"
+
+/* Output elements of v that are no longer the poison pattern. */
+static cudaError_t count_written(const mw_views *v, long long *written)
+{
+    *written = 0;
+    for (int o = 0; o < v->nout; o++) {
+        int b = v->out[o];
+        unsigned long long r[3];
+        cudaError_t err = mw_dev_count_not(v->view[b], v->spec[b].count, MW_POISON_BITS, r);
+        if (err != cudaSuccess)
+            return err;
+        *written += (long long)r[0];
+    }
+    return cudaSuccess;
+}
+
+/* The launcher once more, uncaptured, on a freshly poisoned output. */
+static cudaError_t run_plainly(cudaStream_t stream, mw_views *v, mw_launch_fn launch, void *arg)
+{
+    cudaGetLastError(); /* the capture's error, not the launcher's */
+    cudaError_t err = mw_views_poison_output(v, 0);
+    if (err == cudaSuccess)
+        err = cudaDeviceSynchronize();
+    if (err != cudaSuccess)
+        return err;
+    return launch(arg, stream);
+}
+
+cudaError_t mw_stream_rule_run(cudaStream_t stream, const mw_views *v, mw_launch_fn launch,
+                               void *arg, long long *outside, cudaError_t *ran)
+{
+    *outside = -1;
+    *ran = cudaSuccess;
+    /* Relaxed: the launcher may still call cudaMalloc and the like. */
+    if (cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed) != cudaSuccess)
+        return run_plainly(stream, (mw_views *)v, launch, arg);
+    cudaError_t launched = launch(arg, stream);
+    cudaGraph_t graph = NULL;
+    cudaError_t captured = cudaStreamEndCapture(stream, &graph);
+    if (launched != cudaSuccess || captured != cudaSuccess || !graph) {
+        if (graph)
+            cudaGraphDestroy(graph);
+        /* A launcher that failed is called again, so that its own error is
+         * what the check reports, now outside any capture. */
+        return run_plainly(stream, (mw_views *)v, launch, arg);
+    }
+    /* Nothing the launcher queued on the stream has run: what the output
+     * holds now was written by work launched elsewhere. */
+    cudaError_t err2 = cudaDeviceSynchronize();
+    long long written = 0;
+    if (err2 == cudaSuccess)
+        err2 = count_written(v, &written);
+    cudaGraphExec_t exec = NULL;
+    if (err2 == cudaSuccess)
+        err2 = cudaGraphInstantiate(&exec, graph, 0);
+    if (err2 == cudaSuccess)
+        err2 = cudaGraphLaunch(exec, stream);
+    if (err2 == cudaSuccess)
+        err2 = cudaStreamSynchronize(stream);
+    if (exec)
+        cudaGraphExecDestroy(exec);
+    cudaGraphDestroy(graph);
+    if (err2 == cudaSuccess)
+        *outside = written;
+    *ran = err2;
+    return launched;
+}
