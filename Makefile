@@ -56,7 +56,7 @@ LDLIBS    := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcudart -lstdc+
 # Goals that run nvcc stop before compiling anything when there is none;
 # help, clean, dist, plot, tables and skeletons do not need it.
 NVCC_GOALS := check bench traffic ceilings sanitize grade-build lib grade build test test-full \
-              %.so %.cu.o %/mw-grade %/device.o
+              %.so %.cu.o %/mw-chapter %/device.o
 ifeq ($(NVCC_FOUND),)
   ifneq ($(filter $(NVCC_GOALS),$(MAKECMDGOALS)),)
     ifeq ($(origin NVCC),file)
@@ -88,7 +88,7 @@ endif
 
 # Pure C, no CUDA: also linked into the unit tests.
 GRADER_PURE := check stats csv ncu roofs ceilings_cache facts cases_file rubric gradebook batch_layout
-GRADER_CUDA := devinfo timing harness stream_rule grade impls bench traffic ceilings vector_libs cublas_lazy
+GRADER_CUDA := devinfo timing harness stream_rule checker impls bench traffic ceilings vector_libs cublas_lazy
 GRADER_OBJS := $(GRADER_PURE:%=$(BUILD)/grader/%.o) $(GRADER_CUDA:%=$(BUILD)/grader/%.o) \
                $(BUILD)/grader/device.o
 
@@ -133,7 +133,7 @@ $(BUILD)/tools/mw-strip: grader/strip.c grader/textbuf.h
 
 # ---- per chapter: the harness program and the kernel libraries --------------
 #
-# build/<chapter>/mw-grade      harness + chapter definition (gcc)
+# build/<chapter>/mw-chapter    harness + chapter definition (gcc)
 # build/<src>/<chapter>/NN_x.so one kernel version (nvcc), loaded by the
 #                               harness; linked with -z defs against the CUDA
 #                               runtime only, so a call into cuBLAS or cuDNN
@@ -174,7 +174,7 @@ $(BUILD)/$(1)/%.o: chapters/$(1)/%.c
 	@mkdir -p $$(@D)
 	$(Q)$$(CC) $$(CFLAGS) -Ichapters/$(1) $(if $(CUDNN_H),-DMW_HAVE_CUDNN -I$(dir $(CUDNN_H))) -c $$< -o $$@
 
-$(BUILD)/$(1)/mw-grade: $$($(1)_OBJS) $(GRADER_OBJS) $(BUILD)/grader/main.o
+$(BUILD)/$(1)/mw-chapter: $$($(1)_OBJS) $(GRADER_OBJS) $(BUILD)/grader/main.o
 	$$(call say,LINK,$$@)
 	$(Q)$$(CC) -o $$@ $$^ $(if $(CUDNN_H),-lcudnn) $(LDLIBS)
 
@@ -211,7 +211,7 @@ ifneq ($(filter $(CHAPTER_GOALS),$(MAKECMDGOALS)),)
   ifeq ($(filter exercises solutions,$(SRC)),)
     $(error SRC must be exercises or solutions, not '$(SRC)')
   endif
-  GRADER   := $(BUILD)/$(CHAPTER)/mw-grade
+  GRADER   := $(BUILD)/$(CHAPTER)/mw-chapter
   # EX=02 builds (and grades) only the versions whose file starts with 02,
   # so a broken 02 does not stop `make check EX=01`.
   SRC_LIBS := $(filter $(BUILD)/$(SRC)/$(CHAPTER)/$(EX)%,$(call libs_of,$(SRC),$(CHAPTER)))
@@ -342,7 +342,7 @@ bench: $(GRADER) $(STUDENT_LIBS) $(REF_LIBS)
 traffic: $(GRADER) $(STUDENT_LIBS) $(REF_LIBS)
 	$(Q)$(GRADER) traffic $(BENCH_ARGS)
 
-ceilings: $(BUILD)/$(firstword $(CHAPTERS))/mw-grade
+ceilings: $(BUILD)/$(firstword $(CHAPTERS))/mw-chapter
 	$(Q)$< ceilings --results $(RESULTS) --force
 
 plot:
@@ -404,8 +404,8 @@ ifneq ($(filter mutants,$(MAKECMDGOALS)),)
 endif
 
 .PHONY: mutants
-mutants: $(BUILD)/$(MUTANTS_CH)/mw-grade $(BUILD)/tools/mw-mutate
-	$(Q)MAKE='$(value MAKE_COMMAND)' ARCH='$(ARCH)' sh grader/mutants.sh --chapter $(MUTANTS_CH) --grader $(BUILD)/$(MUTANTS_CH)/mw-grade \
+mutants: $(BUILD)/$(MUTANTS_CH)/mw-chapter $(BUILD)/tools/mw-mutate
+	$(Q)MAKE='$(value MAKE_COMMAND)' ARCH='$(ARCH)' sh grader/mutants.sh --chapter $(MUTANTS_CH) --grader $(BUILD)/$(MUTANTS_CH)/mw-chapter \
 	    --tool $(BUILD)/tools/mw-mutate --work $(BUILD)/mutants/$(MUTANTS_CH) --results $(RESULTS) \
 	    --timeout $(MUTANTS_TIMEOUT) $(if $(SEED),--seed $(SEED)) $(if $(EX),--version $(EX))
 
@@ -433,7 +433,7 @@ tables:
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/*.c))
 
 BUILD_TOOLS := $(BUILD)/tools/mw-strip $(BUILD)/tools/mw-batch $(BUILD)/tools/mw-facts $(UNIT_TESTS)
-build: $(foreach ch,$(CHAPTERS),$(BUILD)/$(ch)/mw-grade $(call libs_of,exercises,$(ch)) \
+build: $(foreach ch,$(CHAPTERS),$(BUILD)/$(ch)/mw-chapter $(call libs_of,exercises,$(ch)) \
                                 $(call libs_of,solutions,$(ch))) $(BUILD_TOOLS)
 
 # The fast tier's build: the programs, the tools and one set of kernels,
@@ -442,7 +442,7 @@ build: $(foreach ch,$(CHAPTERS),$(BUILD)/$(ch)/mw-grade $(call libs_of,exercises
 # (t0210); that each also compiles is the full tier's (make build), since
 # nvcc takes 2 s a file however small, a fifth of the fast tier's time.
 FAST_SRC := $(if $(wildcard solutions/*/*.cu),solutions,exercises)
-build-fast: $(foreach ch,$(CHAPTERS),$(BUILD)/$(ch)/mw-grade $(call libs_of,$(FAST_SRC),$(ch))) \
+build-fast: $(foreach ch,$(CHAPTERS),$(BUILD)/$(ch)/mw-chapter $(call libs_of,$(FAST_SRC),$(ch))) \
             $(BUILD_TOOLS)
 
 # cuBLAS loaded on first use (grader/cublas_lazy.c): its test links the
@@ -450,7 +450,7 @@ build-fast: $(foreach ch,$(CHAPTERS),$(BUILD)/$(ch)/mw-grade $(call libs_of,$(FA
 $(BUILD)/tests/test_cublas_lazy: tests/unit/test_cublas_lazy.c $(BUILD)/grader/cublas_lazy.o
 	$(call say,CC,$@)
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) -Itests/unit -o $@ $^ -Wl,-rpath,$(CUDA_HOME)/lib64 -ldl -lpthread
+	$(Q)$(CC) $(CFLAGS) -Itests/unit -o $@ $(filter %.c %.o,$^) -Wl,-rpath,$(CUDA_HOME)/lib64 -ldl -lpthread
 
 $(BUILD)/tests/%: tests/unit/%.c $(GRADER_PURE:%=$(BUILD)/grader/%.o)
 	$(call say,CC,$@)
@@ -463,7 +463,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(GRADER_PURE:%=$(BUILD)/grader/%.o)
 # per core; a -j given to make wins) and run as many test files at a time,
 # as build/testrules.yml (prove's HARNESS_RULESFILE) says: first, one chain,
 # one file after another, of those that use the GPU or share batch
-# grading's /tmp/mw-grade-* (t0220 mutants, t0300-t0310 batch and edition,
+# grading's /tmp/mw-batch-* (t0220 mutants, t0300-t0310 batch and edition,
 # t05xx GPU); beside it the files that share nothing; any other file alone
 # at the end. Skips are shown with their reasons; V=1 runs the files one at
 # a time, verbose. prove gets no MAKEFLAGS, so that a test runs as it does

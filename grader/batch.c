@@ -25,7 +25,7 @@
  *
  * A batch never records a score it did not grade. Before it touches any
  * student, the chapter program must find a GPU the steps can use
- * (`mw-grade info`, run as the steps run): without one every case would be
+ * (`mw-chapter info`, run as the steps run): without one every case would be
  * skipped and every student would get a zero that looks like a grade, so
  * mw-batch says why and exits 77, writing nothing. A submission that cannot
  * be graded (an archive that cannot be unpacked, a check that found no GPU
@@ -98,7 +98,7 @@ static int find_file(const char *dir, const char *name, char *out, size_t len, i
 /* ---- the chapter ----------------------------------------------------------- */
 
 /* Versions, which are optional, and the number of cases, from the
- * listing `mw-grade list --csv` makes for programs (columns by name). */
+ * listing `mw-chapter list --csv` makes for programs (columns by name). */
 static void read_chapter(context *cx)
 {
     char cmd[PATH_MAX + 24];
@@ -225,7 +225,7 @@ static void add_status(char *status, size_t len, const char *fmt, ...)
 }
 
 /* The check ran without a GPU: every case is "skip" with "no CUDA GPU"
- * (grade.c's write_results). No grade can come of it. */
+ * (checker.c's write_results). No grade can come of it. */
 static int check_found_no_gpu(const mw_student *s)
 {
     for (int i = 0; i < s->ncases; i++)
@@ -286,7 +286,7 @@ static outcome run_steps(const context *cx, const char *scratch, staged *st, mw_
     return GRADED;
 }
 
-/* Whether the steps can use a GPU: `mw-grade info`, run as they run (same
+/* Whether the steps can use a GPU: `mw-chapter info`, run as they run (same
  * user, same environment), exits 77 without one. 0, or its exit code with
  * its first line in why. */
 static int probe_gpu(const context *cx, char *why, size_t len)
@@ -298,9 +298,9 @@ static int probe_gpu(const context *cx, char *why, size_t len)
     int rc = sandbox_run(cx, scratch, argv, log, 120);
     first_line(log, why, len);
     if (rc == -1)
-        snprintf(why, len, "mw-grade info timed out after 120 s");
+        snprintf(why, len, "mw-chapter info timed out after 120 s");
     else if (!why[0])
-        snprintf(why, len, "mw-grade info exited %d", rc);
+        snprintf(why, len, "mw-chapter info exited %d", rc);
     remove_tree(scratch);
     return rc;
 }
@@ -545,7 +545,7 @@ static void setup(context *cx)
 {
     if (!getcwd(cx->root, sizeof cx->root))
         die("%s", "cannot read the current folder");
-    snprintf(cx->grader, sizeof cx->grader, "%s/build/%s/mw-grade", cx->root, cx->opt.chapter);
+    snprintf(cx->grader, sizeof cx->grader, "%s/build/%s/mw-chapter", cx->root, cx->opt.chapter);
     if (access(cx->grader, X_OK) != 0)
         die("%s is not built: run make build (or make grade) first", cx->grader);
     if (which("make", cx->make, sizeof cx->make) != 0 || which("nvcc", cx->nvcc, sizeof cx->nvcc) != 0)

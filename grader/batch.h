@@ -28,7 +28,7 @@ typedef struct options {
 typedef struct context {
     options opt;
     char root[PATH_MAX];                 /* the instructor's repository */
-    char grader[PATH_MAX];               /* build/<chapter>/mw-grade */
+    char grader[PATH_MAX];               /* build/<chapter>/mw-chapter */
     char make[PATH_MAX], nvcc[PATH_MAX], arch[32];
     char tar[PATH_MAX], unzip[PATH_MAX]; /* empty when not installed */
     char versions[MAX_VERSIONS][64];     /* "01_naive" */

@@ -172,7 +172,7 @@ int make_step_dir(const context *cx, const char *path)
 
 void make_scratch(const context *cx, char *dir, size_t len)
 {
-    snprintf(dir, len, "/tmp/mw-grade-XXXXXX");
+    snprintf(dir, len, "/tmp/mw-batch-XXXXXX");
     if (!mkdtemp(dir))
         die("cannot make a scratch folder in /tmp: %s", strerror(errno));
     const char *sub[] = {"src", "lib", "tmp", "sub"};

@@ -44,7 +44,7 @@ int mw_ceilings_measure(mw_ceilings *c);
 int mw_ceilings_get(const char *results_dir, const char *gpu_dir, const char *gpu,
                     int force, mw_ceilings *c);
 
-/* `mw-grade ceilings`: this GPU's roofs measured (again, with force) and
+/* `mw-chapter ceilings`: this GPU's roofs measured (again, with force) and
  * cached under results_root. 0, 2 on failure, 77 without a GPU. */
 int mw_cmd_ceilings(const char *results_root, int force);
 

@@ -2,7 +2,7 @@
  *
  * Linking libcublas makes every start of a program pay for its static
  * initialisation: 0.37 s on the 2-core machine, before main, even for
- * `mw-grade list` or a refused argument, and again in every process a
+ * `mw-chapter list` or a refused argument, and again in every process a
  * check or a batch starts. The chapter programs need cuBLAS only for the
  * library baselines and the GEMM roofs, so they are not linked with it:
  * the few cuBLAS functions they call are defined here, with cuBLAS's own

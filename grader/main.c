@@ -1,5 +1,5 @@
 /* main.c: the chapter program's command line. The Makefile calls it; it can
- * also be run directly (`build/01-vector-add/mw-grade --help`). */
+ * also be run directly (`build/01-vector-add/mw-chapter --help`). */
 #define _GNU_SOURCE
 #include "bench.h"
 #include "traffic.h"
@@ -7,7 +7,7 @@
 #include "ceilings.h"
 #include "csv.h"
 #include "devinfo.h"
-#include "grade.h"
+#include "checker.h"
 #include "roofs.h"
 
 #include <errno.h>
@@ -22,7 +22,7 @@
 static void usage(FILE *fp)
 {
     fprintf(fp,
-            "usage: mw-grade COMMAND [options]   (chapter %s)\n"
+            "usage: mw-chapter COMMAND [options]   (chapter %s)\n"
             "commands:\n"
             "  check     --lib-dir DIR [--label TEXT] [--version NN] [--seed S]\n"
             "            [--timeout SECONDS] [--small] [--no-fork] [--required-only]\n"
@@ -49,7 +49,7 @@ static const mw_case *append_cases(const mw_chapter *ch, const mw_cases_file *ex
 {
     mw_case *all = malloc((size_t)(ch->ncases + extra->ncases) * sizeof *all);
     if (!all) {
-        perror("mw-grade");
+        perror("mw-chapter");
         exit(2);
     }
     memcpy(all, ch->cases, (size_t)ch->ncases * sizeof *all);
@@ -74,7 +74,7 @@ static uint64_t fresh_seed(void)
  * wanted. */
 static int bad_value(const char *opt, const char *val, const char *want)
 {
-    fprintf(stderr, "mw-grade: %s must be %s, not '%s'\n", opt, want, val);
+    fprintf(stderr, "mw-chapter: %s must be %s, not '%s'\n", opt, want, val);
     return 2;
 }
 
@@ -177,7 +177,7 @@ int main(int argc, char **argv)
      * before it turns into a percent of nothing. */
     char why[512];
     if (mw_roofs_check_chapter(&mw_roofs, &mw_chapter_def, why, sizeof why) != 0) {
-        fprintf(stderr, "mw-grade: %s\n", why);
+        fprintf(stderr, "mw-chapter: %s\n", why);
         return 2;
     }
     const char *cmd = argv[1];
@@ -240,7 +240,7 @@ int main(int argc, char **argv)
             else if (strcmp(a, "--csv") == 0 && strcmp(cmd, "list") == 0)
                 list_csv = 1;
             else {
-                fprintf(stderr, "mw-grade: unknown or incomplete option '%s'\n", a);
+                fprintf(stderr, "mw-chapter: unknown or incomplete option '%s'\n", a);
                 usage(stderr);
                 return 2;
             }
@@ -253,7 +253,7 @@ int main(int argc, char **argv)
     if (cases_path) {
         char err[512];
         if (mw_cases_file_load(cases_path, &extra, err, sizeof err) != 0) {
-            fprintf(stderr, "mw-grade: %s\n", err);
+            fprintf(stderr, "mw-chapter: %s\n", err);
             return 2;
         }
         if (!have_seed && extra.have_seed)
@@ -265,7 +265,7 @@ int main(int argc, char **argv)
     if (!have_seed)
         check.seed = bench.seed = fresh_seed();
     if (check.only_version && !version_known(ch, check.only_version)) {
-        fprintf(stderr, "mw-grade: no version of %s starts with '%s' (--version, EX=); versions:",
+        fprintf(stderr, "mw-chapter: no version of %s starts with '%s' (--version, EX=); versions:",
                 ch->id, check.only_version);
         for (int v = 0; v < ch->nversions; v++)
             fprintf(stderr, " %s", ch->versions[v].file);
@@ -275,7 +275,7 @@ int main(int argc, char **argv)
 
     if (strcmp(cmd, "check") == 0) {
         if (!check.lib_dir) {
-            fprintf(stderr, "mw-grade check: --lib-dir is required\n");
+            fprintf(stderr, "mw-chapter check: --lib-dir is required\n");
             return 2;
         }
         if (!check.src_label)
@@ -284,7 +284,7 @@ int main(int argc, char **argv)
     }
     if (strcmp(cmd, "perf") == 0) {
         if (!perf_out || perf_size <= 0) {
-            fprintf(stderr, "mw-grade perf: --size and --out are required\n");
+            fprintf(stderr, "mw-chapter perf: --size and --out are required\n");
             return 2;
         }
         return mw_cmd_perf(ch, &bench, perf_size, perf_out);
@@ -303,7 +303,7 @@ int main(int argc, char **argv)
         (list_csv ? list_chapter_csv : list_chapter)(ch);
         return 0;
     }
-    fprintf(stderr, "mw-grade: unknown command '%s'\n", cmd);
+    fprintf(stderr, "mw-chapter: unknown command '%s'\n", cmd);
     usage(stderr);
     return 2;
 }

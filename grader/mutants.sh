@@ -2,7 +2,7 @@
 # mutants.sh: mutation testing of the grader (`make mutants CH=NN`;
 # docs/mutation-testing.md).
 #
-#   sh grader/mutants.sh --chapter NN-name --grader build/NN-name/mw-grade
+#   sh grader/mutants.sh --chapter NN-name --grader build/NN-name/mw-chapter
 #       --tool build/tools/mw-mutate --work DIR --results DIR --timeout S
 #       --seed S [--version EX]
 #
@@ -22,7 +22,7 @@
 # (status: killed, survived, equivalent or stillborn), and prints a summary
 # with the mutation score, killed / (killed + survived), and the survivors.
 #
-# Without a GPU (`mw-grade info` exits 77) it builds the mutants, which
+# Without a GPU (`mw-chapter info` exits 77) it builds the mutants, which
 # shows which compile, writes DIR/mutants.csv with status stillborn or
 # ungraded, says that grading needs a GPU, and exits 77. Other exits: 0
 # done (survivors are a result, not a failure), 2 an error.

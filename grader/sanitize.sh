@@ -4,7 +4,7 @@
 # each found. Each view is allocated exactly (--exact-views): the guard
 # bands of a normal check would put a read one past the end inside the
 # allocation, where memcheck cannot see it. Further options go to
-# `mw-grade check` (the batch passes --required-only: an optional version
+# `mw-chapter check` (the batch passes --required-only: an optional version
 # is not graded, so not sanitized).
 grader=$1 libdir=$2 label=$3
 shift 3

@@ -46,7 +46,7 @@ chapters() { for d in chapters/[0-9][0-9]-*/; do d=${d%/}; echo "${d#chapters/}"
 have_gpu() {
     local first out
     first=$(chapters | head -n 1)
-    out=$(build/"$first"/mw-grade info 2>&1)
+    out=$(build/"$first"/mw-chapter info 2>&1)
     local rc=$?
     GPU_REASON=$(printf '%s' "$out" | head -n 1)
     [ $rc -eq 0 ]

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The chapter programs load cuBLAS on first use (grader/cublas_lazy.c), so
-# that a start of mw-grade does not pay cuBLAS's 0.37 s of static
+# that a start of mw-chapter does not pay cuBLAS's 0.37 s of static
 # initialisation: the forwarders reach the real library
 # (tests/unit/test_cublas_lazy.c), and no chapter program links cuBLAS.
 . tests/lib.sh
@@ -17,7 +17,7 @@ while IFS= read -r line; do
 done <"${TMPDIR:-/tmp}/mw-lazy.$$"
 rm -f "${TMPDIR:-/tmp}/mw-lazy.$$"
 for ch in $(chapters); do
-    ldd "build/$ch/mw-grade" 2>/dev/null | grep -q 'libcublas'
-    ok "$([ $? -ne 0 ] && [ -x "build/$ch/mw-grade" ] && echo 0 || echo 1)" "$ch: mw-grade does not link cuBLAS"
+    ldd "build/$ch/mw-chapter" 2>/dev/null | grep -q 'libcublas'
+    ok "$([ $? -ne 0 ] && [ -x "build/$ch/mw-chapter" ] && echo 0 || echo 1)" "$ch: mw-chapter does not link cuBLAS"
 done
 done_testing

@@ -20,7 +20,7 @@ rm -f /tmp/mw-build.$$
 [ "$goal" = build ] || skip_long "every exercise compiles (make build)"
 
 for ch in $(chapters); do
-    ok "$([ -x build/$ch/mw-grade ] && echo 0 || echo 1)" "$ch: build/$ch/mw-grade exists"
+    ok "$([ -x build/$ch/mw-chapter ] && echo 0 || echo 1)" "$ch: build/$ch/mw-chapter exists"
     for src in $sources; do
         for f in $src/$ch/*.cu; do
             [ -e "$f" ] || continue

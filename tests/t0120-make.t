@@ -57,7 +57,7 @@ if have_gpu; then
     skip "no-GPU behaviour: this machine has a GPU"
     skip "no-GPU behaviour: this machine has a GPU"
 else
-    out=$(build/01-vector-add/mw-grade check --lib-dir build/solutions/01-vector-add 2>&1)
+    out=$(build/01-vector-add/mw-chapter check --lib-dir build/solutions/01-vector-add 2>&1)
     rc=$?
     is77=$([ $rc -eq 77 ] && echo 0 || echo 1)
     ok "$is77" "check without a GPU exits 77 (got $rc)"
@@ -66,7 +66,7 @@ else
     ok $? "and says why, ending in the pass/fail line"
 fi
 
-out=$(build/01-vector-add/mw-grade check --lib-dir x --version 99 2>&1)
+out=$(build/01-vector-add/mw-chapter check --lib-dir x --version 99 2>&1)
 rc=$?
 ok "$([ $rc -eq 2 ] && printf '%s' "$out" | grep -q '01_naive 02_fast' && echo 0 || echo 1)" \
     "EX= naming no version lists the versions"

@@ -51,7 +51,7 @@ ok $rc "make help does not care"
 
 # ---- the grader program ------------------------------------------------------------
 
-grader=build/04-softmax/mw-grade
+grader=build/04-softmax/mw-chapter
 if [ ! -x $grader ]; then
     skip "$grader is not built (make build)"
 else
@@ -65,8 +65,8 @@ else
         rm -f "${TMPDIR:-/tmp}/mw-args.$$"
         opt=$1
         [ $rc -eq 2 ] && [ -z "$stdout" ] && [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] &&
-            printf '%s' "$err" | grep -q -- "^mw-grade: .*$opt"
-        ok $? "mw-grade check $args: one line on stderr naming $opt, exit 2 (got $rc)"
+            printf '%s' "$err" | grep -q -- "^mw-chapter: .*$opt"
+        ok $? "mw-chapter check $args: one line on stderr naming $opt, exit 2 (got $rc)"
         [ $rc -eq 2 ] || printf '%s\n' "$err" | head -n 2 | diag
     done
     err=$($grader check --lib-dir /nonexistent --version 7 2>&1)
@@ -76,7 +76,7 @@ else
         # shellcheck disable=SC2086
         $grader $args >/dev/null 2>&1
         rc=$?
-        ok "$([ $rc -eq 2 ] && echo 0 || echo 1)" "mw-grade $args: exit 2 (got $rc)"
+        ok "$([ $rc -eq 2 ] && echo 0 || echo 1)" "mw-chapter $args: exit 2 (got $rc)"
     done
 fi
 

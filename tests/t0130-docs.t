@@ -55,7 +55,7 @@ for msg in 'nvcc not found: not on the PATH, nor at' 'not found or not executabl
     grep -q -F -- "$msg" Makefile && tr '\n' ' ' <$doc | grep -q -F -- "$msg"
     ok $? "make prints '$msg' and $doc explains it"
 done
-grep -q -F 'must be %s, not' grader/main.c && grep -q -F 'mw-grade: --timeout must be a positive number of seconds' $doc
+grep -q -F 'must be %s, not' grader/main.c && grep -q -F 'mw-chapter: --timeout must be a positive number of seconds' $doc
 ok $? "the grader's own argument errors are in $doc"
 
 # ---- writing-a-chapter.md ----------------------------------------------------------

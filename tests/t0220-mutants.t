@@ -10,7 +10,7 @@
 #    or a preprocessor line; the same holds for every reference solution,
 #    each of which has mutants, under unique keys;
 #  - it refuses marker errors and a file with nothing to mutate;
-#  - grader/mutants.sh, with stand-ins for `make lib` and mw-grade: the
+#  - grader/mutants.sh, with stand-ins for `make lib` and mw-chapter: the
 #    statuses, killed_by, the score, the results folder named after the
 #    GPU, the equivalents list and its stale keys, a hung check stopped, a
 #    mutant graded on every case once it passes the small ones, EX=, and
@@ -161,7 +161,7 @@ fi
 #
 # grader/mutants.sh on a chapter 99-fake whose solution is the sample, with
 # a `make lib` that copies the mutant (and refuses the one without its
-# barrier: stillborn) and an `mw-grade` that names a GPU and decides from
+# barrier: stillborn) and an `mw-chapter` that names a GPU and decides from
 # the mutant's text: most fail a case, one hangs after its ERROR line (the
 # driver must stop it), one fails only a large case, one passes everything.
 
@@ -176,7 +176,7 @@ for a; do case $a in KERNEL=*) k=${a#KERNEL=} ;; LIBDIR=*) d=${a#LIBDIR=} ;; esa
 grep -q '^    __syncthreads();' "$k" || { echo "stand-in: does not compile" >&2; exit 2; }
 mkdir -p "$d" && cp "$k" "$d/$(basename "$k" .cu).so"
 EOF
-cat >"$fake/bin/mw-grade" <<'EOF'
+cat >"$fake/bin/mw-chapter" <<'EOF'
 #!/bin/sh
 if [ "$1" = info ] && [ -n "${FAKE_NO_GPU:-}" ]; then echo "no CUDA GPU (stand-in)"; exit 77; fi
 if [ "$1" = info ]; then echo "Fake GPU 80GB (test): compute capability 9.0, 1 SMs"; exit 0; fi
@@ -200,11 +200,11 @@ echo "  PASS  01_sample    edge     n=0"
 printf '  FAIL  01_sample    offset   n=33 (views offset by 3,3,3 floats)\n        1 of 33 wrong\n'
 sleep 2; echo "  PASS  01_sample    edge     n=2"; echo "2 passed, 1 failed"; exit 1
 EOF
-chmod +x "$fake/bin/make" "$fake/bin/mw-grade"
+chmod +x "$fake/bin/make" "$fake/bin/mw-chapter"
 export FAKE_PIDS=$fake/pids
 : >"$FAKE_PIDS"
 driver=$PWD/grader/mutants.sh tool=$PWD/$TOOL
-out=$(cd "$fake" && MAKE=$fake/bin/make sh "$driver" --chapter 99-fake --grader "$fake/bin/mw-grade" \
+out=$(cd "$fake" && MAKE=$fake/bin/make sh "$driver" --chapter 99-fake --grader "$fake/bin/mw-chapter" \
     --tool "$tool" --work "$fake/work" --results "$fake/results" --timeout 10 2>&1)
 ok $? "mutants.sh with stand-ins: exit 0"
 csv=$fake/results/Fake_GPU_80GB__test_/99-fake/mutants.csv
@@ -244,7 +244,7 @@ cp "$DATA/sample.cu" "$fake/solutions/99-fake/02_copy.cu"
 printf '01_sample.cu:35:49:stride-half  listed\n02_copy.cu:35:49:stride-half  listed\n' \
     >"$fake/solutions/99-fake/equivalent-mutants"
 out=$(cd "$fake" && FAKE_NO_GPU=1 MAKE=$fake/bin/make sh "$driver" --chapter 99-fake \
-    --grader "$fake/bin/mw-grade" --tool "$tool" --work "$fake/work" --results "$fake/results" \
+    --grader "$fake/bin/mw-chapter" --tool "$tool" --work "$fake/work" --results "$fake/results" \
     --timeout 10 --version 01 2>&1)
 rc=$?
 [ $rc -eq 77 ] && printf '%s' "$out" | grep -q -x -F 'mutants: grading needs a GPU: no CUDA GPU (stand-in)'

@@ -46,7 +46,7 @@ grep -q '02_fast does not compile' "$out/students/ben/score.csv"
 ok $? "a compile error is named in the student's status"
 grep -q 'error' "$out/students/ben/build.log"
 ok $? "and the compiler's message is in build.log"
-ls /tmp/mw-grade-* >/dev/null 2>&1 && leftover=1 || leftover=0
+ls /tmp/mw-batch-* >/dev/null 2>&1 && leftover=1 || leftover=0
 ok $leftover "no scratch folder is left behind"
 
 run=$(make -s --no-print-directory grade CH=01 SUBMISSIONS="$class" OUT="$out" 2>&1)

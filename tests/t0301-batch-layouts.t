@@ -102,7 +102,7 @@ has 'mallory,file,01_naive,mallory.cu,' "a .cu file stands for every version"
 has 'mallory,file,02_fast,mallory.cu,' "every version"
 has ',ignored,,EXPECTED.md,not a submission: set aside' "other files are set aside and named"
 ok "$([ $rc -eq 2 ] && echo 0 || echo 1)" "--list exits 2 when a submission cannot be read (got $rc)"
-ls -d /tmp/mw-grade-* >/dev/null 2>&1 && leftover=1 || leftover=0
+ls -d /tmp/mw-batch-* >/dev/null 2>&1 && leftover=1 || leftover=0
 ok $leftover "no scratch folder is left behind"
 
 # Without unzip: said per student, and the others go on.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Batch grading without a usable GPU refuses before it touches any student:
 # make grade fails with mw-batch's exit 77 and one line saying why (the
-# chapter program's `mw-grade info`), writes no score.csv, report.md,
+# chapter program's `mw-chapter info`), writes no score.csv, report.md,
 # results.json or gradebook.csv, and leaves an earlier run's output as it
 # was. Which scores a later run on the GPU would keep is what --list --out
 # shows: only complete, genuine ones; the zeros an earlier version recorded
@@ -14,7 +14,7 @@ scratch=$(mktemp -d)
 chmod 755 "$scratch"
 trap 'rm -rf "$scratch"' EXIT
 out=$scratch/out
-reason=$(build/01-vector-add/mw-grade info 2>&1 | head -n 1)
+reason=$(build/01-vector-add/mw-chapter info 2>&1 | head -n 1)
 
 run=$(make -s --no-print-directory grade CH=01 SUBMISSIONS=tests/class/01-vector-add OUT="$out" 2>&1)
 rc=$?

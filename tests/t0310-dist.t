@@ -87,7 +87,7 @@ if long_tests; then
     [ -n "$out" ] && printf '%s\n' "$out" | grep -i -E 'error|warning' | head -n 20 | diag
     n=0
     for ch in $(chapters); do
-        [ -x "$ed/build/$ch/mw-grade" ] || n=$((n + 1))
+        [ -x "$ed/build/$ch/mw-chapter" ] || n=$((n + 1))
         for f in "$ed/exercises/$ch"/*.cu; do
             so=$ed/build/exercises/$ch/$(basename "${f%.cu}").so
             [ -s "$so" ] || n=$((n + 1))

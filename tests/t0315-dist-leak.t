@@ -89,11 +89,11 @@ grep -q 'mw04_three_pass' chapters/04-softmax/baselines.cu && grep -q 'three_pas
 ok $? "and still are in this repository (the instructor's bench times them)"
 
 if long_tests; then
-    out=$(make -C "$ed" -s --no-print-directory -j"$(nproc 2>/dev/null || echo 2)" build/04-softmax/mw-grade 2>&1)
+    out=$(make -C "$ed" -s --no-print-directory -j"$(nproc 2>/dev/null || echo 2)" build/04-softmax/mw-chapter 2>&1)
     rc=$?
     ok $rc "the edition's chapter 04 builds without its baseline"
     [ $rc -eq 0 ] || printf '%s\n' "$out" | grep -v '^  [A-Z]' | tail -n 10 | diag
-    prog=$ed/build/04-softmax/mw-grade
+    prog=$ed/build/04-softmax/mw-chapter
     [ -x "$prog" ] && nm "$prog" >"$scratch/nm" 2>/dev/null && ! grep -q three_pass "$scratch/nm"
     ok $? "and its program holds no three-pass kernel"
 else

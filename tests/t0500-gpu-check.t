@@ -43,14 +43,14 @@ for ch in $(chapters); do
                 build_lib "$ch" "$scratch/$ch/src/$v.cu" "$scratch/$ch/lib" >/dev/null
         fi
     done
-    out=$(build/$ch/mw-grade check --lib-dir "$scratch/$ch/lib" --label skeleton 2>&1)
+    out=$(build/$ch/mw-chapter check --lib-dir "$scratch/$ch/lib" --label skeleton 2>&1)
     rc=$?
     ok "$([ $rc -eq 77 ] && echo 0 || echo 1)" "$ch: the skeletons exit 77, not implemented (exit $rc)"
     printf '%s' "$out" | grep -q 'not implemented yet' && ! printf '%s' "$out" | grep -q -E '^  (PASS|FAIL|ERROR)'
     ok $? "$ch: no skeleton case passes, fails or crashes; all are TODO"
 
     first=$(ls solutions/$ch/*.cu | head -n 1 | xargs basename | cut -c1-2)
-    out=$(build/$ch/mw-grade check --lib-dir build/solutions/$ch --version "$first" --small 2>&1)
+    out=$(build/$ch/mw-chapter check --lib-dir build/solutions/$ch --version "$first" --small 2>&1)
     others=$(printf '%s\n' "$out" | grep -E '^  (PASS|FAIL|ERROR|TODO|SKIP)' | grep -v -c " ${first}_")
     ok "$([ "$others" -eq 0 ] && echo 0 || echo 1)" "$ch: EX=$first grades only version $first"
 done
@@ -63,7 +63,7 @@ if [ -f solutions/03-matmul/04_tuned.cu ]; then
     ok $? "03-matmul: the tuned reference lists its configurations ($(echo $configs))"
     if long_tests; then
         for cfg in $configs; do
-            out=$(MW_TUNED_CONFIG=$cfg build/03-matmul/mw-grade check --lib-dir build/solutions/03-matmul \
+            out=$(MW_TUNED_CONFIG=$cfg build/03-matmul/mw-chapter check --lib-dir build/solutions/03-matmul \
                 --version 04 --seed 7 2>&1)
             rc=$?
             ok $rc "03-matmul: 04_tuned forced to $cfg passes every case"
@@ -74,7 +74,7 @@ if [ -f solutions/03-matmul/04_tuned.cu ]; then
     fi
     # The cache file it writes beside the library names this GPU.
     tune=build/solutions/03-matmul/04_tuned.tune
-    build/03-matmul/mw-grade check --lib-dir build/solutions/03-matmul --version 04 --small >/dev/null 2>&1
+    build/03-matmul/mw-chapter check --lib-dir build/solutions/03-matmul --version 04 --small >/dev/null 2>&1
     [ -s "$tune" ] && grep -q "$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)" "$tune"
     ok $? "03-matmul: the tuned reference caches its choices per GPU in $tune"
 
@@ -84,7 +84,7 @@ if [ -f solutions/03-matmul/04_tuned.cu ]; then
     lib=$scratch/optional/lib
     mkdir -p "$lib"
     cp build/solutions/03-matmul/0[123]_*.so "$scratch/03-matmul/lib/04_tuned.so" "$lib/"
-    out=$(build/03-matmul/mw-grade check --lib-dir "$lib" --small 2>&1)
+    out=$(build/03-matmul/mw-chapter check --lib-dir "$lib" --small 2>&1)
     rc=$?
     ok $rc "03-matmul: an unattempted optional version does not fail the check (exit $rc)"
     printf '%s' "$out" | grep -q 'optional version was not attempted'
@@ -144,7 +144,7 @@ cudaError_t matmul_naive(const float *A, const float *B, float *C, int M, int N,
 }
 CU
     build_lib 03-matmul "$scratch/splitk/01_naive.cu" "$scratch/splitk/lib" >/dev/null 2>&1
-    out=$(build/03-matmul/mw-grade check --lib-dir "$scratch/splitk/lib" --version 01 --small --seed 7 2>&1)
+    out=$(build/03-matmul/mw-chapter check --lib-dir "$scratch/splitk/lib" --version 01 --small --seed 7 2>&1)
     rc=$?
     ok $rc "03-matmul: split-K with atomics, not bitwise reproducible, passes (exit $rc)"
     [ $rc -ne 0 ] && printf '%s\n' "$out" | grep -v '^  PASS' | head -n 20 | diag

@@ -43,7 +43,7 @@ for dir in $(wrong_dirs); do
         tail -n 5 "$lib.log" | diag
         continue
     fi
-    out=$(build/$ch/mw-grade check --lib-dir "$lib" --version "$version" \
+    out=$(build/$ch/mw-chapter check --lib-dir "$lib" --version "$version" \
         --timeout "${timeout:-30}" --seed 7 2>&1)
     rc=$?
     # `exit: 1 2` accepts either code (docs/writing-a-chapter.md).

@@ -63,7 +63,7 @@ if [ ! -f "$unfused" ]; then
 else
     lib=$scratch/unfused
     build_lib 02-add-relu "$unfused" "$lib" >/dev/null 2>&1
-    MW_TIME_CAP=0.05 build/02-add-relu/mw-grade bench --student "$lib" --results "$scratch/unfused-results" >/dev/null 2>&1
+    MW_TIME_CAP=0.05 build/02-add-relu/mw-chapter bench --student "$lib" --results "$scratch/unfused-results" >/dev/null 2>&1
     ok $? "02-add-relu: bench of an unfused submission succeeds"
     ucsv=$(ls "$scratch"/unfused-results/*/02-add-relu/bench.csv 2>/dev/null | head -n 1)
     timed=$(awk -F, 'NR > 1 && $2 == "student/01_fused" && $17 == "" && $9 != ""' "$ucsv" | wc -l)

@@ -61,7 +61,7 @@ cmp "$(col erin edge) == 5" "erin: her 01_naive passes (edge $(col erin edge) of
 details frank | grep -q 'cudaErrorIllegalAddress'
 ok $? "frank: illegal address named"
 # Of the 2 x E edge jobs, frank passes his 01_naive's E and 02_fast's n = 0.
-E=$(build/01-vector-add/mw-grade list | grep -c '^  edge ')
+E=$(build/01-vector-add/mw-chapter list | grep -c '^  edge ')
 cmp "$E > 1 && $(col frank edge) > 10 * ($E + 1) / (2 * $E) - 0.01 && $(col frank edge) < 10 * ($E + 1) / (2 * $E) + 0.01" \
     "frank: 01_naive passes, and 02_fast at n = 0 (edge $(col frank edge), $E edge cases)"
 cmp "$(col grace tail) == 7.5 && $(col grace performance) == 0" \

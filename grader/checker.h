@@ -1,6 +1,6 @@
-/* grade.h: the check command. */
-#ifndef MW_GRADE_H
-#define MW_GRADE_H
+/* checker.h: the check command. */
+#ifndef MW_CHECKER_H
+#define MW_CHECKER_H
 
 #include "mw.h"
 

@@ -1,4 +1,4 @@
-/* grade.c: `check`, every case of every version, isolated from crashes and
+/* checker.c: `check`, every case of every version, isolated from crashes and
  * hangs.
  *
  * The parent process never touches CUDA. It forks a child that runs the
@@ -8,7 +8,7 @@
  * or job j outlives the timeout, the parent reports job j as a crash or a
  * timeout, kills what is left, and forks a fresh child from job j+1. */
 #define _GNU_SOURCE
-#include "grade.h"
+#include "checker.h"
 
 #include "csv.h"
 #include "devinfo.h"
