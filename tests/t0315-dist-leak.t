@@ -50,9 +50,21 @@ else
 fi
 
 # Nothing it must not find: the skeletons, the grader, the chapters' own
-# code other than the instructor-only regions.
-mapfile -t own < <(ls exercises/*/*.cu grader/*.c grader/*.h grader/*.cu chapters/*/*.c chapters/*/*.h \
-    chapters/*/*.cu 2>/dev/null | grep -v -x 'chapters/04-softmax/baselines.cu')
+# code other than the instructor-only regions (a baseline that answers an
+# exercise sits in one): a file with such regions is compared with them
+# cut, as the edition ships it, so a new chapter's baseline needs no entry
+# here.
+own=()
+for f in $(ls exercises/*/*.cu grader/*.c grader/*.h grader/*.cu chapters/*/*.c chapters/*/*.h \
+    chapters/*/*.cu 2>/dev/null); do
+    if grep -q -E '^[[:space:]]*// BEGIN INSTRUCTOR ONLY' "$f"; then
+        mkdir -p "$scratch/cut/$(dirname "$f")"
+        awk '/^[ \t]*\/\/ BEGIN INSTRUCTOR ONLY/ { skip = 1 } !skip { print }
+             /^[ \t]*\/\/ END INSTRUCTOR ONLY/ { skip = 0 }' "$f" >"$scratch/cut/$f"
+        f=$scratch/cut/$f
+    fi
+    own+=("$f")
+done
 out=$(compare solutions "${own[@]}" 2>&1)
 ok $? "the skeletons, the grader and the chapters' other sources share no code with the solutions"
 printf '%s\n' "$out" | diag
