@@ -8,6 +8,7 @@
  * each of which must load, and save back to the same bytes. */
 #define _POSIX_C_SOURCE 200809L
 #include "tap.h"
+#include "table_plus.h"
 
 #include "ceilings.h"
 #include "csv.h"
@@ -178,11 +179,10 @@ static double measure_madeup(struct mw_timer *t)
 static mw_roof madeup_rows[MW_MAX_ROOFS];
 static mw_roof_table madeup_table(void)
 {
-    memcpy(madeup_rows, mw_roofs.roof, (size_t)mw_roofs.count * sizeof madeup_rows[0]);
-    madeup_rows[mw_roofs.count] =
-        (mw_roof){"madeup", MW_ROOF_FLOPS, "GFLOP/s", "madeup_gflops", "made-up GEMM", "MADEUP",
-                  "made-up GEMM rate", "a made-up GEMM, 4096^3, median", measure_madeup};
-    return (mw_roof_table){madeup_rows, mw_roofs.count + 1};
+    return mw_table_plus(madeup_rows, (mw_roof){"madeup", MW_ROOF_FLOPS, "GFLOP/s",
+                                                "madeup_gflops", "made-up GEMM", "MADEUP",
+                                                "made-up GEMM rate",
+                                                "a made-up GEMM, 4096^3, median", measure_madeup});
 }
 
 static void test_madeup(const char *dir)
