@@ -31,14 +31,14 @@ static cudaError_t run_plainly(cudaStream_t stream, mw_views *v, mw_launch_fn la
     return launch(arg, stream);
 }
 
-cudaError_t mw_stream_rule_run(cudaStream_t stream, const mw_views *v, mw_launch_fn launch,
+cudaError_t mw_stream_rule_run(cudaStream_t stream, mw_views *v, mw_launch_fn launch,
                                void *arg, long long *outside, cudaError_t *ran)
 {
     *outside = -1;
     *ran = cudaSuccess;
     /* Relaxed: the launcher may still call cudaMalloc and the like. */
     if (cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed) != cudaSuccess)
-        return run_plainly(stream, (mw_views *)v, launch, arg);
+        return run_plainly(stream, v, launch, arg);
     cudaError_t launched = launch(arg, stream);
     cudaGraph_t graph = NULL;
     cudaError_t captured = cudaStreamEndCapture(stream, &graph);
@@ -47,7 +47,7 @@ cudaError_t mw_stream_rule_run(cudaStream_t stream, const mw_views *v, mw_launch
             cudaGraphDestroy(graph);
         /* A launcher that failed is called again, so that its own error is
          * what the check reports, now outside any capture. */
-        return run_plainly(stream, (mw_views *)v, launch, arg);
+        return run_plainly(stream, v, launch, arg);
     }
     /* Nothing the launcher queued on the stream has run: what the output
      * holds now was written by work launched elsewhere. */

@@ -42,7 +42,7 @@ typedef cudaError_t (*mw_launch_fn)(void *arg, cudaStream_t stream);
  * written off the stream, or -1 when the run could not be judged (the
  * launcher broke the capture, or failed, and was called again plainly:
  * its work may still be running). */
-cudaError_t mw_stream_rule_run(cudaStream_t stream, const mw_views *v, mw_launch_fn launch,
+cudaError_t mw_stream_rule_run(cudaStream_t stream, mw_views *v, mw_launch_fn launch,
                                void *arg, long long *outside, cudaError_t *ran);
 
 #ifdef __cplusplus
