@@ -25,7 +25,9 @@
 # Without a GPU (`mw-chapter info` exits 77) it builds the mutants, which
 # shows which compile, writes DIR/mutants.csv with status stillborn or
 # ungraded, says that grading needs a GPU, and exits 77. Other exits: 0
-# done (survivors are a result, not a failure), 2 an error.
+# done (survivors are a result, not a failure); 1 some mutants were not
+# graded, because the GPU became unusable during the run (their status is
+# ungraded, and the score counts only the graded ones); 2 an error.
 #
 # Internal entries, for xargs: --build-one and --grade-one (below).
 set -u
@@ -70,6 +72,11 @@ if [ "${1:-}" = --grade-one ]; then
     # The shell's own notes ("Terminated", for the check stopped below) go
     # beside the log, not to the terminal.
     exec 2>"$dir/$mode.stderr"
+    # Once one check found no usable GPU, the others would only find the same.
+    if [ -f "$work/gpu-lost" ]; then
+        printf 'ungraded\t%s\n' "$(cat "$work/gpu-lost")" >"$dir/$mode.result"
+        exit 0
+    fi
     small=
     [ "$mode" = small ] && small=--small
     # timeout(1) runs the check in a process group of its own: a TERM sent
@@ -103,6 +110,13 @@ if [ "${1:-}" = --grade-one ]; then
         printf 'killed\t%s (%s)\n' "$case_name" "${why:-error}" >"$dir/$mode.result"
     elif [ $rc -eq 0 ]; then
         echo passed >"$dir/$mode.result"
+    elif [ $rc -eq 77 ]; then
+        # Exit 77 is "could not grade" (no usable GPU): the mutant was not
+        # judged, so it is neither killed nor survived. The check prints why
+        # on the line before its "0 passed, 0 failed, N skipped".
+        why=$(grep -B 1 -m 1 -E '^0 passed, 0 failed' "$log" | head -n 1 | cut -c 1-120)
+        printf 'ungraded\t%s\n' "the grader could not grade it (exit 77): ${why:-no reason given}" >"$dir/$mode.result"
+        cut -f 2 "$dir/$mode.result" >"$work/gpu-lost"
     else
         printf 'killed\t%s\n' "the grader exited $rc without naming a case" >"$dir/$mode.result"
     fi
@@ -112,6 +126,7 @@ if [ "${1:-}" = --grade-one ]; then
     result=$(cat "$dir/$mode.result")
     case "$result" in
     passed) [ "$mode" = full ] && printf '  %-8s %s\n' SURVIVED "$site" ;;
+    ungraded*) printf '  %-8s %s: %s\n' UNGRADED "$site" "$(printf '%s' "$result" | cut -f 2-)" ;;
     *) printf '  %-8s %s: %s\n' KILLED "$site" "$(printf '%s' "$result" | cut -f 2-)" ;;
     esac
     exit 0
@@ -279,18 +294,23 @@ small_at=$(date +%s)
 echo "mutants: small cases done in $((small_at - built_at)) s; $(wc -l <"$work/full.list") passed them: grading those on every case, one at a time"
 xargs -P 1 -L 1 sh "$self" --grade-one "$grader" "$timeout" "$seed" full \
     "$work" "$scratch" <"$work/full.list"
-killed=$(($(wc -l <"$work/grade.list") - $(wc -l <"$work/full.list")))
-survived=0
 while read -r version k; do
     if [ "$(cat "$work/$version/$k/full.result")" = passed ]; then
         printf 'survived\t\n' >"$work/$version/$k/result"
-        survived=$((survived + 1))
     else
         cp "$work/$version/$k/full.result" "$work/$version/$k/result"
-        killed=$((killed + 1))
     fi
 done <"$work/full.list"
 end=$(date +%s)
+# count STATUS: the graded mutants whose result is STATUS.
+count() {
+    n=0
+    while read -r version k; do
+        [ "$(cut -f 1 "$work/$version/$k/result")" = "$1" ] && n=$((n + 1))
+    done <"$work/grade.list"
+    echo $n
+}
+killed=$(count killed) survived=$(count survived) ungraded=$(count ungraded)
 
 gpu_name=$(printf '%s\n' "$gpu_out" | head -n 1 | sed 's/: compute capability.*//')
 # The results folder of the GPU: its name with every character but letters,
@@ -305,8 +325,10 @@ if [ $((killed + survived)) -gt 0 ]; then
 else
     score="undefined (nothing graded)"
 fi
+not_graded=
+[ "$ungraded" -gt 0 ] && not_graded=", $ungraded NOT GRADED"
 echo "mutants: $chapter on $gpu_name: $total mutants, $stillborn stillborn, $killed killed," \
-    "$equivalent equivalent, $survived survived; mutation score $score (killed / (killed + survived))"
+    "$equivalent equivalent, $survived survived$not_graded; mutation score $score (killed / (killed + survived))"
 echo "mutants: $((end - start)) s: build $((built_at - start)) s, small cases $((small_at - built_at)) s, every case $((end - small_at)) s"
 if [ $survived -gt 0 ]; then
     echo "mutants: the survivors (mark one equivalent in $equivalents when no input can tell it apart):"
@@ -314,4 +336,8 @@ if [ $survived -gt 0 ]; then
         printf "  %s:%s:%s:%s %s -> %s\n", f[2], f[3], f[4], f[5], f[6], f[7] }' "$csv"
 fi
 echo "mutants: wrote $csv"
+if [ "$ungraded" -gt 0 ]; then
+    echo "mutants: $ungraded mutants were not graded, so the score is incomplete: $(cat "$work/gpu-lost")" >&2
+    exit 1
+fi
 exit 0

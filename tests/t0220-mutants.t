@@ -180,6 +180,10 @@ cat >"$fake/bin/mw-chapter" <<'EOF'
 #!/bin/sh
 if [ "$1" = info ] && [ -n "${FAKE_NO_GPU:-}" ]; then echo "no CUDA GPU (stand-in)"; exit 77; fi
 if [ "$1" = info ]; then echo "Fake GPU 80GB (test): compute capability 9.0, 1 SMs"; exit 0; fi
+if [ -n "${FAKE_LOSE_GPU:-}" ]; then
+    echo "memwall check (stand-in)"; echo "CUDA GPU unusable: cudaErrorDevicesUnavailable (stand-in)"
+    echo "0 passed, 0 failed, 3 skipped"; exit 77
+fi
 lib= small=0
 while [ $# -gt 0 ]; do case $1 in --lib-dir) lib=$2; shift ;; --small) small=1 ;; esac; shift; done
 so=$(ls "$lib"/*.so)
@@ -258,6 +262,21 @@ csv=$fake/work/mutants.csv
     [ "$(tail -n +2 "$csv" | grep -c ',equivalent,$')" -eq 1 ] &&
     [ "$(tail -n +2 "$csv" | grep -c ',stillborn,build failed$')" -eq 1 ]
 ok $? "the work folder's mutants.csv: $((n - 2)) ungraded, 1 equivalent, 1 stillborn"
+
+# The GPU lost during grading (info worked; every check exits 77): no mutant
+# is called killed for it. Each is ungraded with the reason, the summary says
+# so, and the exit is 1.
+out=$(cd "$fake" && FAKE_LOSE_GPU=1 MAKE=$fake/bin/make sh "$driver" --chapter 99-fake \
+    --grader "$fake/bin/mw-chapter" --tool "$tool" --work "$fake/work" --results "$fake/lost" \
+    --timeout 10 --version 01 2>&1)
+rc=$?
+csv=$fake/lost/Fake_GPU_80GB__test_/99-fake/mutants.csv
+[ $rc -eq 1 ] && [ "$(tail -n +2 "$csv" | grep -c ',killed,')" -eq 0 ] &&
+    [ "$(tail -n +2 "$csv" | grep -c ',ungraded,the grader could not grade it (exit 77): CUDA GPU unusable: cudaErrorDevicesUnavailable (stand-in)$')" -eq $((n - 2)) ]
+ok $? "the GPU lost while grading: exit 1 (got $rc), $((n - 2)) ungraded with the reason, none killed"
+printf '%s' "$out" | grep -q "0 killed, 1 equivalent, 0 survived, $((n - 2)) NOT GRADED; mutation score undefined" &&
+    printf '%s' "$out" | grep -q "mutants: $((n - 2)) mutants were not graded, so the score is incomplete: the grader could not grade it"
+ok $? "the summary counts them as not graded and says the score is incomplete"
 
 # ---- make mutants ------------------------------------------------------------------------
 
