@@ -20,6 +20,9 @@ mw_inputs mw_case_inputs(const mw_case *c, int case_index, uint64_t seed)
     for (int b = 0; b < MW_MAX_BUFS; b++)
         in.stream[b] = b < 4 ? (uint32_t)(case_index * 4 + b + 1)
                              : (uint32_t)(((uint32_t)1 << 24) + case_index * 4 + (b - 4) + 1);
+    if (c->shared_inputs) /* one storage: one stream (outputs draw none) */
+        for (int b = 1; b < MW_MAX_BUFS; b++)
+            in.stream[b] = in.stream[0];
     in.gen = c->gen;
     in.scale = c->scale != 0.f ? c->scale : 1.f;
     return in;
@@ -44,8 +47,19 @@ size_t mw_case_bytes(const mw_chapter *ch, const mw_case *c)
     specs_of(ch, c, &v);
     size_t bytes = 0;
     for (int b = 0; b < v.nbufs; b++)
-        bytes += (v.spec[b].count + 2 * MW_GUARD + c->offset[b]) * sizeof(float);
+        if (mw_shares_storage(c, &v, b) < 0)
+            bytes += (v.spec[b].count + 2 * MW_GUARD + c->offset[b]) * sizeof(float);
     return bytes;
+}
+
+int mw_shares_storage(const mw_case *c, const mw_views *v, int b)
+{
+    if (!c->shared_inputs || v->spec[b].is_output)
+        return -1;
+    for (int first = 0; first < b; first++)
+        if (!v->spec[first].is_output)
+            return first;
+    return -1;
 }
 
 size_t mw_workspace_bytes(size_t floats)
@@ -80,6 +94,11 @@ cudaError_t mw_views_alloc(const mw_chapter *ch, const mw_case *c, mw_views *v)
 {
     specs_of(ch, c, v);
     for (int b = 0; b < v->nbufs; b++) {
+        int first = mw_shares_storage(c, v, b);
+        if (first >= 0) { /* a second view of an input: nothing of its own to free */
+            v->view[b] = v->view[first];
+            continue;
+        }
         cudaError_t err = alloc_slot(v, b, c->offset[b]);
         if (err != cudaSuccess) {
             mw_views_free(v);
@@ -172,6 +191,8 @@ cudaError_t mw_views_fill(mw_views *v, const mw_inputs *in, cudaStream_t s)
 {
     cudaError_t err = cudaSuccess;
     for (int b = 0; b < v->nbufs && err == cudaSuccess; b++) {
+        if (!v->alloc[b]) /* a shared input, filled through its first view */
+            continue;
         err = cudaMemsetAsync(v->alloc[b], 0xfe, v->alloc_count[b] * sizeof(float), s);
         if (err == cudaSuccess && !v->spec[b].is_output)
             err = mw_dev_fill(v->view[b], v->spec[b].count, in->seed, in->stream[b], in->gen,
@@ -188,7 +209,7 @@ cudaError_t mw_views_fill_inputs(mw_views *v, const mw_inputs *in, cudaStream_t 
 {
     cudaError_t err = cudaSuccess;
     for (int b = 0; b < v->nbufs && err == cudaSuccess; b++)
-        if (!v->spec[b].is_output)
+        if (!v->spec[b].is_output && v->alloc[b])
             err = mw_dev_fill(v->view[b], v->spec[b].count, in->seed, in->stream[b], in->gen,
                               in->scale, s);
     return err;

@@ -38,6 +38,9 @@ typedef struct mw_checked {
 mw_inputs mw_case_inputs(const mw_case *c, int case_index, uint64_t seed);
 
 size_t mw_case_bytes(const mw_chapter *ch, const mw_case *c);
+/* The input whose storage buffer b shares (a case with shared_inputs), or
+ * -1 when b has its own. */
+int mw_shares_storage(const mw_case *c, const mw_views *v, int b);
 cudaError_t mw_views_alloc(const mw_chapter *ch, const mw_case *c, mw_views *v);
 /* On (1): views allocated from here on end exactly where the buffer ends,
  * with no guard band after it (at least one float is allocated), so that

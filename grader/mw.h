@@ -54,6 +54,11 @@ typedef struct mw_case {
     int op;                      /* set by the harness from the version or library
                                     being run: which operation the hooks describe;
                                     the case's own for MW_OP_FROM_CASE ones */
+    int shared_inputs;           /* 1: every input is a view of the first input's
+                                    storage (a + a: the interface lets inputs
+                                    alias), so a limit case needs one input
+                                    buffer, not two, and fits a smaller GPU. The
+                                    offsets of the later inputs are ignored. */
 } mw_case;
 
 /* One buffer of a case: inputs first, then the outputs. */
