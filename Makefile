@@ -315,6 +315,7 @@ help:
 	@echo '  MW_DIST_EXCLUDE="a b" more paths make dist leaves out'
 	@echo '  MW_NO_DROP=1          make grade as root runs submissions as root, not nobody'
 	@echo '  MW_TEST_LONG=1        make test and prove tests/... run the long tests too'
+	@echo '  MW_FACTS=path         the roofs listing tool plots/plot.sh runs (default build/tools/mw-facts)'
 	@echo
 	@echo 'Chapters: $(CHAPTERS)'
 
@@ -345,8 +346,9 @@ traffic: $(GRADER) $(STUDENT_LIBS) $(REF_LIBS)
 ceilings: $(BUILD)/$(firstword $(CHAPTERS))/mw-chapter
 	$(Q)$< ceilings --results $(RESULTS) --force
 
-plot:
-	$(Q)dir=$$(sh grader/results-dir.sh $(CHAPTER) '$(GPU)') && sh plots/plot.sh "$$dir"
+# The plots draw the roofs that build/tools/mw-facts lists (grader/roofs.c).
+plot: $(BUILD)/tools/mw-facts
+	$(Q)dir=$$(sh grader/results-dir.sh $(CHAPTER) '$(GPU)') && MW_FACTS=$(BUILD)/tools/mw-facts sh plots/plot.sh "$$dir"
 
 sanitize: $(GRADER) $(SRC_LIBS)
 	$(Q)sh grader/sanitize.sh $(GRADER) $(BUILD)/$(SRC)/$(CHAPTER) $(SRC)/$(CHAPTER) \

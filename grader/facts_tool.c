@@ -3,6 +3,7 @@
  *
  *   mw-facts [--ceilings FILE] BENCH.csv [OUT.csv]   write the facts columns
  *   mw-facts --table BENCH.csv                       the bench's terminal table
+ *   mw-facts --roofs CEILINGS.csv                    the roofs, as the plots draw them
  *
  * The first form writes BENCH.csv (or OUT.csv) with MW_FACTS_COLUMNS after
  * its own columns, which are copied byte for byte; where the file already
@@ -20,6 +21,11 @@
  *     built with (grader/roofs.c); blank for a roof it lacks.
  *   - the terminal's GB/s and GFLOP/s (--table) are the file's, rounded to
  *     6 digits; the bench prints them at full precision.
+ * The third form writes to stdout the roof table this tool is built with,
+ * with the values measured in CEILINGS.csv (blank where it lacks one, or
+ * where the file does not exist): name, role (how the roofline draws it:
+ * mw_roof_role), counts, unit, value, and the words of the plots' legends.
+ * plots/plot.sh draws every roof from it, none by name.
  * Exit status: 0 done, 1 bad input, 2 usage. */
 #define _POSIX_C_SOURCE 200809L
 #include "facts.h"
@@ -202,7 +208,8 @@ static void print_table(const bench_file *b)
 static int usage(void)
 {
     fprintf(stderr, "usage: mw-facts [--ceilings FILE] BENCH.csv [OUT.csv]\n"
-                    "       mw-facts [--ceilings FILE] --table BENCH.csv\n");
+                    "       mw-facts [--ceilings FILE] --table BENCH.csv\n"
+                    "       mw-facts --roofs CEILINGS.csv\n");
     return 2;
 }
 
@@ -210,6 +217,11 @@ int main(int argc, char **argv)
 {
     const char *ceilings_path = NULL;
     int table = 0, a = 1;
+    if (argc == 3 && strcmp(argv[1], "--roofs") == 0) {
+        mw_ceilings c;
+        mw_ceilings_load(argv[2], &c); /* a roof it lacks is NaN: a blank value */
+        return mw_roofs_write_csv(stdout, &mw_roofs, &c) == 0 && fflush(stdout) == 0 ? 0 : 1;
+    }
     for (; a < argc && argv[a][0] == '-' && argv[a][1] == '-'; a++)
         if (strcmp(argv[a], "--table") == 0)
             table = 1;

@@ -116,7 +116,9 @@ if [ "${1:-}" = --grade-one ]; then
         # on the line before its "0 passed, 0 failed, N skipped".
         why=$(grep -B 1 -m 1 -E '^0 passed, 0 failed' "$log" | head -n 1 | cut -c 1-120)
         printf 'ungraded\t%s\n' "the grader could not grade it (exit 77): ${why:-no reason given}" >"$dir/$mode.result"
-        cut -f 2 "$dir/$mode.result" >"$work/gpu-lost"
+        # Written whole, then renamed: a check starting beside it never
+        # reads half a reason.
+        cut -f 2 "$dir/$mode.result" >"$dir/gpu-lost" && mv -f "$dir/gpu-lost" "$work/gpu-lost"
     else
         printf 'killed\t%s\n' "the grader exited $rc without naming a case" >"$dir/$mode.result"
     fi

@@ -3,6 +3,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "roofs.h"
 
+#include "ceilings.h"
+#include "csv.h"
 #include "mw.h"
 
 #include <math.h>
@@ -22,13 +24,16 @@
 static const mw_roof project_roofs[] = {
     {"copy", MW_ROOF_BYTES, "GB/s", "copy_gbps", "copy", "copy",
      "device-to-device copy bandwidth",
-     "cudaMemcpy device to device of 1 GiB: 2 GiB read + written, median", mw_measure_copy},
+     "cudaMemcpy device to device of 1 GiB: 2 GiB read + written, median", "measured",
+     mw_measure_copy},
     {"fp32", MW_ROOF_FLOPS, "GFLOP/s", "fp32_gflops", "FP32 GEMM", "FP32",
      "FP32 GEMM rate (cuBLAS)",
-     "cublasSgemm 8192^3, CUBLAS_PEDANTIC_MATH (plain FP32), median", mw_measure_fp32_gemm},
+     "cublasSgemm 8192^3, CUBLAS_PEDANTIC_MATH (plain FP32), median",
+     "measured, cuBLAS SGEMM", mw_measure_fp32_gemm},
     {"tf32", MW_ROOF_FLOPS, "GFLOP/s", "tf32_gflops", "TF32 GEMM", "TF32",
      "TF32 tensor-core GEMM rate (cuBLAS)",
-     "cublasSgemm 8192^3, CUBLAS_TF32_TENSOR_OP_MATH, median", mw_measure_tf32_gemm},
+     "cublasSgemm 8192^3, CUBLAS_TF32_TENSOR_OP_MATH, median",
+     "measured; tensor cores, lower precision", mw_measure_tf32_gemm},
 };
 
 _Static_assert(sizeof project_roofs / sizeof project_roofs[0] <= MW_MAX_ROOFS,
@@ -72,6 +77,52 @@ void mw_roof_format(const mw_roof *r, double value, char *text, size_t len)
         snprintf(text, len, "%.0f %s", value, r->unit);
     else
         snprintf(text, len, "%.1f TFLOP/s", value / 1e3);
+}
+
+const char *mw_roof_role(const mw_roof_table *t, int i)
+{
+    for (int j = 0; j < i; j++)
+        if (t->roof[j].counts == t->roof[i].counts)
+            return "extra";
+    return t->roof[i].counts == MW_ROOF_BYTES ? "memory" : "compute";
+}
+
+/* TFLOP/s to three digits or so: 51.4, 408. */
+void mw_roof_legend(const mw_roof *r, double value, char *text, size_t len)
+{
+    if (r->counts == MW_ROOF_BYTES)
+        snprintf(text, len, "memory roof: %s %.0f %s (%s)", r->plot_label, value, r->unit,
+                 r->plot_note);
+    else
+        snprintf(text, len, value / 1e3 < 100 ? "%s roof: %.1f TFLOP/s (%s)" : "%s roof: %.0f TFLOP/s (%s)",
+                 r->plot_label, value / 1e3, r->plot_note);
+}
+
+void mw_roof_speed_label(const mw_roof *r, double value, char *text, size_t len)
+{
+    snprintf(text, len, "%s roof %.0f %s (%s)", r->plot_label, value, r->unit, r->plot_note);
+}
+
+int mw_roofs_write_csv(FILE *f, const mw_roof_table *t, const mw_ceilings *c)
+{
+    fputs("name,role,counts,unit,value,legend,speed_label\n", f);
+    for (int i = 0; i < t->count; i++) {
+        const mw_roof *r = &t->roof[i];
+        double v = c->value[i];
+        char value[64] = "", legend[256] = "", speed[256] = "";
+        if (!isnan(v)) {
+            snprintf(value, sizeof value, "%.17g", v);
+            mw_roof_legend(r, v, legend, sizeof legend);
+            mw_roof_speed_label(r, v, speed, sizeof speed);
+        }
+        fprintf(f, "%s,%s,%s,%s,%s,", r->name, mw_roof_role(t, i), mw_roof_counts_name(r->counts),
+                r->unit, value);
+        mw_csv_write_field(f, legend);
+        fputc(',', f);
+        mw_csv_write_field(f, speed);
+        fputc('\n', f);
+    }
+    return ferror(f) ? -1 : 0;
 }
 
 /* "copy, fp32, tf32": the names an error message offers instead. */

@@ -18,6 +18,7 @@
 #define MW_ROOFS_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 struct mw_timer;
 struct mw_chapter;
@@ -41,6 +42,7 @@ typedef struct mw_roof {
     const char *plot_label;  /* "FP32": how the plots and tables name it ("FP32 roof") */
     const char *description; /* "FP32 GEMM rate (cuBLAS)": what it is, for the tables' captions */
     const char *detail;      /* how it is measured, one line (ceilings.csv's detail) */
+    const char *plot_note;   /* "measured, cuBLAS SGEMM": the plots' legend, in brackets */
     mw_roof_measure *measure; /* GPU code; NULL where it is not linked (unit tests) */
 } mw_roof;
 
@@ -72,6 +74,23 @@ double mw_roof_percent(const mw_roof *r, double ceiling, double bytes, double fl
                        double seconds);
 /* `value` for the terminal: "2989 GB/s", or "51.4 TFLOP/s" for FLOPs. */
 void mw_roof_format(const mw_roof *r, double value, char *text, size_t len);
+
+/* How the roofline draws roof i of table t: "memory" (the first roof that
+ * counts bytes: the slope), "compute" (the first that counts FLOPs: the flat
+ * roof, with the ridge point where they meet) or "extra" (any other:
+ * dashed, as a rate the kernels of this workbook do not aim at). */
+const char *mw_roof_role(const mw_roof_table *t, int i);
+/* The plots' words for roof r at `value`: the roofline's legend ("FP32
+ * roof: 51.4 TFLOP/s (measured, cuBLAS SGEMM)", "memory roof: copy 2989
+ * GB/s (measured)") and the speed plot's label of its line ("TF32 roof
+ * 408485 GFLOP/s (measured; ...)", in the speed axis' unit). */
+void mw_roof_legend(const mw_roof *r, double value, char *text, size_t len);
+void mw_roof_speed_label(const mw_roof *r, double value, char *text, size_t len);
+/* Writes table t with the measured values in c (blank where NaN) as CSV,
+ * the plots' one source of roofs: name,role,counts,unit,value,legend,
+ * speed_label. Returns 0, or -1 on a write error. */
+struct mw_ceilings;
+int mw_roofs_write_csv(FILE *f, const mw_roof_table *t, const struct mw_ceilings *c);
 
 /* Is every roof the chapter names, its own and its libraries', in table t?
  * Returns 0, or -1 with one line in `why` naming the chapter (and the

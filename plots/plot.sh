@@ -3,7 +3,8 @@
 #
 # DIR is a chapter's results folder, e.g. results/<gpu>/01-vector-add. Reads
 # DIR/bench.csv (required), DIR/traffic.csv, DIR/env.csv, DIR/footprint.csv
-# and DIR/../ceilings.csv (optional); writes DIR/{speed,traffic,roofline}.{png,svg}
+# and DIR/../ceilings.csv (optional; its roofs reach the plots through
+# `build/tools/mw-facts --roofs`, or $MW_FACTS, which `make build` builds); writes DIR/{speed,traffic,roofline}.{png,svg}
 # (and footprint.{png,svg} where footprint.csv exists) and prints their paths. Exit status: 0 drawn, 1 bad input or a gnuplot
 # error, 2 gnuplot not installed (the GPU machine has none: copy the CSVs to a
 # machine that has it and run this there).
@@ -26,6 +27,11 @@ if ! command -v gnuplot >/dev/null 2>&1; then
 fi
 
 here=$(cd "$(dirname "$0")" && pwd)
+facts=${MW_FACTS:-$here/../build/tools/mw-facts}
+if [ ! -x "$facts" ]; then
+    echo "plot: $facts not found: run 'make build' first (it lists the roofs the plots draw)" >&2
+    exit 1
+fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/memwall-plot.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 1' HUP INT TERM
@@ -33,12 +39,14 @@ trap 'exit 1' HUP INT TERM
 opt() { if [ -f "$1" ]; then printf '%s' "$1"; fi; }
 
 # prep.awk parses the CSVs once, writes plain data files into $tmp and prints
-# shell assignments (gpu, title, impls, ceilings, the chapter's roof, its
+# shell assignments (gpu, title, impls, the measured roofs, the chapter's roof, its
 # value, unit, what it counts and its label as bench.csv gives them, axis
 # ranges, ...).
+"$facts" --roofs "$dir/../ceilings.csv" >"$tmp/roofs.csv" ||
+    { echo "plot: $facts --roofs failed" >&2; exit 1; }
 vars=$(awk -f "$here/csv.awk" -f "$here/prep.awk" -v tmp="$tmp" -v bench="$dir/bench.csv" \
     -v traffic="$(opt "$dir/traffic.csv")" -v env="$(opt "$dir/env.csv")" \
-    -v ceilings="$(opt "$dir/../ceilings.csv")")
+    -v roofs="$tmp/roofs.csv")
 eval "$vars"
 
 # A value as a gnuplot string literal: inside '...' a quote is written ''.
@@ -56,10 +64,10 @@ draw() {   # draw NAME GNUPLOT-VARIABLES
     done
 }
 
-draw speed "height=850; impls=$(q "$impls"); kinds=$(q "$kinds"); colours=$(q "$colours"); unit=$(q "$unit"); counts=$(q "$counts"); rooflabel=$(q "$rooflabel"); roofval=$roofval; tf32=$tf32; xlabel=$(q "$xlabel"); ymax=$ymax; ylog=$ylog; symin=$symin; smin=$smin; smax=$smax; xstep=$xstep"
+draw speed "height=850; impls=$(q "$impls"); kinds=$(q "$kinds"); colours=$(q "$colours"); unit=$(q "$unit"); counts=$(q "$counts"); rooflabel=$(q "$rooflabel"); roofval=$roofval; $extraroofs; xlabel=$(q "$xlabel"); ymax=$ymax; ylog=$ylog; symin=$symin; smin=$smin; smax=$smax; xstep=$xstep"
 # Taller when the rotated labels are long.
 draw traffic "tmode=$(q "$tmode"); n=$ntraffic; tylo=$tylo; tyhi=$tyhi; tlabel=$tlabel; height=$((600 + 8 * tlabel))"
-draw roofline "n=$npoints; copy=$copy; fp32=$fp32; tf32=$tf32; xlo=$xlo; xhi=$xhi; ylo=$ylo; yhi=$yhi"
+draw roofline "n=$npoints; memroof=$memroof; comproof=$comproof; memlegend=$(q "$memlegend"); complegend=$(q "$complegend"); $extraroofs; xlo=$xlo; xhi=$xhi; ylo=$ylo; yhi=$yhi"
 # Device memory against size, where some implementation needs a workspace.
 if [ -f "$dir/footprint.csv" ]; then
     fvars=$(awk -f "$here/csv.awk" -f "$here/footprint.awk" -v out="$tmp/footprint.dat" "$dir/footprint.csv")

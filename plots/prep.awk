@@ -1,6 +1,6 @@
 # prep.awk: turn a chapter's result CSVs into plain data files for gnuplot.
 #
-#   awk -f plots/csv.awk -f plots/prep.awk -v tmp=DIR -v bench=F [-v traffic=F] [-v env=F] [-v ceilings=F]
+#   awk -f plots/csv.awk -f plots/prep.awk -v tmp=DIR -v bench=F -v roofs=F [-v traffic=F] [-v env=F]
 #
 # All work happens in BEGIN, reading the files with getline, so that each CSV
 # is parsed once here (quoted fields included) and gnuplot only ever sees
@@ -12,7 +12,10 @@
 #                (label left of its anchor, or right)
 # and prints shell assignments (values single-quoted) for plot.sh to eval.
 # The x label of the speed plot comes from the shape ("n=...": elements);
-# an xlabel key in env.csv overrides it.
+# an xlabel key in env.csv overrides it. The roofs come from `mw-facts
+# --roofs` (the table in grader/roofs.c with this GPU's measured values):
+# each row's role says how the roofline draws it, its legend and
+# speed_label what the plots write; no roof is known here by name.
 
 # Read a CSV with a header row into T[row, column name]. Returns the number of
 # data rows, or -1 when the file is missing, unreadable or empty.
@@ -37,6 +40,8 @@ function lookup(T, n, keycol, key,    r) {
 
 # Quote a value for the shell's eval.
 function sq(s) { gsub(/'/, "'\\''", s); return "'" s "'" }
+# Quote a value as a gnuplot string: inside '...' a quote is written ''.
+function gq(s) { gsub(/'/, "''", s); return "'" s "'" }
 
 # Rows without a timing (wrong answer, not implemented) are never plotted;
 # bench.csv's timed column says which (decided in C, grader/facts.c).
@@ -86,15 +91,23 @@ function num(v) { return sprintf("%.6g", v) }
 BEGIN {
     nb = load(bench, B)
     if (nb <= 0) { print "prep: " bench ": no data rows" > "/dev/stderr"; exit 1 }
-    ne = load(env, E); nc = load(ceilings, C); nt = load(traffic, T)
+    ne = load(env, E); nr = load(roofs, R); nt = load(traffic, T)
 
     gpu = lookup(E, ne, "key", "gpu"); date = lookup(E, ne, "key", "date")
     title = lookup(E, ne, "key", "title")
     if (title == "") title = lookup(E, ne, "key", "chapter")
     if (title == "") title = B[1, "chapter"]
-    copy = lookup(C, nc, "metric", "copy_gbps") + 0
-    fp32 = lookup(C, nc, "metric", "fp32_gflops") + 0
-    tf32 = lookup(C, nc, "metric", "tf32_gflops") + 0
+    # The measured roofs: the memory roof (the roofline's slope), the compute
+    # roof (its flat top) and any extra ones (dashed); 0 where unmeasured.
+    memroof = comproof = 0; nextra = 0
+    for (r = 1; r <= nr; r++) {
+        if (R[r, "value"] == "") continue
+        if (R[r, "role"] == "memory") { memroof = R[r, "value"] + 0; memlegend = R[r, "legend"] }
+        else if (R[r, "role"] == "compute") { comproof = R[r, "value"] + 0; complegend = R[r, "legend"] }
+        else { nextra++; extra[nextra] = R[r, "value"] + 0; extralegend[nextra] = R[r, "legend"]
+               extralabel[nextra] = R[r, "speed_label"]; extracounts[nextra] = R[r, "counts"]
+               extraname[nextra] = R[r, "name"] }
+    }
 
     # The chapter's roof says what "speed" means: bytes or FLOPs per second.
     # bench.csv names it (chapter_roof) and gives, with each row measured
@@ -270,12 +283,15 @@ BEGIN {
     # the labels to the right of the points.
     if (np == 0) { pxlo = 0.1; pxhi = 10; pylo = 1; pyhi = 1000 }
     xlo = pxlo / 10; xhi = pxhi * 30; ylo = pylo / 10; yhi = pyhi * 3
-    if (copy > 0 && fp32 > 0) {
-        if (fp32 / copy / 10 < xlo) xlo = fp32 / copy / 10
-        if (fp32 / copy * 10 > xhi) xhi = fp32 / copy * 10
-        if (tf32 / copy * 4 > xhi) xhi = tf32 / copy * 4
-        if (tf32 * 2 > yhi) yhi = tf32 * 2; if (fp32 * 2 > yhi) yhi = fp32 * 2
-        if (copy * xlo < ylo) ylo = copy * xlo
+    if (memroof > 0 && comproof > 0) {
+        if (comproof / memroof / 10 < xlo) xlo = comproof / memroof / 10
+        if (comproof / memroof * 10 > xhi) xhi = comproof / memroof * 10
+        for (e = 1; e <= nextra; e++) {
+            if (extra[e] / memroof * 4 > xhi) xhi = extra[e] / memroof * 4
+            if (extra[e] * 2 > yhi) yhi = extra[e] * 2
+        }
+        if (comproof * 2 > yhi) yhi = comproof * 2
+        if (memroof * xlo < ylo) ylo = memroof * xlo
     }
     xlo = 10 ^ floor(log10(xlo)); xhi = 10 ^ ceil(log10(xhi))
     ylo = 10 ^ floor(log10(ylo)); yhi = 10 ^ ceil(log10(yhi))
@@ -304,7 +320,19 @@ BEGIN {
     print "gpu=" sq(gpu); print "date=" sq(date); print "title=" sq(title)
     print "roof=" sq(roof); print "roofval=" num(roofval); print "xlabel=" sq(xlabel)
     print "unit=" sq(unit); print "counts=" sq(counts); print "rooflabel=" sq(rooflabel)
-    print "copy=" num(copy); print "fp32=" num(fp32); print "tf32=" num(tf32)
+    # The extra roofs as gnuplot assignments: the roofline draws each
+    # (extraN, extralegendN); the speed plot those that count what its speed
+    # counts, other than the chapter's own (slineN, slabelN).
+    rv = "nextra=" nextra; ns2 = 0
+    for (e = 1; e <= nextra; e++) {
+        rv = rv "; extra" e "=" num(extra[e]) "; extralegend" e "=" gq(extralegend[e]) "; extracounts" e "=" gq(extracounts[e])
+        if (extracounts[e] == counts && extraname[e] != roof) {
+            ns2++; rv = rv "; sline" ns2 "=" num(extra[e]) "; slabel" ns2 "=" gq(extralabel[e])
+        }
+    }
+    print "memroof=" num(memroof); print "comproof=" num(comproof)
+    print "memlegend=" sq(memlegend); print "complegend=" sq(complegend)
+    print "extraroofs=" sq(rv "; nsline=" ns2)
     print "impls=" sq(impls); print "kinds=" sq(kinds); print "colours=" sq(colours)
     print "ymax=" num(ymax); print "ylog=" ylog; print "symin=" num(ylo); print "smin=" num(smin); print "smax=" num(smax); print "xstep=" xstep; print "tmode=" tmode; print "ntraffic=" ntraffic
     print "tlabel=" (tlabel ? tlabel : 10)

@@ -1,12 +1,14 @@
 # roofline.gp: achieved GFLOP/s against arithmetic intensity, under the
 # measured roofs. Variables from plot.sh: data (roofline.dat from prep.awk:
 # x, y, label x, label y, colour, label, L or R for a label left or right of
-# its anchor), n (number of points), copy, fp32, tf32 (measured ceilings, 0 if
-# unknown), xlo, xhi, ylo, yhi (axis range).
+# its anchor), n (number of points); the measured roofs from mw-facts
+# --roofs: memroof and comproof (the memory and compute roofs, 0 if unknown)
+# with memlegend and complegend, nextra and extraN, extralegendN,
+# extracountsN (the other roofs); xlo, xhi, ylo, yhi (axis range).
 
 # Real numbers: gnuplot divides integers as integers (51700/1000 = 51).
-copy = copy * 1.0; fp32 = fp32 * 1.0; tf32 = tf32 * 1.0
-roofs = copy > 0 && fp32 > 0
+memroof = memroof * 1.0; comproof = comproof * 1.0
+roofs = memroof > 0 && comproof > 0
 set title title.': roofline'.on.(roofs ? '' : "\nno ceilings.csv (measured roofs) found: no roofs drawn")
 set xlabel 'arithmetic intensity (FLOP per byte of DRAM traffic, log scale)'
 set ylabel 'GFLOP/s (log scale)'
@@ -21,19 +23,25 @@ set key outside below center horizontal Left reverse noenhanced spacing 1.3 widt
 if (!roofs) unset key
 set samples 3000
 
-# The memory roof (copy bandwidth times intensity) meets the FP32 roof at the
-# ridge point; left of it a kernel is memory-bound. TF32 runs on the tensor
-# cores at lower precision, so its roof is drawn apart, dashed.
-ridge = roofs ? fp32 / copy : 1
-mem(x) = copy * x
+# The memory roof (bandwidth times intensity) meets the compute roof at the
+# ridge point; left of it a kernel is memory-bound. Any other roof (TF32, on
+# the tensor cores at lower precision) is drawn apart, dashed, from the ridge.
+ridge = roofs ? comproof / memroof : 1
+mem(x) = memroof * x
+extracolour(i) = word('#009E73 #CC79A7 #D55E00 #56B4E9', (i - 1) % 4 + 1)
 cmd = 'plot '
 if (roofs) {
-    cmd = cmd.'x <= ridge ? mem(x) : 1/0 lc rgb "#333333" lw 3 title sprintf("memory roof: copy %.0f GB/s (measured)", copy), '
-    cmd = cmd.'x >= ridge ? fp32 : 1/0 lc rgb "#0072B2" lw 3 title sprintf("FP32 roof: %.1f TFLOP/s (measured, cuBLAS SGEMM)", fp32 / 1000), '
-    set label sprintf('ridge %.3g FLOP/B', ridge) at first ridge, first fp32 offset -0.8, 0.8 right font ',11' tc rgb '#0072B2'
-}
-if (roofs && tf32 > 0) {
-    cmd = cmd.'x >= ridge ? (mem(x) < tf32 ? mem(x) : tf32) : 1/0 lc rgb "#009E73" lw 2 dt 2 title sprintf("TF32 roof: %.0f TFLOP/s (measured; tensor cores, lower precision)", tf32 / 1000), '
+    cmd = cmd.'x <= ridge ? mem(x) : 1/0 lc rgb "#333333" lw 3 title memlegend, '
+    cmd = cmd.'x >= ridge ? comproof : 1/0 lc rgb "#0072B2" lw 3 title complegend, '
+    set label sprintf('ridge %.3g FLOP/B', ridge) at first ridge, first comproof offset -0.8, 0.8 right font ',11' tc rgb '#0072B2'
+    # A roof of FLOPs is flat from the ridge on; one of bytes is a slope.
+    do for [i=1:nextra] {
+        if (value('extracounts'.i) eq 'flops') {
+            cmd = cmd.sprintf('x >= ridge ? (mem(x) < extra%d ? mem(x) : extra%d) : 1/0 lc rgb "%s" lw 2 dt 2 title extralegend%d, ', i, i, extracolour(i), i)
+        } else {
+            cmd = cmd.sprintf('extra%d * x < comproof ? extra%d * x : 1/0 lc rgb "%s" lw 2 dt 2 title extralegend%d, ', i, i, extracolour(i), i)
+        }
+    }
 }
 if (n > 0) {
     # Leader lines from each point to its label (labels are spread apart).

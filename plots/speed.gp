@@ -4,12 +4,13 @@
 # colours (space-separated lists, one word per block); the chapter's roof as
 # bench.csv describes it: unit ('GB/s'), counts ('bytes' or 'flops': what
 # speed is), rooflabel ('copy', 'FP32'), roofval (measured ceiling, 0 if
-# unknown); tf32 (the measured TF32 GEMM rate, 0 if unknown), xlabel, ymax,
+# unknown); nsline, slineN, slabelN (the other measured roofs that count
+# what speed counts, their values and labels, from mw-facts --roofs), xlabel, ymax,
 # ylog (1: logarithmic y axis, when a lower-precision line would flatten the
 # others), symin (lowest speed drawn), smin, smax (range of sizes), xstep
 # (factor between x ticks).
 
-roofval = roofval * 1.0; ymax = ymax * 1.0; tf32 = tf32 * 1.0; symin = symin * 1.0
+roofval = roofval * 1.0; ymax = ymax * 1.0; symin = symin * 1.0
 set title title.': speed'.on
 set xlabel xlabel
 set ylabel unit.' (model '.(counts eq 'flops' ? 'FLOPs' : counts).' / median time)'.(ylog ? ', log scale' : '')
@@ -39,12 +40,15 @@ if (roofval > 0) {
     set label sprintf('%s roof %.0f %s (measured)', rooflabel, roofval, unit) \
         at graph 0.02, first roofval offset 0, 0.8 left front
 }
-# On a log axis in a chapter of FLOPs, the TF32 roof too: the ceiling of the
-# lower-precision line.
-if (ylog && counts eq 'flops' && tf32 > 0) {
-    set arrow from graph 0, first tf32 to graph 1, first tf32 nohead lc rgb '#009E73' lw 2 dt 2 front
-    set label sprintf('TF32 roof %.0f GFLOP/s (measured; tensor cores, lower precision)', tf32) \
-        at graph 0.02, first tf32 offset 0, 0.8 left front tc rgb '#009E73'
+# On a log axis (a lower-precision line is drawn), the other roofs of what
+# speed counts too: the ceilings of those lines (TF32 in a chapter of FLOPs).
+extracolour(i) = word('#009E73 #CC79A7 #D55E00 #56B4E9', (i - 1) % 4 + 1)
+if (ylog) {
+    do for [i=1:nsline] {
+        v = value('sline'.i) * 1.0
+        set arrow from graph 0, first v to graph 1, first v nohead lc rgb extracolour(i) lw 2 dt 2 front
+        set label value('slabel'.i) at graph 0.02, first v offset 0, 0.8 left front tc rgb extracolour(i)
+    }
 }
 
 # Student: solid; reference: dashed in the colour of the student version of

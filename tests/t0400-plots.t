@@ -90,6 +90,49 @@ has "$d/speed.svg" "log scale" && has "$d/speed.svg" "TF32 roof"
 ok $? "speed: log axis and the TF32 roof when a TF32 line would flatten the others"
 has "$d/speed.svg" "FP32 roof 51700 GFLOP/s (measured)"; ok $? "speed: the FP32 roof is still the chapter's"
 
+# A made-up roof added to the table in one place (tests/unit/test_roofs.c)
+# reaches the plots with no other change: plot.sh draws what the roofs
+# listing (mw-facts --roofs) holds, here that table's.
+if [ -x "$root/build/tests/test_roofs" ] &&
+    "$root/build/tests/test_roofs" --madeup-roofs "$tmp/madeup.csv" >/dev/null; then
+    printf '#!/bin/sh\ncat "%s"\n' "$tmp/madeup.csv" >"$tmp/madeup-facts"
+    chmod +x "$tmp/madeup-facts"
+    MW_FACTS=$tmp/madeup-facts plot "$d"; ok $? "plot.sh draws the FP32 chapter with a made-up roof in the table"
+    has "$d/roofline.svg" "MADEUP roof: 1.2 TFLOP/s (made up for a test)" &&
+        has "$d/roofline.svg" "TF32 roof: 400 TFLOP/s"
+    ok $? "roofline: the made-up roof beside TF32, with the legend the table gives it"
+    has "$d/speed.svg" "MADEUP roof 1234 GFLOP/s (made up for a test)"
+    ok $? "speed: the made-up roof's line, as it counts FLOPs like the chapter"
+else
+    ok 1 "build/tests/test_roofs --madeup-roofs wrote the made-up table's roofs (run 'make build')"
+fi
+MW_FACTS=$tmp/none plot "$d"
+ok $((! $?)) "no roofs listing tool: plot.sh fails"
+has "$tmp/err" "run 'make build' first"; ok $? "and says to build it"
+
+# The committed results drawn again are the committed plots, to the byte
+# (SVG: its text does not depend on the fonts installed). They were drawn by
+# gnuplot 5.4 patchlevel 4; another version may lay them out differently.
+if [ "$(gnuplot --version)" = "gnuplot 5.4 patchlevel 4" ]; then
+    differ=
+    for g in "$root"/results/*/; do
+        [ -f "$g/ceilings.csv" ] || continue
+        gpu=$(basename "$g"); mkdir -p "$tmp/committed/$gpu"
+        cp "$g/ceilings.csv" "$tmp/committed/$gpu/"
+        for c in "$g"/*/; do
+            [ -f "$c/bench.csv" ] || continue
+            ch=$(basename "$c"); cp -R "$c" "$tmp/committed/$gpu/$ch"
+            plot "$tmp/committed/$gpu/$ch" || differ="$differ $gpu/$ch(failed)"
+            for f in "$c"/*.svg; do
+                cmp -s "$f" "$tmp/committed/$gpu/$ch/$(basename "$f")" || differ="$differ $gpu/$ch/$(basename "$f")"
+            done
+        done
+    done
+    [ -z "$differ" ]; ok $? "the committed results draw the committed SVG plots, byte for byte${differ:+ (differ:$differ)}"
+else
+    echo "ok $((n += 1)) # SKIP the committed plots were drawn by gnuplot 5.4 patchlevel 4, not $(gnuplot --version)"
+fi
+
 # No gnuplot on the PATH: exit 2 and how to install it.
 mkdir "$tmp/bin"
 for t in awk sed dirname mktemp rm cat; do ln -s "$(command -v $t)" "$tmp/bin/$t"; done

@@ -215,7 +215,7 @@ static mw_roof_table madeup_table(void)
     return mw_table_plus(madeup_rows, (mw_roof){"madeup", MW_ROOF_BYTES, "GB/s", "madeup_gbps",
                                                 "made-up copy", "MADEUP",
                                                 "made-up scratchpad bandwidth",
-                                                "a made-up copy of 1 GiB, median", NULL});
+                                                "a made-up copy of 1 GiB, median", "made up", NULL});
 }
 
 /* A chapter measured against it, 12 bytes and 1 FLOP an element, and its

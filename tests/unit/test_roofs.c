@@ -182,10 +182,47 @@ static mw_roof_table madeup_table(void)
     return mw_table_plus(madeup_rows, (mw_roof){"madeup", MW_ROOF_FLOPS, "GFLOP/s",
                                                 "madeup_gflops", "made-up GEMM", "MADEUP",
                                                 "made-up GEMM rate",
-                                                "a made-up GEMM, 4096^3, median", measure_madeup});
+                                                "a made-up GEMM, 4096^3, median", "made up for a test",
+                                                measure_madeup});
 }
 
-static void test_madeup(const char *dir)
+/* The plots' words and roles come from the table: the committed H100
+ * plots' legends, to the character. */
+static void test_plot_words(void)
+{
+    const mw_roof_table *t = &mw_roofs;
+    is_str(mw_roof_role(t, 0), "memory", "copy is the roofline's memory roof");
+    is_str(mw_roof_role(t, 1), "compute", "FP32, the first roof of FLOPs, its compute roof");
+    is_str(mw_roof_role(t, 2), "extra", "TF32 an extra one");
+    char text[256];
+    mw_roof_legend(&t->roof[0], 2988.79, text, sizeof text);
+    is_str(text, "memory roof: copy 2989 GB/s (measured)", "the memory roof's legend");
+    mw_roof_legend(&t->roof[1], 51382.2, text, sizeof text);
+    is_str(text, "FP32 roof: 51.4 TFLOP/s (measured, cuBLAS SGEMM)", "the compute roof's legend");
+    mw_roof_legend(&t->roof[2], 408485, text, sizeof text);
+    is_str(text, "TF32 roof: 408 TFLOP/s (measured; tensor cores, lower precision)",
+           "past 100 TFLOP/s, whole TFLOP/s");
+    mw_roof_speed_label(&t->roof[2], 408485, text, sizeof text);
+    is_str(text, "TF32 roof 408485 GFLOP/s (measured; tensor cores, lower precision)",
+           "the speed plot's label, in the speed axis' unit");
+    mw_ceilings c = {{2988.79, 51382.2, NAN}, ""};
+    char *csv = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&csv, &len);
+    ok(f && mw_roofs_write_csv(f, t, &c) == 0 && fclose(f) == 0, "the roofs listing is written");
+    is_str(csv,
+           "name,role,counts,unit,value,legend,speed_label\n"
+           "copy,memory,bytes,GB/s,2988.79,memory roof: copy 2989 GB/s (measured),"
+           "copy roof 2989 GB/s (measured)\n"
+           "fp32,compute,flops,GFLOP/s,51382.199999999997,"
+           "\"FP32 roof: 51.4 TFLOP/s (measured, cuBLAS SGEMM)\","
+           "\"FP32 roof 51382 GFLOP/s (measured, cuBLAS SGEMM)\"\n"
+           "tf32,extra,flops,GFLOP/s,,,\n",
+           "one row a roof; a value that round-trips; blank where unmeasured");
+    free(csv);
+}
+
+static void test_madeup(const char *dir, const char *listing)
 {
     mw_roof_table t = madeup_table();
     const mw_roof *madeup = mw_roof_find(&t, "madeup");
@@ -223,6 +260,18 @@ static void test_madeup(const char *dir)
     is_int(mw_roofs_check_chapter(&t, &ch, why, sizeof why), 0, "a chapter may name it");
     is_int(mw_roofs_check_chapter(&mw_roofs, &ch, why, sizeof why), -1,
            "but not where the table lacks it");
+    /* The plots draw it with no other change: the listing they read has it
+     * (t0400 draws a plot from this listing and finds its legend). */
+    is_str(mw_roof_role(&t, 3), "extra", "a fourth roof is an extra one on the roofline");
+    FILE *f = fopen(listing ? listing : "/dev/null", "w");
+    ok(f && mw_roofs_write_csv(f, &t, &c) == 0 && fclose(f) == 0, "its roofs listing is written");
+    if (listing) {
+        text = slurp(listing);
+        ok(text && strstr(text, "\nmadeup,extra,flops,GFLOP/s,1234.5,MADEUP roof: 1.2 TFLOP/s "
+                                "(made up for a test),MADEUP roof 1234 GFLOP/s (made up for a test)\n"),
+           "with its role, value and legends");
+        free(text);
+    }
     unlink(path);
     unlink(old_path);
     snprintf(path, sizeof path, "%s/madeup", dir);
@@ -240,12 +289,19 @@ int main(int argc, char **argv)
     test_rows_whole();
     test_percent();
     test_check_chapter();
+    test_plot_words();
+    /* --madeup-roofs FILE: where to leave the made-up table's roofs listing. */
+    const char *listing = NULL;
+    if (argc > 2 && strcmp(argv[1], "--madeup-roofs") == 0) {
+        listing = argv[2];
+        argv += 2, argc -= 2;
+    }
     char tmp[512];
     snprintf(tmp, sizeof tmp, "%s/ceilings.csv", dir);
     for (int i = 1; i < argc; i++)
         test_committed(argv[i], tmp);
     unlink(tmp);
-    test_madeup(dir);
+    test_madeup(dir, listing);
     rmdir(dir);
     return done_testing();
 }
