@@ -112,17 +112,32 @@ static int version_known(const mw_chapter *ch, const char *want)
     return 0;
 }
 
-/* `list --csv`, for programs (the batch): one row per version, then one
- * per case, under kind,name,symbol,optional,group,shape,sampled. */
+/* The most GPU memory case c needs in any version: its views with their
+ * guards, and the version's workspace. */
+static size_t case_bytes_most(const mw_chapter *ch, const mw_case *c)
+{
+    size_t most = 0;
+    for (int v = 0; v < ch->nversions; v++) {
+        mw_case cv = mw_case_for(c, ch->versions[v].op);
+        size_t ws = ch->versions[v].workspace ? ch->versions[v].workspace(&cv) : 0;
+        size_t bytes = mw_case_bytes(ch, &cv) + mw_workspace_bytes(ws);
+        most = bytes > most ? bytes : most;
+    }
+    return most;
+}
+
+/* `list --csv`, for programs (the batch, make mutants): one row per
+ * version, then one per case, under kind,name,symbol,optional,group,shape,
+ * sampled,bytes. */
 static void list_chapter_csv(const mw_chapter *ch)
 {
-    printf("kind,name,symbol,optional,group,shape,sampled\n");
+    printf("kind,name,symbol,optional,group,shape,sampled,bytes\n");
     for (int v = 0; v < ch->nversions; v++) {
         printf("version,");
         mw_csv_write_field(stdout, ch->versions[v].file);
         putchar(',');
         mw_csv_write_field(stdout, ch->versions[v].symbol);
-        printf(",%d,,,\n", ch->versions[v].optional);
+        printf(",%d,,,,\n", ch->versions[v].optional);
     }
     for (int c = 0; c < ch->ncases; c++) {
         char shape[160];
@@ -131,7 +146,7 @@ static void list_chapter_csv(const mw_chapter *ch)
         mw_csv_write_field(stdout, ch->cases[c].group);
         putchar(',');
         mw_csv_write_field(stdout, shape);
-        printf(",%d\n", ch->cases[c].sampled);
+        printf(",%d,%zu\n", ch->cases[c].sampled, case_bytes_most(ch, &ch->cases[c]));
     }
 }
 

@@ -127,7 +127,13 @@ if [ "${1:-}" = --grade-one ]; then
         awk "$csv_awk"' { split_csv($0); printf "%s:%s:%s:%s %s -> %s", f[1], f[2], f[3], f[4], f[5], f[6] }')
     result=$(cat "$dir/$mode.result")
     case "$result" in
-    passed) [ "$mode" = full ] && printf '  %-8s %s\n' SURVIVED "$site" ;;
+    passed)
+        # Beside other checks, a pass with a case skipped is not yet a
+        # survivor: it is graded again alone (below), which says.
+        if [ "$mode" = full ] && ! { [ "${mutants_beside:-0}" = 1 ] &&
+            tail -n 1 "$log" | grep -q 'skipped$'; }; then
+            printf '  %-8s %s\n' SURVIVED "$site"
+        fi ;;
     ungraded*) printf '  %-8s %s: %s\n' UNGRADED "$site" "$(printf '%s' "$result" | cut -f 2-)" ;;
     *) printf '  %-8s %s: %s\n' KILLED "$site" "$(printf '%s' "$result" | cut -f 2-)" ;;
     esac
@@ -293,9 +299,38 @@ while read -r version k; do
     fi
 done <"$work/grade.list"
 small_at=$(date +%s)
-echo "mutants: small cases done in $((small_at - built_at)) s; $(wc -l <"$work/full.list") passed them: grading those on every case, one at a time"
-xargs -P 1 -L 1 sh "$self" --grade-one "$grader" "$timeout" "$seed" full \
-    "$work" "$scratch" <"$work/full.list"
+# Every case, as many checks at once as the GPU's memory holds with each at
+# its largest case (list --csv's bytes, with 1.5 GiB for its context and the
+# check's spare), at most grade_jobs: a case skipped for lack of memory
+# would let a mutant pass it.
+most=$("$grader" list --csv 2>/dev/null | awk "$csv_awk"'
+    NR == 1 { n = split_csv($0); for (i = 1; i <= n; i++) col[f[i]] = i; next }
+    { split_csv($0); b = f[col["bytes"]] + 0; if (b > most) most = b }
+    END { printf "%.0f", most }')
+[ "${most:-0}" -gt 0 ] 2>/dev/null || gib= # no sizes listed: one check at a time
+gib=$(printf '%s\n' "$gpu_out" | head -n 1 | sed -n 's/.* \([0-9][0-9.]*\) GiB memory.*/\1/p')
+full_jobs=$(awk -v most="${most:-0}" -v gib="${gib:-0}" -v cap=$grade_jobs 'BEGIN {
+    j = int(gib * 0.95 * 2^30 / (most + 1.5 * 2^30)); print (j < 1 ? 1 : (j > cap ? cap : j)) }')
+echo "mutants: small cases done in $((small_at - built_at)) s; $(wc -l <"$work/full.list") passed them:" \
+    "grading those on every case, $full_jobs at a time (the largest case needs" \
+    "$(awk -v b="${most:-0}" 'BEGIN { printf "%.1f", b / 2^30 }') GiB; the GPU has ${gib:-an unknown amount of} GiB)"
+mutants_beside=$((full_jobs > 1)) xargs -P "$full_jobs" -L 1 sh "$self" --grade-one \
+    "$grader" "$timeout" "$seed" full "$work" "$scratch" <"$work/full.list"
+# A mutant that passed with a case skipped may have lost that case's memory
+# to a check beside it: graded again, alone.
+if [ "$full_jobs" -gt 1 ]; then
+    : >"$work/again.list"
+    while read -r version k; do
+        [ "$(cat "$work/$version/$k/full.result")" = passed ] &&
+            tail -n 1 "$work/$version/$k/full.log" | grep -q 'skipped$' &&
+            echo "$version $k" >>"$work/again.list"
+    done <"$work/full.list"
+    if [ -s "$work/again.list" ]; then
+        echo "mutants: $(wc -l <"$work/again.list") passed with a case skipped: grading those again, alone"
+        xargs -P 1 -L 1 sh "$self" --grade-one "$grader" "$timeout" "$seed" full \
+            "$work" "$scratch" <"$work/again.list"
+    fi
+fi
 while read -r version k; do
     if [ "$(cat "$work/$version/$k/full.result")" = passed ]; then
         printf 'survived\t\n' >"$work/$version/$k/result"

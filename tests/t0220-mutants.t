@@ -179,7 +179,8 @@ EOF
 cat >"$fake/bin/mw-chapter" <<'EOF'
 #!/bin/sh
 if [ "$1" = info ] && [ -n "${FAKE_NO_GPU:-}" ]; then echo "no CUDA GPU (stand-in)"; exit 77; fi
-if [ "$1" = info ]; then echo "Fake GPU 80GB (test): compute capability 9.0, 1 SMs"; exit 0; fi
+if [ "$1" = info ]; then echo "Fake GPU 80GB (test): compute capability 9.0, 1 SMs, 80.0 GiB memory"; exit 0; fi
+if [ "$1" = list ]; then printf 'kind,name,symbol,optional,group,shape,sampled,bytes\ncase,,,,huge,"n=3, say",1,8589934592\n'; exit 0; fi
 if [ -n "${FAKE_LOSE_GPU:-}" ]; then
     echo "memwall check (stand-in)"; echo "CUDA GPU unusable: cudaErrorDevicesUnavailable (stand-in)"
     echo "0 passed, 0 failed, 3 skipped"; exit 77
@@ -197,6 +198,12 @@ elif grep -q 'int row' "$so"; then
 elif ! grep -q '(size_t)blockIdx.x' "$so"; then
     echo "  PASS  01_sample    edge     n=1"
     [ $small = 1 ] && { echo "1 passed, 0 failed"; exit 0; }
+    # Its first check on every case finds no memory for the huge one (as
+    # beside other checks); graded again, it fails it.
+    if [ ! -f "$lib/seen" ]; then
+        : >"$lib/seen"; echo "  SKIP  01_sample    huge     n=2147483651 (needs 24 GiB)"
+        echo "1 passed, 0 failed, 1 skipped"; exit 0
+    fi
     printf '  FAIL  01_sample    huge     n=2147483651 (sampled check)\n        3 of 1000 wrong\n'
     echo "1 passed, 1 failed"; exit 1
 fi
@@ -226,6 +233,10 @@ ok $? "mutants.csv: $n rows: 1 stillborn, 1 equivalent, 1 survived, $((n - 3)) k
 ok $? "the stillborn, the listed equivalent and the survivor are the expected mutants"
 grep -q -x -F '99-fake,01_sample.cu,32,24,narrow,(size_t)blockIdx.x,blockIdx.x,killed,huge n=2147483651 (sampled check) (wrong answer)' "$csv"
 ok $? "a mutant passing the small cases is graded on every case: killed by the large one"
+printf '%s' "$out" | grep -q 'grading those on every case, 4 at a time (the largest case needs 8.0 GiB; the GPU has 80.0 GiB)' &&
+    printf '%s' "$out" | grep -q -x 'mutants: 1 passed with a case skipped: grading those again, alone' &&
+    ! printf '%s' "$out" | grep -q 'SURVIVED 01_sample.cu:32:24'
+ok $? "every case, as many at once as the GPU's memory holds; a pass with a case skipped graded again alone"
 grep -q -x -F '99-fake,01_sample.cu,35,38,loop-early,cols,cols - 1,killed,shape n=3 (timed out after 10 s: the kernel never finished)' "$csv" &&
     grep -q -x -F '99-fake,01_sample.cu,31,18,ninf-zero,-INFINITY,0.f,killed,"offset n=33 (views offset by 3,3,3 floats) (wrong answer)"' "$csv"
 ok $? "killed_by names the first failing case, its group and shape, and why (quoted when it holds a comma)"
