@@ -3,7 +3,8 @@
  *   y[r][c] = exp(x[r][c] - max_r) / sum_c exp(x[r][c] - max_r)
  *
  * for a row-major rows x cols matrix (row r starts at x + r * cols), any
- * rows >= 1 and cols >= 1. Semantics as in PyTorch: a NaN anywhere in a row
+ * rows from 1 to 2^31 - 1 (so one block per row always fits grid.x) and
+ * any cols >= 1: a row may be longer than 2^31 elements. Semantics as in PyTorch: a NaN anywhere in a row
  * makes the whole row NaN; a -inf entry gives 0; a row that is all -inf
  * gives NaN. The harness allocates x and y (256-byte aligned), fills x,
  * poisons y with NaN and checks every element against a double-precision
