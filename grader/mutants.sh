@@ -307,8 +307,8 @@ most=$("$grader" list --csv 2>/dev/null | awk "$csv_awk"'
     NR == 1 { n = split_csv($0); for (i = 1; i <= n; i++) col[f[i]] = i; next }
     { split_csv($0); b = f[col["bytes"]] + 0; if (b > most) most = b }
     END { printf "%.0f", most }')
-[ "${most:-0}" -gt 0 ] 2>/dev/null || gib= # no sizes listed: one check at a time
 gib=$(printf '%s\n' "$gpu_out" | head -n 1 | sed -n 's/.* \([0-9][0-9.]*\) GiB memory.*/\1/p')
+[ "${most:-0}" -gt 0 ] 2>/dev/null || gib= # no sizes listed: one check at a time
 full_jobs=$(awk -v most="${most:-0}" -v gib="${gib:-0}" -v cap=$grade_jobs 'BEGIN {
     j = int(gib * 0.95 * 2^30 / (most + 1.5 * 2^30)); print (j < 1 ? 1 : (j > cap ? cap : j)) }')
 echo "mutants: small cases done in $((small_at - built_at)) s; $(wc -l <"$work/full.list") passed them:" \

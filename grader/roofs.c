@@ -1,5 +1,6 @@
 /* roofs.c: the table of roofs, and what follows from it: lookup, percent
- * of roof, and the startup check of a chapter's roof names. */
+ * of roof, the startup check of a chapter's roof names, and the plots'
+ * words and roles (the listing `mw-facts --roofs` writes). */
 #define _POSIX_C_SOURCE 200809L
 #include "roofs.h"
 
@@ -93,9 +94,10 @@ void mw_roof_legend(const mw_roof *r, double value, char *text, size_t len)
     if (r->counts == MW_ROOF_BYTES)
         snprintf(text, len, "memory roof: %s %.0f %s (%s)", r->plot_label, value, r->unit,
                  r->plot_note);
+    else if (value / 1e3 < 100)
+        snprintf(text, len, "%s roof: %.1f TFLOP/s (%s)", r->plot_label, value / 1e3, r->plot_note);
     else
-        snprintf(text, len, value / 1e3 < 100 ? "%s roof: %.1f TFLOP/s (%s)" : "%s roof: %.0f TFLOP/s (%s)",
-                 r->plot_label, value / 1e3, r->plot_note);
+        snprintf(text, len, "%s roof: %.0f TFLOP/s (%s)", r->plot_label, value / 1e3, r->plot_note);
 }
 
 void mw_roof_speed_label(const mw_roof *r, double value, char *text, size_t len)
