@@ -28,7 +28,6 @@ set samples 3000
 # the tensor cores at lower precision) is drawn apart, dashed, from the ridge.
 ridge = roofs ? comproof / memroof : 1
 mem(x) = memroof * x
-extracolour(i) = word('#009E73 #CC79A7 #D55E00 #56B4E9', (i - 1) % 4 + 1)
 cmd = 'plot '
 if (roofs) {
     cmd = cmd.'x <= ridge ? mem(x) : 1/0 lc rgb "#333333" lw 3 title memlegend, '

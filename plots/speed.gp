@@ -42,7 +42,6 @@ if (roofval > 0) {
 }
 # On a log axis (a lower-precision line is drawn), the other roofs of what
 # speed counts too: the ceilings of those lines (TF32 in a chapter of FLOPs).
-extracolour(i) = word('#009E73 #CC79A7 #D55E00 #56B4E9', (i - 1) % 4 + 1)
 if (ylog) {
     do for [i=1:nsline] {
         v = value('sline'.i) * 1.0
