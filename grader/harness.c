@@ -358,6 +358,8 @@ cudaError_t mw_check_output(const mw_chapter *ch, const mw_case *c, const mw_inp
         mw_tol tol[MW_MAX_BUFS];
         for (int o = 0; o < v->nout; o++)
             tol[v->out[o]] = mw_tolerance_of(ch, c, v->out[o]);
+        if (ch->prepare_reference)
+            ch->prepare_reference(c, in, idx, count);
         for (size_t j = 0; j < count; j++) {
             size_t i = idx ? idx[j] : j, local;
             int b = mw_views_locate(v, i, &local);

@@ -190,6 +190,14 @@ typedef struct mw_chapter {
      * sampling (default 2^22). A chapter whose reference costs more than a
      * few operations per element (a GEMM: K multiply-adds) lowers them. */
     size_t sample_edge, sample_random, sample_above;
+
+    /* Optional: called before reference() is asked for the outputs at the
+     * flat indices idx[0..count) (idx NULL: every output, 0..count-1), so
+     * that the chapter can compute at once, on every core, what those
+     * references share (chapter 04: each row's max and sum). reference()
+     * must give the same values with or without it. NULL: none. */
+    void (*prepare_reference)(const struct mw_case *c, const mw_inputs *in, const size_t *idx,
+                              size_t count);
 } mw_chapter;
 
 /* A version or library whose op is this computes whichever operation the
