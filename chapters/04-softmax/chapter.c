@@ -101,6 +101,17 @@ static const mw_case cases[] = {
     /* 2^31 + 1024 elements (8.6 GB each way): row * cols overflows an int
      * (sampled: both ends, around 2^31, and at random). */
     {"large", RC(((size_t)1 << 21) + 1, 1024), NOOFF, MW_GEN_UNIFORM, 1, 1},
+    /* Past 2^32 elements (17 GB each way), where blockIdx.x * cols in 32
+     * bits wraps: rows a block each, and rows of 33 columns at a warp a
+     * row, 2^32 threads. */
+    {"large", RC(((size_t)1 << 18) + 1, 16384), NOOFF, MW_GEN_UNIFORM, 1, 1},
+    {"large", RC(((size_t)1 << 27) + 1, 33), NOOFF, MW_GEN_UNIFORM, 1, 1},
+    /* One row of 2^32 + 4 columns (17 GB each way), where an int column
+     * index overflows, past what any split of a row over resident blocks
+     * holds. Its entries are the dominant class: each thread's partial sum
+     * then counts the +100 entries (the rest are e^-100), exact in FP32,
+     * where a sum of 2^24 uniform terms would lose the small ones. */
+    {"large", RC(1, ((size_t)1 << 32) + 4), NOOFF, MW_GEN_DOMINANT, 1, 1},
 };
 
 /* 2^28 elements whatever the row length. */
@@ -123,10 +134,14 @@ static void describe(const mw_case *c, char *text, size_t len)
                        : c->gen == MW_GEN_DOMINANT ? " (1 in 1024 entries +100)"
                        : c->scale > 100            ? " (inputs of scale 1e4)"
                                                    : "";
-    snprintf(text, len, "rows=%zu cols=%zu%s%s", c->dim[0], c->dim[1], what,
-             c->dim[0] * c->dim[1] > ((size_t)1 << 31)
-                 ? " [limit: 2^31 elements, where row * cols overflows an int]"
-                 : "");
+    size_t n = c->dim[0] * c->dim[1];
+    const char *limit =
+        c->dim[1] > ((size_t)1 << 31) ? " [limit: 2^31 columns, where an int column index overflows]"
+        : n > ((size_t)1 << 32)
+            ? " [limit: 2^32 elements, where a row offset or a thread index in 32 bits wraps]"
+        : n > ((size_t)1 << 31) ? " [limit: 2^31 elements, where row * cols overflows an int]"
+                                : "";
+    snprintf(text, len, "rows=%zu cols=%zu%s%s", c->dim[0], c->dim[1], what, limit);
 }
 
 static double bench_x(const mw_case *c)
@@ -188,27 +203,75 @@ static row_cache *cache_for(const mw_case *c, const mw_inputs *in)
     return rc;
 }
 
-/* Row `row`'s max and sum of exp(x - max), into the cache. */
-static void compute_row(row_cache *rc, const mw_inputs *in, size_t row)
+/* A row's statistics in a fixed order, whoever computes them: the max of
+ * each chunk of ROW_CHUNK columns (the max does not depend on the order),
+ * then the sum of exp(x - max) chunk by chunk, the chunks' sums added in
+ * chunk order. A row of up to ROW_CHUNK columns is one chunk, summed left
+ * to right; a longer one (2^31 columns, say) can then be split over threads
+ * and still give the same bits. */
+#define ROW_CHUNK ((size_t)1 << 20)
+
+static size_t chunks_of(size_t cols)
 {
-    size_t cols = rc->cols;
-    double m = -INFINITY, s = 0;
-    int nan = 0;
-    for (size_t j = 0; j < cols; j++) {
+    return cols ? (cols + ROW_CHUNK - 1) / ROW_CHUNK : 0;
+}
+
+/* Max of chunk k of row `row` (NaN entries skipped; *nan set). */
+static double chunk_max(const mw_inputs *in, size_t cols, size_t row, size_t k, int *nan)
+{
+    size_t first = k * ROW_CHUNK, end = first + ROW_CHUNK < cols ? first + ROW_CHUNK : cols;
+    double m = -INFINITY;
+    for (size_t j = first; j < end; j++) {
         double v = mw_input(in, X, row * cols + j);
-        nan |= isnan(v);
+        *nan |= isnan(v);
         m = v > m ? v : m;
     }
-    for (size_t j = 0; j < cols && !nan; j++)
+    return m;
+}
+
+static double chunk_sum(const mw_inputs *in, size_t cols, size_t row, size_t k, double m)
+{
+    size_t first = k * ROW_CHUNK, end = first + ROW_CHUNK < cols ? first + ROW_CHUNK : cols;
+    double s = 0;
+    for (size_t j = first; j < end; j++)
         s += exp((double)mw_input(in, X, row * cols + j) - m);
-    rc->max[row] = m;
-    rc->sum[row] = nan ? NAN : s;
+    return s;
+}
+
+/* Row `row`'s max and sum of exp(x - max) (NaN when the row has a NaN), on
+ * this thread. */
+static void stats_of_row(const mw_inputs *in, size_t cols, size_t row, double *max, double *sum)
+{
+    size_t n = chunks_of(cols);
+    double m = -INFINITY, s = 0;
+    int nan = 0;
+    for (size_t k = 0; k < n; k++) {
+        double mk = chunk_max(in, cols, row, k, &nan);
+        m = mk > m ? mk : m;
+    }
+    for (size_t k = 0; k < n && !nan; k++)
+        s += chunk_sum(in, cols, row, k, m);
+    *max = m;
+    *sum = nan ? NAN : s;
+}
+
+static void compute_row(row_cache *rc, const mw_inputs *in, size_t row)
+{
+    stats_of_row(in, rc->cols, row, &rc->max[row], &rc->sum[row]);
     rc->done[row] = 1;
 }
+
+/* Rows this short cost less to recompute than to cache: 2^27 rows of 33
+ * columns would need 2.3 GB of cache. */
+#define SHORT_ROW 64
 
 static void row_stats(const mw_case *c, const mw_inputs *in, size_t row, double *max,
                       double *sum)
 {
+    if (c->dim[1] <= SHORT_ROW) {
+        stats_of_row(in, c->dim[1], row, max, sum);
+        return;
+    }
     row_cache *rc = cache_for(c, in);
     if (!rc->done[row])
         compute_row(rc, in, row);
@@ -216,55 +279,113 @@ static void row_stats(const mw_case *c, const mw_inputs *in, size_t row, double 
     *sum = rc->sum[row];
 }
 
-/* The rows a check is about to ask for, computed on every core: each
- * thread takes every nth of them (each row written by one thread only). */
+/* ---- the same, on every core, for the rows a check is about to ask for ---- */
+
+/* What the threads share: item k of `count` is done by thread k % threads. */
 typedef struct row_work {
     row_cache *rc;
     const mw_inputs *in;
-    const size_t *rows;
-    size_t nrows, first, step;
+    const size_t *rows; /* short rows: one item a row */
+    size_t row;         /* a long row: one item a chunk */
+    double m;           /* its max, once known (the sums' phase) */
+    double *out;        /* per chunk: its max, then its sum */
+    int *nan;           /* per chunk */
+    int phase;          /* 0 rows, 1 chunk maxima, 2 chunk sums */
+    size_t count, first, step;
 } row_work;
 
-static void *compute_rows(void *arg)
+static void *work_items(void *arg)
 {
     const row_work *w = arg;
-    for (size_t k = w->first; k < w->nrows; k += w->step)
-        compute_row(w->rc, w->in, w->rows[k]);
+    for (size_t k = w->first; k < w->count; k += w->step)
+        if (w->phase == 0)
+            compute_row(w->rc, w->in, w->rows[k]);
+        else if (w->phase == 1)
+            w->out[k] = chunk_max(w->in, w->rc->cols, w->row, k, &w->nan[k]);
+        else
+            w->out[k] = chunk_sum(w->in, w->rc->cols, w->row, k, w->m);
     return NULL;
+}
+
+/* Runs `shared`'s count items over up to `threads` threads. */
+static void run_items(row_work shared, size_t threads)
+{
+    pthread_t tid[64];
+    row_work work[64];
+    int started[64] = {0};
+    threads = threads > 64 ? 64 : threads > shared.count ? (shared.count ? shared.count : 1)
+                                                          : threads;
+    for (size_t t = 0; t < threads; t++) {
+        work[t] = shared;
+        work[t].first = t, work[t].step = threads;
+        if (t > 0)
+            started[t] = pthread_create(&tid[t], NULL, work_items, &work[t]) == 0;
+        if (t > 0 && !started[t])
+            work_items(&work[t]); /* no thread: this one does its share */
+    }
+    work_items(&work[0]);
+    for (size_t t = 1; t < threads; t++)
+        if (started[t])
+            pthread_join(tid[t], NULL);
+}
+
+/* A long row split over threads: the same steps, in the same order, as
+ * compute_row. */
+static void compute_long_row(row_cache *rc, const mw_inputs *in, size_t row, size_t threads)
+{
+    size_t n = chunks_of(rc->cols);
+    double *out = malloc(n * sizeof *out);
+    int *nan = calloc(n, sizeof *nan);
+    if (!out || !nan) {
+        free(out), free(nan);
+        compute_row(rc, in, row);
+        return;
+    }
+    row_work w = {.rc = rc, .in = in, .row = row, .out = out, .nan = nan, .phase = 1, .count = n};
+    run_items(w, threads);
+    double m = -INFINITY, s = 0;
+    int any_nan = 0;
+    for (size_t k = 0; k < n; k++) {
+        m = out[k] > m ? out[k] : m;
+        any_nan |= nan[k];
+    }
+    if (!any_nan) {
+        w.phase = 2, w.m = m;
+        run_items(w, threads);
+        for (size_t k = 0; k < n; k++)
+            s += out[k];
+    }
+    rc->max[row] = m;
+    rc->sum[row] = any_nan ? NAN : s;
+    rc->done[row] = 1;
+    free(out), free(nan);
 }
 
 static void prepare_reference(const mw_case *c, const mw_inputs *in, const size_t *idx,
                               size_t count)
 {
+    if (c->dim[1] <= SHORT_ROW) /* recomputed each time, never cached */
+        return;
     row_cache *rc = cache_for(c, in);
-    size_t cols = c->dim[1], nrows = 0, last = (size_t)-1;
-    size_t *rows = malloc((idx ? count : c->dim[0]) * sizeof *rows + 1);
+    size_t cols = c->dim[1], nrows = 0, last = (size_t)-1, all = idx ? count : c->dim[0];
+    size_t *rows = malloc(all * sizeof *rows + 1);
     if (!rows)
         return; /* reference() computes them one by one instead */
-    for (size_t j = 0; j < (idx ? count : c->dim[0]); j++) {
+    for (size_t j = 0; j < all; j++) {
         size_t row = idx ? idx[j] / cols : j; /* idx is sorted: rows ascend */
         if (row != last && !rc->done[row])
             rows[nrows++] = row;
         last = row;
     }
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    size_t nthreads = cores < 1 ? 1 : cores > 64 ? 64 : (size_t)cores;
-    if (nrows * cols < ((size_t)1 << 20)) /* not worth a thread */
-        nthreads = 1;
-    pthread_t tid[64];
-    row_work work[64];
-    size_t started = 0;
-    for (size_t t = 0; t < nthreads; t++) {
-        work[t] = (row_work){rc, in, rows, nrows, t, nthreads};
-        if (t > 0 && pthread_create(&tid[t], NULL, compute_rows, &work[t]) == 0)
-            started |= (size_t)1 << t;
-        else if (t > 0)
-            compute_rows(&work[t]); /* no thread: this one does its share */
+    size_t threads = cores < 1 ? 1 : (size_t)cores;
+    if (cols > ROW_CHUNK) {
+        for (size_t k = 0; k < nrows; k++)
+            compute_long_row(rc, in, rows[k], threads);
+    } else if (nrows * cols >= ((size_t)1 << 20)) { /* else not worth a thread */
+        row_work w = {.rc = rc, .in = in, .rows = rows, .phase = 0, .count = nrows};
+        run_items(w, threads);
     }
-    compute_rows(&work[0]);
-    for (size_t t = 1; t < nthreads; t++)
-        if (started & ((size_t)1 << t))
-            pthread_join(tid[t], NULL);
     free(rows);
 }
 
