@@ -29,8 +29,11 @@ enum {
     MW_GEN_LOGPROB = 5,  /* uniform in [-101, -99) with 16 random bits (exact):
                             every value far below zero, as log-probabilities
                             (exp underflows); scale is ignored */
-    MW_GEN_DOMINANT = 6  /* uniform, with 1 in 1024 elements +100: one value
+    MW_GEN_DOMINANT = 6, /* uniform, with 1 in 1024 elements +100: one value
                             that dominates its row (exp overflows) */
+    MW_GEN_MASKED = 7    /* uniform, with every other run of 2^15 elements
+                            -Inf (elements i with bit 15 of i set): a padding
+                            mask, whole stretches and whole short rows masked */
 };
 
 /* splitmix64's finalizer: a bijective 64-bit mix. */
@@ -92,6 +95,8 @@ MW_HD float mw_gen(uint64_t seed, uint32_t stream, uint64_t i, int kind, float s
         return mw_from_bits(0x7fc00000u);
     if (kind == MW_GEN_DOMINANT && (h & 1023) == 0)
         return 100.0f;
+    if (kind == MW_GEN_MASKED && ((i >> 15) & 1))
+        return mw_from_bits(0xff800000u);
     if (kind == MW_GEN_LOGPROB) /* 2^-15 steps: exact next to 100 (spacing 2^-17) */
         return ((float)(int32_t)(h >> 48) - 32768.0f) * (1.0f / 32768.0f) - 100.0f;
     return mw_unit(h) * scale;

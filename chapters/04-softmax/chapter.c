@@ -95,6 +95,10 @@ static const mw_case cases[] = {
     /* 1 in 1024 entries +100: exp(100) overflows unless the max subtracted
      * is the whole row's (a max over part of the row is not enough). */
     LENGTHS("dominant", MW_GEN_DOMINANT, 1),
+    /* Every other run of 32768 entries -inf, as a padding mask: whole short
+     * rows masked (NaN out), and in long rows whole stretches, so that a
+     * kernel splitting a row meets pieces with nothing but -inf. */
+    LENGTHS("masked", MW_GEN_MASKED, 1),
     /* 2^26 elements (256 MB each way): past the L2. */
     {"large", RC(65536, 1024), NOOFF, MW_GEN_UNIFORM, 1, 0},
     {"large", RC(16, 1 << 22), NOOFF, MW_GEN_UNIFORM, 1, 0},
@@ -134,6 +138,7 @@ static void describe(const mw_case *c, char *text, size_t len)
                        : c->gen == MW_GEN_RARE_NAN ? " (rare NaN entries)"
                        : c->gen == MW_GEN_LOGPROB  ? " (every entry in [-101, -99))"
                        : c->gen == MW_GEN_DOMINANT ? " (1 in 1024 entries +100)"
+                       : c->gen == MW_GEN_MASKED   ? " (every other run of 32768 entries -inf)"
                        : c->scale > 100            ? " (inputs of scale 1e4)"
                                                    : "";
     size_t n = c->dim[0] * c->dim[1];

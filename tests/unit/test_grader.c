@@ -385,6 +385,12 @@ static void test_generator(void)
     }
     ok(logprob_ok, "log-probability values lie in [-101, -99), on a 2^-15 grid");
     ok(dominant > 50 && dominant < 150 && others_ok, "about 1 in 1024 values dominate (+100)");
+    int masked_ok = 1;
+    for (uint64_t i = 0; i < 200000; i += 7) {
+        float v = mw_gen(42, 1, i, MW_GEN_MASKED, 1.f);
+        masked_ok &= (i >> 15) & 1 ? v == -INFINITY : v >= -1.f && v < 1.f;
+    }
+    ok(masked_ok, "masked: every other run of 32768 elements is -inf, the rest uniform");
 }
 
 int main(int argc, char **argv)
