@@ -71,4 +71,19 @@ rc=$?
 ok "$([ $rc -eq 2 ] && printf '%s' "$out" | grep -q '01_naive 02_fast' && echo 0 || echo 1)" \
     "EX= naming no version lists the versions"
 
+# list --csv, for programs (the batch, make mutants): each case's GPU bytes,
+# a shared input counted once (chapter 01's 2^33 case: a and c, with guards).
+bad=
+for ch in $(chapters); do
+    list=$(build/$ch/mw-chapter list --csv 2>&1) || bad="$bad $ch(exit)"
+    [ "$(printf '%s\n' "$list" | head -n 1)" = kind,name,symbol,optional,group,shape,sampled,bytes ] ||
+        bad="$bad $ch(header)"
+    printf '%s\n' "$list" | awk -F, 'NR > 1 && $1 == "case" && !($NF ~ /^[1-9][0-9]*$/) { exit 1 }' ||
+        bad="$bad $ch(bytes)"
+done
+ok "$([ -z "$bad" ] && echo 0 || echo 1)" "list --csv: the documented header, and every case's bytes${bad:+ (not:$bad)}"
+build/01-vector-add/mw-chapter list --csv | grep -q -F '(a and b one buffer)' &&
+    build/01-vector-add/mw-chapter list --csv | grep -F '(a and b one buffer)' | grep -q ',68719607872$'
+ok $? "list --csv: chapter 01's 2^33 case counts its shared input once: 2 x (2^33 + 8 + 2 x 8192) floats"
+
 done_testing
