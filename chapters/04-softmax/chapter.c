@@ -245,83 +245,49 @@ static double chunk_sum(const mw_inputs *in, size_t cols, size_t row, size_t k, 
     return s;
 }
 
-/* Row `row`'s max and sum of exp(x - max) (NaN when the row has a NaN), on
- * this thread. */
-static void stats_of_row(const mw_inputs *in, size_t cols, size_t row, double *max, double *sum)
-{
-    size_t n = chunks_of(cols);
-    double m = -INFINITY, s = 0;
-    int nan = 0;
-    for (size_t k = 0; k < n; k++) {
-        double mk = chunk_max(in, cols, row, k, &nan);
-        m = mk > m ? mk : m;
-    }
-    for (size_t k = 0; k < n && !nan; k++)
-        s += chunk_sum(in, cols, row, k, m);
-    *max = m;
-    *sum = nan ? NAN : s;
-}
-
-static void compute_row(row_cache *rc, const mw_inputs *in, size_t row)
-{
-    stats_of_row(in, rc->cols, row, &rc->max[row], &rc->sum[row]);
-    rc->done[row] = 1;
-}
-
-/* Rows this short cost less to recompute than to cache: 2^27 rows of 33
- * columns would need 2.3 GB of cache. */
-#define SHORT_ROW 64
-
-static void row_stats(const mw_case *c, const mw_inputs *in, size_t row, double *max,
-                      double *sum)
-{
-    if (c->dim[1] <= SHORT_ROW) {
-        stats_of_row(in, c->dim[1], row, max, sum);
-        return;
-    }
-    row_cache *rc = cache_for(c, in);
-    if (!rc->done[row])
-        compute_row(rc, in, row);
-    *max = rc->max[row];
-    *sum = rc->sum[row];
-}
-
-/* ---- the same, on every core, for the rows a check is about to ask for ---- */
-
-/* What the threads share: item k of `count` is done by thread k % threads. */
+/* What the threads of one computation share: item k of `count` is done by
+ * thread k % threads. */
 typedef struct row_work {
-    row_cache *rc;
+    row_cache *rc;      /* phase 0: the cache the rows go to */
     const mw_inputs *in;
-    const size_t *rows; /* short rows: one item a row */
-    size_t row;         /* a long row: one item a chunk */
-    double m;           /* its max, once known (the sums' phase) */
-    double *out;        /* per chunk: its max, then its sum */
+    size_t cols;
+    const size_t *rows; /* phase 0: one item a row */
+    size_t row;         /* phases 1 and 2: one item a chunk of this row */
+    double m;           /* phase 2: the row's max */
+    double *out;        /* per chunk: its max (phase 1), then its sum (phase 2) */
     int *nan;           /* per chunk */
-    int phase;          /* 0 rows, 1 chunk maxima, 2 chunk sums */
+    int phase;          /* 0 whole rows, 1 chunk maxima, 2 chunk sums */
     size_t count, first, step;
 } row_work;
+
+static void cache_row(row_cache *rc, const mw_inputs *in, size_t row, size_t threads);
 
 static void *work_items(void *arg)
 {
     const row_work *w = arg;
     for (size_t k = w->first; k < w->count; k += w->step)
         if (w->phase == 0)
-            compute_row(w->rc, w->in, w->rows[k]);
+            cache_row(w->rc, w->in, w->rows[k], 1);
         else if (w->phase == 1)
-            w->out[k] = chunk_max(w->in, w->rc->cols, w->row, k, &w->nan[k]);
+            w->out[k] = chunk_max(w->in, w->cols, w->row, k, &w->nan[k]);
         else
-            w->out[k] = chunk_sum(w->in, w->rc->cols, w->row, k, w->m);
+            w->out[k] = chunk_sum(w->in, w->cols, w->row, k, w->m);
     return NULL;
 }
 
-/* Runs `shared`'s count items over up to `threads` threads. */
+/* Runs `shared`'s count items over up to `threads` threads (this one
+ * among them: with one, no thread is started). */
 static void run_items(row_work shared, size_t threads)
 {
     pthread_t tid[64];
     row_work work[64];
     int started[64] = {0};
-    threads = threads > 64 ? 64 : threads > shared.count ? (shared.count ? shared.count : 1)
-                                                          : threads;
+    if (threads > 64)
+        threads = 64;
+    if (threads > shared.count)
+        threads = shared.count;
+    if (threads < 1)
+        threads = 1;
     for (size_t t = 0; t < threads; t++) {
         work[t] = shared;
         work[t].first = t, work[t].step = threads;
@@ -336,19 +302,24 @@ static void run_items(row_work shared, size_t threads)
             pthread_join(tid[t], NULL);
 }
 
-/* A long row split over threads: the same steps, in the same order, as
- * compute_row. */
-static void compute_long_row(row_cache *rc, const mw_inputs *in, size_t row, size_t threads)
+/* Row `row`'s max and sum of exp(x - max) (NaN when the row has a NaN),
+ * its chunks over up to `threads` threads: the chunks' maxima, then their
+ * sums, added in chunk order, so any number of threads gives the same
+ * bits. */
+static void stats_of_row(const mw_inputs *in, size_t cols, size_t row, size_t threads,
+                         double *max, double *sum)
 {
-    size_t n = chunks_of(rc->cols);
-    double *out = malloc(n * sizeof *out);
-    int *nan = calloc(n, sizeof *nan);
+    size_t n = chunks_of(cols);
+    double one_out[1];
+    int one_nan[1] = {0};
+    double *out = n > 1 ? malloc(n * sizeof *out) : one_out;
+    int *nan = n > 1 ? calloc(n, sizeof *nan) : one_nan;
     if (!out || !nan) {
-        free(out), free(nan);
-        compute_row(rc, in, row);
-        return;
+        fprintf(stderr, "softmax reference: out of host memory\n");
+        exit(2);
     }
-    row_work w = {.rc = rc, .in = in, .row = row, .out = out, .nan = nan, .phase = 1, .count = n};
+    row_work w = {.in = in, .cols = cols, .row = row, .out = out, .nan = nan, .phase = 1,
+                  .count = n};
     run_items(w, threads);
     double m = -INFINITY, s = 0;
     int any_nan = 0;
@@ -362,11 +333,38 @@ static void compute_long_row(row_cache *rc, const mw_inputs *in, size_t row, siz
         for (size_t k = 0; k < n; k++)
             s += out[k];
     }
-    rc->max[row] = m;
-    rc->sum[row] = any_nan ? NAN : s;
-    rc->done[row] = 1;
-    free(out), free(nan);
+    *max = m;
+    *sum = any_nan ? NAN : s;
+    if (n > 1)
+        free(out), free(nan);
 }
+
+/* Row `row`'s statistics, into the cache. */
+static void cache_row(row_cache *rc, const mw_inputs *in, size_t row, size_t threads)
+{
+    stats_of_row(in, rc->cols, row, threads, &rc->max[row], &rc->sum[row]);
+    rc->done[row] = 1;
+}
+
+/* Rows this short cost less to recompute than to cache: 2^27 rows of 33
+ * columns would need 2.3 GB of cache. */
+#define SHORT_ROW 64
+
+static void row_stats(const mw_case *c, const mw_inputs *in, size_t row, double *max,
+                      double *sum)
+{
+    if (c->dim[1] <= SHORT_ROW) {
+        stats_of_row(in, c->dim[1], row, 1, max, sum);
+        return;
+    }
+    row_cache *rc = cache_for(c, in);
+    if (!rc->done[row])
+        cache_row(rc, in, row, 1);
+    *max = rc->max[row];
+    *sum = rc->sum[row];
+}
+
+/* ---- the same, on every core, for the rows a check is about to ask for ---- */
 
 static void prepare_reference(const mw_case *c, const mw_inputs *in, const size_t *idx,
                               size_t count)
@@ -386,11 +384,11 @@ static void prepare_reference(const mw_case *c, const mw_inputs *in, const size_
     }
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     size_t threads = cores < 1 ? 1 : (size_t)cores;
-    if (cols > ROW_CHUNK) {
+    if (cols > ROW_CHUNK) { /* a long row's chunks over the threads */
         for (size_t k = 0; k < nrows; k++)
-            compute_long_row(rc, in, rows[k], threads);
+            cache_row(rc, in, rows[k], threads);
     } else if (nrows * cols >= ((size_t)1 << 20)) { /* else not worth a thread */
-        row_work w = {.rc = rc, .in = in, .rows = rows, .phase = 0, .count = nrows};
+        row_work w = {.rc = rc, .in = in, .cols = cols, .rows = rows, .phase = 0, .count = nrows};
         run_items(w, threads);
     }
     free(rows);
