@@ -87,7 +87,7 @@ endif
 # ---- the shared grader -------------------------------------------------------
 
 # Pure C, no CUDA: also linked into the unit tests.
-GRADER_PURE := check stats csv ncu roofs ceilings_cache facts cases_file rubric gradebook batch_layout
+GRADER_PURE := check stats parallel csv ncu roofs ceilings_cache facts cases_file rubric gradebook batch_layout
 GRADER_CUDA := devinfo timing harness stream_rule checker impls bench traffic ceilings vector_libs cublas_lazy
 GRADER_OBJS := $(GRADER_PURE:%=$(BUILD)/grader/%.o) $(GRADER_CUDA:%=$(BUILD)/grader/%.o) \
                $(BUILD)/grader/device.o
@@ -284,7 +284,8 @@ help:
 	@echo '  SRC=solutions         grade the reference solutions instead of exercises/'
 	@echo '  EX=02                 only the versions whose file starts with 02 (check, sanitize)'
 	@echo '  SEED=123              replay the inputs of an earlier run (a whole number)'
-	@echo '  TIMEOUT=30            seconds a case may run before it counts as hung (check, grade)'
+	@echo '  TIMEOUT=30            seconds a case may run before it counts as hung, plus 2 s'
+	@echo '                        per GiB of the case (check, grade)'
 	@echo '  GPU=NVIDIA_H100_80GB_HBM3   the results/ folder make plot and make tables read'
 	@echo '  ARCH=sm_90            GPU architecture (default: detected with nvidia-smi);'
 	@echo '                        a change rebuilds every kernel, no clean needed'
@@ -457,7 +458,7 @@ $(BUILD)/tests/test_cublas_lazy: tests/unit/test_cublas_lazy.c $(BUILD)/grader/c
 $(BUILD)/tests/%: tests/unit/%.c $(GRADER_PURE:%=$(BUILD)/grader/%.o)
 	$(call say,CC,$@)
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) -Itests/unit -o $@ $(filter %.c %.o,$^) -lm
+	$(Q)$(CC) $(CFLAGS) -Itests/unit -o $@ $(filter %.c %.o,$^) -lm -lpthread
 
 # make test: the fast tier. make test-full (or MW_TEST_LONG=1, as git's
 # GIT_TEST_LONG) adds the long tests, which the fast tier reports skipped

@@ -79,6 +79,43 @@ int mw_mismatch_add(mw_mismatch *m, size_t index, float got, double ref, mw_tol 
     return 0;
 }
 
+void mw_mismatch_merge(mw_mismatch *m, const mw_mismatch *next)
+{
+    if (next->checked == 0)
+        return;
+    if (m->wrong == 0) { /* next holds the first wrong element, if any */
+        if (next->wrong > 0) {
+            m->first_wrong = next->first_wrong;
+            m->checked_before_first_wrong = m->checked + next->checked_before_first_wrong;
+        }
+        if (next->has_right_before) {
+            m->last_right_before = next->last_right_before;
+            m->has_right_before = 1;
+        }
+    }
+    if (next->wrong > 0)
+        m->last_wrong = next->last_wrong;
+    if (next->unwritten > 0) {
+        if (m->unwritten == 0)
+            m->first_unwritten = next->first_unwritten;
+        m->last_unwritten = next->last_unwritten;
+    }
+    m->checked += next->checked;
+    m->wrong += next->wrong;
+    m->unwritten += next->unwritten;
+    m->wrong_past_2_31 += next->wrong_past_2_31;
+    m->wrong_past_2_32 += next->wrong_past_2_32;
+    m->wrong_nonfinite += next->wrong_nonfinite;
+    if (next->max_abs_err > m->max_abs_err)
+        m->max_abs_err = next->max_abs_err;
+    for (int k = 0; k < next->nshow && m->nshow < MW_SHOW; k++) {
+        m->show_index[m->nshow] = next->show_index[k];
+        m->show_got[m->nshow] = next->show_got[k];
+        m->show_ref[m->nshow] = next->show_ref[k];
+        m->nshow++;
+    }
+}
+
 /* Appends one hint; returns the new count. */
 /* Past 2^32 an index computed as blockIdx.x * blockDim.x (two unsigned
  * ints) wraps even when it is stored in a size_t. */

@@ -55,6 +55,10 @@ typedef struct mw_mismatch {
 void mw_mismatch_init(mw_mismatch *m);
 /* Returns 1 when the element matches. */
 int mw_mismatch_add(mw_mismatch *m, size_t index, float got, double ref, mw_tol tol);
+/* Appends `next`, the accounting of the elements checked after m's (in
+ * index order): the result is what adding them all to m one by one gives,
+ * so that parts of one check can be counted on several threads. */
+void mw_mismatch_merge(mw_mismatch *m, const mw_mismatch *next);
 
 /* Facts gathered around one run, for the diagnosis. */
 typedef struct mw_run_facts {

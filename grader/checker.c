@@ -395,6 +395,7 @@ struct tally {
     int n[ST_COUNT];
     char **detail; /* per job: its diagnostic lines, for --results */
     int *status; /* per job, -1 until known */
+    double *seconds; /* per job: wall time from its start to its result */
     int nogpu;
     char gpu[256];
 };
@@ -429,11 +430,12 @@ static int read_line(int fd, char *buf, size_t len, int wait_ms, char *pending, 
 
 static void record(const checker *k, tally *t, int jnum, int status)
 {
-    (void)k;
     if (jnum < 0 || t->status[jnum] >= 0)
         return;
     t->status[jnum] = status;
     t->n[status]++;
+    if (jnum == k->current)
+        t->seconds[jnum] = mw_now_s() - k->started;
 }
 
 /* Keeps a job's diagnostics (up to 2 KB) for the results file. */
@@ -509,13 +511,25 @@ static int after_timeout(const checker *k, tally *t, int jnum)
         return next;
     char why[256];
     snprintf(why, sizeof why,
-             "%s %.0f s on the %d cases before it: not run, counted as timed out as well",
-             timeout_prefix, k->opt->timeout_s, TIMEOUTS_IN_A_ROW);
+             "%s the time limit on each of the %d cases before it: not run, counted as timed out "
+             "as well",
+             timeout_prefix, TIMEOUTS_IN_A_ROW);
     for (; next < k->njobs && k->jobs[next].version == version; next++) {
         print_lost_job(k, t, next, why);
         record(k, t, next, ST_ERROR);
     }
     return next;
+}
+
+/* The seconds job `jnum` may run before it counts as hung: TIMEOUT, plus
+ * 2 s per GiB its buffers hold. A correct kernel of the simplest design
+ * needs that much on the largest cases: chapter 04's one block of 256
+ * threads per row takes 24 s over its row of 2^31 columns (16 GiB, read
+ * three times and written, twice), close to a flat 30 s. */
+static double time_limit(const checker *k, int jnum)
+{
+    const mw_case *c = &k->ch->cases[k->jobs[jnum].kase];
+    return k->opt->timeout_s + 2.0 * (double)mw_case_bytes(k->ch, c) / 1073741824.0;
 }
 
 /* Forks a child from job `first`; supervises it; returns the next job to
@@ -542,7 +556,7 @@ static int supervise(checker *k, tally *t, int first)
     k->started = mw_now_s();
     for (;;) {
         /* Between jobs the child may be starting CUDA: allow a minute more. */
-        double limit = k->opt->timeout_s + (k->current >= 0 ? 0 : 60);
+        double limit = k->current >= 0 ? time_limit(k, k->current) : k->opt->timeout_s + 60;
         int wait_ms = (int)fmax(0, (limit - (mw_now_s() - k->started)) * 1e3);
         int r = read_line(fds[0], line, sizeof line, wait_ms, pending, &plen);
         if (r == 0)
@@ -562,11 +576,15 @@ static int supervise(checker *k, tally *t, int first)
     int current = k->current;
     if (current >= 0 && t->status[current] < 0) {
         char why[256];
+        double limit = time_limit(k, current);
+        char beyond[64] = "";
+        if (limit >= k->opt->timeout_s + 0.5)
+            snprintf(beyond, sizeof beyond, " and %.0f s for the case's size", limit - k->opt->timeout_s);
         if (timed_out)
             snprintf(why, sizeof why,
-                     "%s %.0f s (TIMEOUT=%.0f): the kernel never finished; an "
+                     "%s %.0f s (TIMEOUT=%.0f%s): the kernel never finished; an "
                      "endless loop, or a barrier that not every thread reaches?",
-                     timeout_prefix, k->opt->timeout_s, k->opt->timeout_s);
+                     timeout_prefix, limit, k->opt->timeout_s, beyond);
         else if (WIFSIGNALED(wstatus))
             snprintf(why, sizeof why, "crashed: the process died of signal %d (%s)",
                      WTERMSIG(wstatus), strsignal(WTERMSIG(wstatus)));
@@ -668,7 +686,7 @@ static int write_results(const checker *k, const tally *t, const char *path)
 {
     static const char *word[ST_COUNT] = {"pass", "fail", "error", "todo", "skip"};
     mw_csv csv;
-    if (mw_csv_open(&csv, path, "chapter,version,group,case,status,detail") != 0)
+    if (mw_csv_open(&csv, path, "chapter,version,group,case,status,detail,seconds") != 0)
         return -1;
     for (int jnum = 0; jnum < k->njobs; jnum++) {
         const mw_case *c = &k->ch->cases[k->jobs[jnum].kase];
@@ -681,6 +699,7 @@ static int write_results(const checker *k, const tally *t, const char *path)
         mw_csv_str(&csv, shape);
         mw_csv_str(&csv, st >= 0 ? word[st] : (t->nogpu ? "skip" : "error"));
         mw_csv_str(&csv, t->nogpu ? "no CUDA GPU" : t->detail[jnum]);
+        mw_csv_num(&csv, t->seconds[jnum], 4);
         mw_csv_end_row(&csv);
     }
     return mw_csv_close(&csv);
@@ -701,6 +720,7 @@ int mw_cmd_check(const mw_chapter *ch, const mw_check_opts *opt)
     memset(&t, 0, sizeof t);
     t.status = malloc((size_t)k.njobs * sizeof *t.status);
     t.detail = calloc((size_t)k.njobs, sizeof *t.detail);
+    t.seconds = calloc((size_t)k.njobs, sizeof *t.seconds);
     for (int jnum = 0; jnum < k.njobs; jnum++)
         t.status[jnum] = -1;
 
@@ -750,6 +770,7 @@ int mw_cmd_check(const mw_chapter *ch, const mw_check_opts *opt)
     for (int jnum = 0; jnum < k.njobs; jnum++)
         free(t.detail[jnum]);
     free(t.detail);
+    free(t.seconds);
     free(t.status);
     free(k.jobs);
     if (t.n[ST_ERROR] > 0)

@@ -3,6 +3,7 @@
 #include "harness.h"
 
 #include "device.h"
+#include "parallel.h"
 
 #include <dlfcn.h>
 #include <math.h>
@@ -344,6 +345,69 @@ static cudaError_t fetch_output(const mw_chapter *ch, const mw_case *c, const mw
     return err;
 }
 
+/* Compares outputs 0..count of a check (flat indices idx[j], or j when idx
+ * is NULL) with their references, in chunks of CHECK_CHUNK, each counted
+ * on its own and the counts merged in order (mw_mismatch_merge): the same
+ * result as one pass. A chapter that says its reference() may run on
+ * several threads at once gets every core: chapter 03's largest exact case
+ * (1024 dot products of 2^21 terms) and chapter 04's 2^26-element cases
+ * take tens of seconds on one core, and a check has to be fast to be run
+ * often. */
+enum { CHECK_CHUNK = 1 << 14, CHECK_CHUNKS_AT_ONCE = 256 };
+
+typedef struct check_part {
+    const mw_chapter *ch;
+    const mw_case *c;
+    const mw_inputs *in;
+    const mw_views *v;
+    const size_t *idx;
+    const float *vals;
+    size_t count, first_chunk;
+    unsigned skip;
+    const mw_tol *tol;
+    mw_mismatch (*per)[MW_MAX_BUFS]; /* per chunk of this round */
+} check_part;
+
+static void check_chunks(void *arg, size_t first, size_t end)
+{
+    const check_part *p = arg;
+    for (size_t k = first; k < end; k++) {
+        mw_mismatch *per = p->per[k];
+        for (int b = 0; b < MW_MAX_BUFS; b++)
+            mw_mismatch_init(&per[b]);
+        size_t from = (p->first_chunk + k) * CHECK_CHUNK;
+        size_t to = p->count - from < CHECK_CHUNK ? p->count : from + CHECK_CHUNK;
+        for (size_t j = from; j < to; j++) {
+            size_t i = p->idx ? p->idx[j] : j, local;
+            int b = mw_views_locate(p->v, i, &local);
+            if (!(p->skip & (1u << b)))
+                mw_mismatch_add(&per[b], local, p->vals[j], p->ch->reference(p->c, p->in, i),
+                                p->tol[b]);
+        }
+    }
+}
+
+static int compare_outputs(const mw_chapter *ch, const mw_case *c, const mw_inputs *in,
+                           const mw_views *v, const size_t *idx, const float *vals,
+                           size_t count, unsigned skip, const mw_tol *tol, mw_checked *r)
+{
+    mw_mismatch (*per)[MW_MAX_BUFS] = malloc(CHECK_CHUNKS_AT_ONCE * sizeof *per);
+    if (!per)
+        return -1;
+    size_t chunks = (count + CHECK_CHUNK - 1) / CHECK_CHUNK;
+    check_part p = {ch, c, in, v, idx, vals, count, 0, skip, tol, per};
+    for (; p.first_chunk < chunks; p.first_chunk += CHECK_CHUNKS_AT_ONCE) {
+        size_t round = chunks - p.first_chunk < CHECK_CHUNKS_AT_ONCE ? chunks - p.first_chunk
+                                                                      : CHECK_CHUNKS_AT_ONCE;
+        mw_parallel_ranges(round, ch->reference_threads ? 0 : 1, 1, check_chunks, &p);
+        for (size_t k = 0; k < round; k++)
+            for (int b = 0; b < MW_MAX_BUFS; b++)
+                mw_mismatch_merge(&r->per[b], &per[k][b]);
+    }
+    free(per);
+    return 0;
+}
+
 cudaError_t mw_check_output(const mw_chapter *ch, const mw_case *c, const mw_inputs *in,
                             const mw_views *v, unsigned skip, mw_checked *r, float **host_copy,
                             size_t *host_count)
@@ -360,13 +424,8 @@ cudaError_t mw_check_output(const mw_chapter *ch, const mw_case *c, const mw_inp
             tol[v->out[o]] = mw_tolerance_of(ch, c, v->out[o]);
         if (ch->prepare_reference)
             ch->prepare_reference(c, in, idx, count);
-        for (size_t j = 0; j < count; j++) {
-            size_t i = idx ? idx[j] : j, local;
-            int b = mw_views_locate(v, i, &local);
-            if (skip & (1u << b))
-                continue;
-            mw_mismatch_add(&r->per[b], local, vals[j], ch->reference(c, in, i), tol[b]);
-        }
+        if (compare_outputs(ch, c, in, v, idx, vals, count, skip, tol, r) != 0)
+            err = cudaErrorMemoryAllocation;
         for (int b = 0; b < MW_MAX_BUFS; b++) {
             r->wrong += r->per[b].wrong;
             r->checked += r->per[b].checked;

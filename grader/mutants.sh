@@ -13,14 +13,19 @@
 # stillborn. A mutant listed in solutions/NN-name/equivalent-mutants is
 # equivalent and is not graded. The others are graded alone (--version),
 # on the small cases first (--small, four mutants at a time on the GPU)
-# and, when they pass those, on every case (one at a time: the large cases
-# take memory). Grading stops at the first case that fails: that case is
-# what killed the mutant. A mutant that passes every case survived.
+# and, when they pass those, on every case (as many at once as the GPU's
+# memory holds). Grading stops at the first case that fails: that case is
+# what killed the mutant. A mutant that passes every case meets
+# compute-sanitizer on the small cases (grader/sanitize.sh, the batch's
+# sanitizer step, which costs a student its points), where it is
+# installed: a read past a buffer that no output shows, or a race, kills it
+# there. A mutant that passes all of that survived.
 #
 # Writes results/<gpu>/NN-name/mutants.csv, one row per mutant in list
 # order: chapter,file,line,column,operator,original,mutated,status,killed_by
 # (status: killed, survived, equivalent or stillborn), and prints a summary
 # with the mutation score, killed / (killed + survived), and the survivors.
+# With --version, the file's rows of the other versions stay as they were.
 #
 # Without a GPU (`mw-chapter info` exits 77) it builds the mutants, which
 # shows which compile, writes DIR/mutants.csv with status stillborn or
@@ -75,6 +80,34 @@ if [ "${1:-}" = --grade-one ]; then
     # Once one check found no usable GPU, the others would only find the same.
     if [ -f "$work/gpu-lost" ]; then
         printf 'ungraded\t%s\n' "$(cat "$work/gpu-lost")" >"$dir/$mode.result"
+        exit 0
+    fi
+    if [ "$mode" = sanitize ]; then
+        # The batch's sanitizer step (grader/sanitize.sh: the small cases
+        # under memcheck, racecheck, initcheck and synccheck, each view
+        # allocated exactly): a read past a buffer's end that no output
+        # shows, or a race the two runs did not catch, costs a student
+        # the sanitizer's points, so it kills the mutant.
+        # The batch's limit, 900 s: under the sanitizer the cases run
+        # in-process, with no timeout of their own.
+        SEED=$seed timeout -k 5 900 sh "$(dirname "$self")/sanitize.sh" "$grader" "$scratch/$version/$k" \
+            "mutant $version/$k" --version "$version" >"$log" 2>&1
+        rc=$?
+        found=$(grep -m 1 '^sanitize: .* found problems' "$log" | sed 's/^sanitize: //' | cut -c 1-100)
+        [ $rc -eq 124 ] && found="timed out after 900 s under it"
+        if [ $rc -eq 0 ] || [ $rc -eq 77 ]; then
+            echo passed >"$dir/$mode.result"
+        elif [ -n "$found" ]; then
+            printf 'killed\t%s\n' "compute-sanitizer: $found" >"$dir/$mode.result"
+        else
+            printf 'killed\t%s\n' "compute-sanitizer: the cases failed under it (exit $rc)" >"$dir/$mode.result"
+        fi
+        site=$(sed -n "$(($(printf '%s' "$k" | sed 's/^0*//') + 1))p" "$work/$version.sites" |
+            awk "$csv_awk"' { split_csv($0); printf "%s:%s:%s:%s %s -> %s", f[1], f[2], f[3], f[4], f[5], f[6] }')
+        case "$(cat "$dir/$mode.result")" in
+        passed) printf '  %-8s %s\n' SURVIVED "$site" ;;
+        *) printf '  %-8s %s: %s\n' KILLED "$site" "$(cut -f 2- "$dir/$mode.result")" ;;
+        esac
         exit 0
     fi
     small=
@@ -132,7 +165,7 @@ if [ "${1:-}" = --grade-one ]; then
         # survivor: it is graded again alone (below), which says.
         if [ "$mode" = full ] && ! { [ "${mutants_beside:-0}" = 1 ] &&
             tail -n 1 "$log" | grep -q 'skipped$'; }; then
-            printf '  %-8s %s\n' SURVIVED "$site"
+            [ "${sanitize_next:-0}" = 1 ] || printf '  %-8s %s\n' SURVIVED "$site"
         fi ;;
     ungraded*) printf '  %-8s %s: %s\n' UNGRADED "$site" "$(printf '%s' "$result" | cut -f 2-)" ;;
     *) printf '  %-8s %s: %s\n' KILLED "$site" "$(printf '%s' "$result" | cut -f 2-)" ;;
@@ -314,6 +347,8 @@ full_jobs=$(awk -v most="${most:-0}" -v gib="${gib:-0}" -v cap=$grade_jobs 'BEGI
 echo "mutants: small cases done in $((small_at - built_at)) s; $(wc -l <"$work/full.list") passed them:" \
     "grading those on every case, $full_jobs at a time (the largest case needs" \
     "$(awk -v b="${most:-0}" 'BEGIN { printf "%.1f", b / 2^30 }') GiB; the GPU has ${gib:-an unknown amount of} GiB)"
+sanitize_next=$(command -v compute-sanitizer >/dev/null 2>&1 && echo 1 || echo 0)
+export sanitize_next
 mutants_beside=$((full_jobs > 1)) xargs -P "$full_jobs" -L 1 sh "$self" --grade-one \
     "$grader" "$timeout" "$seed" full "$work" "$scratch" <"$work/full.list"
 # A mutant that passed with a case skipped may have lost that case's memory
@@ -331,13 +366,34 @@ if [ "$full_jobs" -gt 1 ]; then
             "$work" "$scratch" <"$work/again.list"
     fi
 fi
+full_at=$(date +%s)
+# The mutants that pass every case meet the sanitizer, as a submission does
+# in the batch (where compute-sanitizer is installed).
+: >"$work/sanitize.list"
 while read -r version k; do
     if [ "$(cat "$work/$version/$k/full.result")" = passed ]; then
-        printf 'survived\t\n' >"$work/$version/$k/result"
+        echo "$version $k" >>"$work/sanitize.list"
     else
         cp "$work/$version/$k/full.result" "$work/$version/$k/result"
     fi
 done <"$work/full.list"
+sanitized=no
+if [ -s "$work/sanitize.list" ] && command -v compute-sanitizer >/dev/null 2>&1; then
+    sanitized=yes
+    echo "mutants: $(wc -l <"$work/sanitize.list") passed every case: under compute-sanitizer" \
+        "(the batch's sanitizer step), $grade_jobs at a time"
+    xargs -P "$grade_jobs" -L 1 sh "$self" --grade-one "$grader" "$timeout" "$seed" sanitize \
+        "$work" "$scratch" <"$work/sanitize.list"
+elif [ -s "$work/sanitize.list" ]; then
+    echo "mutants: compute-sanitizer not found: the $(wc -l <"$work/sanitize.list") that passed every case survive without it"
+fi
+while read -r version k; do
+    if [ $sanitized = no ] || [ "$(cat "$work/$version/$k/sanitize.result")" = passed ]; then
+        printf 'survived\t\n' >"$work/$version/$k/result"
+    else
+        cp "$work/$version/$k/sanitize.result" "$work/$version/$k/result"
+    fi
+done <"$work/sanitize.list"
 end=$(date +%s)
 # count STATUS: the graded mutants whose result is STATUS.
 count() {
@@ -355,7 +411,21 @@ gpu_name=$(printf '%s\n' "$gpu_out" | head -n 1 | sed 's/: compute capability.*/
 # that make bench uses, as grader/results-dir.sh applies it.
 gpu_dir=$(printf '%s' "$gpu_name" | sed 's/[^A-Za-z0-9.-]/_/g')
 csv=$results/$gpu_dir/$chapter/mutants.csv
+# With EX=, the rows of the other versions from the last run stay: a
+# chapter can be graded one version at a time (chapter 04's every-case
+# phase does not fit one 10-minute run).
+kept=0
+if [ -n "$ex" ] && [ -f "$csv" ]; then
+    mine=" $(for f in $files; do basename "$f"; done | tr '\n' ' ')"
+    tail -n +2 "$csv" | awk -F, -v mine="$mine" -v dir="solutions/$chapter" '
+        index(mine, " " $2 " ") == 0 && system("test -f \"" dir "/" $2 "\"") == 0' >"$work/kept.rows"
+    kept=$(wc -l <"$work/kept.rows")
+fi
 write_csv "$csv"
+if [ "$kept" -gt 0 ]; then
+    { head -n 1 "$csv" && tail -n +2 "$csv" | cat "$work/kept.rows" - | LC_ALL=C sort -s -t, -k2,2; } \
+        >"$csv.tmp" && mv "$csv.tmp" "$csv" || fail "cannot write $csv"
+fi
 
 if [ $((killed + survived)) -gt 0 ]; then
     score=$(awk -v k=$killed -v s=$survived 'BEGIN { printf "%.1f%%", 100 * k / (k + s) }')
@@ -366,13 +436,14 @@ not_graded=
 [ "$ungraded" -gt 0 ] && not_graded=", $ungraded NOT GRADED"
 echo "mutants: $chapter on $gpu_name: $total mutants, $stillborn stillborn, $killed killed," \
     "$equivalent equivalent, $survived survived$not_graded; mutation score $score (killed / (killed + survived))"
-echo "mutants: $((end - start)) s: build $((built_at - start)) s, small cases $((small_at - built_at)) s, every case $((end - small_at)) s"
+echo "mutants: $((end - start)) s: build $((built_at - start)) s, small cases $((small_at - built_at)) s," \
+    "every case $((full_at - small_at)) s, sanitizer $((end - full_at)) s"
 if [ $survived -gt 0 ]; then
     echo "mutants: the survivors (mark one equivalent in $equivalents when no input can tell it apart):"
     awk "$csv_awk"' NR > 1 { split_csv($0); if (f[8] == "survived")
         printf "  %s:%s:%s:%s %s -> %s\n", f[2], f[3], f[4], f[5], f[6], f[7] }' "$csv"
 fi
-echo "mutants: wrote $csv"
+echo "mutants: wrote $csv$([ "$kept" -gt 0 ] && printf ", keeping the %s rows of the other versions from its last run" "$kept")"
 if [ "$ungraded" -gt 0 ]; then
     echo "mutants: $ungraded mutants were not graded, so the score is incomplete: $(cat "$work/gpu-lost")" >&2
     exit 1

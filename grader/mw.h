@@ -198,6 +198,10 @@ typedef struct mw_chapter {
      * must give the same values with or without it. NULL: none. */
     void (*prepare_reference)(const struct mw_case *c, const mw_inputs *in, const size_t *idx,
                               size_t count);
+    /* Optional: 1 when reference() may be called from several threads at
+     * once (after prepare_reference, where there is one): a check then
+     * computes the references it compares on every core. 0: one thread. */
+    int reference_threads;
 } mw_chapter;
 
 /* A version or library whose op is this computes whichever operation the

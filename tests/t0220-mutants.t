@@ -13,8 +13,10 @@
 #  - grader/mutants.sh, with stand-ins for `make lib` and mw-chapter: the
 #    statuses, killed_by, the score, the results folder named after the
 #    GPU, the equivalents list and its stale keys, a hung check stopped, a
-#    mutant graded on every case once it passes the small ones, EX=, and
-#    without a GPU exit 77 after the builds;
+#    mutant graded on every case once it passes the small ones, then under
+#    compute-sanitizer (a stand-in) once it passes every case, EX= (which
+#    keeps the other versions' rows), and without a GPU exit 77 after the
+#    builds;
 #  - make mutants: its argument checks and what it passes to the script.
 #
 # The long tier (make test-full, MW_TEST_LONG=1) runs `make mutants CH=01`
@@ -211,7 +213,20 @@ echo "  PASS  01_sample    edge     n=0"
 printf '  FAIL  01_sample    offset   n=33 (views offset by 3,3,3 floats)\n        1 of 33 wrong\n'
 sleep 2; echo "  PASS  01_sample    edge     n=2"; echo "2 passed, 1 failed"; exit 1
 EOF
-chmod +x "$fake/bin/make" "$fake/bin/mw-chapter"
+# compute-sanitizer: finds nothing, or (FAKE_SANITIZER_FINDS) an invalid
+# read under memcheck; the real one, where installed, stays out of the way.
+mkdir -p "$fake/san"
+cat >"$fake/san/compute-sanitizer" <<'EOF'
+#!/bin/sh
+tool=$2
+if [ -n "${FAKE_SANITIZER_FINDS:-}" ] && [ "$tool" = memcheck ]; then
+    echo "========= Invalid __global__ read of size 4 bytes (stand-in)"
+    echo "========= ERROR SUMMARY: 1 error"; exit 10
+fi
+echo "========= ERROR SUMMARY: 0 errors"; exit 0
+EOF
+chmod +x "$fake/bin/make" "$fake/bin/mw-chapter" "$fake/san/compute-sanitizer"
+PATH=$fake/san:$PATH
 export FAKE_PIDS=$fake/pids
 : >"$FAKE_PIDS"
 driver=$PWD/grader/mutants.sh tool=$PWD/$TOOL
@@ -233,6 +248,9 @@ ok $? "mutants.csv: $n rows: 1 stillborn, 1 equivalent, 1 survived, $((n - 3)) k
 ok $? "the stillborn, the listed equivalent and the survivor are the expected mutants"
 grep -q -x -F '99-fake,01_sample.cu,32,24,narrow,(size_t)blockIdx.x,blockIdx.x,killed,huge n=2147483651 (sampled check) (wrong answer)' "$csv"
 ok $? "a mutant passing the small cases is graded on every case: killed by the large one"
+printf '%s' "$out" | grep -q 'mutants: 1 passed every case: under compute-sanitizer' &&
+    printf '%s' "$out" | grep -q 'SURVIVED 01_sample.cu:32:11:narrow'
+ok $? "a mutant that passes every case meets the sanitizer; one it finds nothing in survives"
 printf '%s' "$out" | grep -q 'grading those on every case, 4 at a time (the largest case needs 8.0 GiB; the GPU has 80.0 GiB)' &&
     printf '%s' "$out" | grep -q -x 'mutants: 1 passed with a case skipped: grading those again, alone' &&
     ! printf '%s' "$out" | grep -q 'SURVIVED 01_sample.cu:32:24'
@@ -288,6 +306,23 @@ ok $? "the GPU lost while grading: exit 1 (got $rc), $((n - 2)) ungraded with th
 printf '%s' "$out" | grep -q "0 killed, 1 equivalent, 0 survived, $((n - 2)) NOT GRADED; mutation score undefined" &&
     printf '%s' "$out" | grep -q "mutants: $((n - 2)) mutants were not graded, so the score is incomplete: the grader could not grade it"
 ok $? "the summary counts them as not graded and says the score is incomplete"
+
+# EX=02 on the GPU into the results of the first run: 02_copy.cu's rows are
+# added after 01_sample.cu's, which stay as that run wrote them.
+csv=$fake/results/Fake_GPU_80GB__test_/99-fake/mutants.csv
+cp "$csv" "$WORK/first.csv"
+out=$(cd "$fake" && FAKE_SANITIZER_FINDS=1 MAKE=$fake/bin/make sh "$driver" --chapter 99-fake \
+    --grader "$fake/bin/mw-chapter" --tool "$tool" --work "$fake/work" --results "$fake/results" \
+    --timeout 10 --version 02 2>&1)
+rc=$?
+first_rows=$(tail -n +2 "$WORK/first.csv" | grep -c ',01_sample\.cu,')
+[ $rc -eq 0 ] && [ "$(head -n $((first_rows + 1)) "$csv")" = "$(head -n $((first_rows + 1)) "$WORK/first.csv")" ] &&
+    [ "$(tail -n +2 "$csv" | grep -c ',02_copy\.cu,')" -eq "$n" ] &&
+    [ "$(wc -l <"$csv")" -eq $((first_rows + n + 1)) ] &&
+    printf '%s' "$out" | grep -q "keeping the $first_rows rows of the other versions from its last run"
+ok $? "EX=02 keeps 01_sample.cu's $first_rows rows of the last run and adds 02_copy.cu's $n after them (exit $rc)"
+grep -q -x -F '99-fake,02_copy.cu,32,11,narrow,size_t,int,killed,compute-sanitizer: memcheck found problems: ERROR SUMMARY: 1 error' "$csv"
+ok $? "a mutant that passes every case but reads out of bounds is killed by compute-sanitizer, which killed_by names"
 
 # ---- make mutants ------------------------------------------------------------------------
 

@@ -19,6 +19,7 @@
 #include "cuda_check.h"
 #include "harness.h"
 #include "matmul.h"
+#include "parallel.h"
 #include "tolerance.h"
 #include "vector_libs.h"
 
@@ -274,6 +275,61 @@ static const float *column_of_b(mm_cache *mc, const mw_inputs *in, size_t n)
         mc->b_done[n] = 1;
     }
     return col;
+}
+
+/* The rows of A and columns of B that a check's outputs need, generated
+ * on every core before it asks for them: reference() then only reads the
+ * inputs and writes its own answer, so the check may call it from many
+ * threads. 2^31 hashes for the case of K = 2^21 take half a minute on one
+ * core. */
+typedef struct input_work {
+    mm_cache *mc;
+    const mw_inputs *in;
+    const size_t *rows, *cols; /* items: the rows, then the columns */
+    size_t nrows;
+} input_work;
+
+static void make_inputs(void *arg, size_t first, size_t end)
+{
+    const input_work *w = arg;
+    for (size_t k = first; k < end; k++)
+        if (k < w->nrows)
+            row_of_a(w->mc, w->in, w->rows[k]);
+        else
+            column_of_b(w->mc, w->in, w->cols[k - w->nrows]);
+}
+
+/* The indices m (or n) with want[] set and not yet done, into list. */
+static size_t pending(const unsigned char *want, const unsigned char *done, size_t count,
+                      size_t *list)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < count; k++)
+        if (want[k] && !done[k])
+            list[n++] = k;
+    return n;
+}
+
+static void prepare_reference(const mw_case *c, const mw_inputs *in, const size_t *idx,
+                              size_t count)
+{
+    mm_cache *mc = cache_for(c, in);
+    size_t M = mc->M, N = mc->N;
+    unsigned char *want_row = alloc_or_exit(M, 1, 1), *want_col = alloc_or_exit(N, 1, 1);
+    for (size_t j = 0; j < count; j++) {
+        size_t i = idx ? idx[j] : j;
+        want_row[i / N] = want_col[i % N] = 1;
+    }
+    size_t *list = alloc_or_exit(M + N, sizeof(size_t), 0);
+    size_t nrows = pending(want_row, mc->a_done, M, list);
+    size_t ncols = pending(want_col, mc->b_done, N, list + nrows);
+    input_work w = {mc, in, list, list + nrows, nrows};
+    /* 2^16 inputs a thread at least: fewer cost less than starting it */
+    size_t per_item = mc->K, min_items = ((size_t)1 << 16) / (per_item ? per_item : 1) + 1;
+    mw_parallel_ranges(nrows + ncols, 0, min_items, make_inputs, &w);
+    free(list);
+    free(want_row);
+    free(want_col);
 }
 
 /* sum over k < kend of a[k] * b[k] in double, each input rounded by
@@ -635,6 +691,8 @@ static int explain(const mw_case *c, const mw_inputs *in, const mw_mismatch *per
 }
 
 const mw_chapter mw_chapter_def = {
+    .prepare_reference = prepare_reference,
+    .reference_threads = 1, /* once prepared, the inputs are only read */
     .id = "03-matmul",
     .title = "Chapter 03: tiled matmul",
     .size_label = "matrix size: cbrt(M N K), n for n x n x n",

@@ -13,6 +13,7 @@
 #include "mw.h"
 
 #include "harness.h"
+#include "parallel.h"
 #include "softmax.h"
 #include "vector_libs.h"
 
@@ -22,11 +23,9 @@
 #include "cuda_check.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 enum { X, Y };
 
@@ -245,8 +244,8 @@ static double chunk_sum(const mw_inputs *in, size_t cols, size_t row, size_t k, 
     return s;
 }
 
-/* What the threads of one computation share: item k of `count` is done by
- * thread k % threads. */
+/* What the threads of one computation share: items 0..count, split into
+ * contiguous ranges, one a thread. */
 typedef struct row_work {
     row_cache *rc;      /* phase 0: the cache the rows go to */
     const mw_inputs *in;
@@ -257,49 +256,28 @@ typedef struct row_work {
     double *out;        /* per chunk: its max (phase 1), then its sum (phase 2) */
     int *nan;           /* per chunk */
     int phase;          /* 0 whole rows, 1 chunk maxima, 2 chunk sums */
-    size_t count, first, step;
+    size_t count;
 } row_work;
 
 static void cache_row(row_cache *rc, const mw_inputs *in, size_t row, size_t threads);
 
-static void *work_items(void *arg)
+static void work_items(void *arg, size_t first, size_t end)
 {
     const row_work *w = arg;
-    for (size_t k = w->first; k < w->count; k += w->step)
+    for (size_t k = first; k < end; k++)
         if (w->phase == 0)
             cache_row(w->rc, w->in, w->rows[k], 1);
         else if (w->phase == 1)
             w->out[k] = chunk_max(w->in, w->cols, w->row, k, &w->nan[k]);
         else
             w->out[k] = chunk_sum(w->in, w->cols, w->row, k, w->m);
-    return NULL;
 }
 
 /* Runs `shared`'s count items over up to `threads` threads (this one
  * among them: with one, no thread is started). */
 static void run_items(row_work shared, size_t threads)
 {
-    pthread_t tid[64];
-    row_work work[64];
-    int started[64] = {0};
-    if (threads > 64)
-        threads = 64;
-    if (threads > shared.count)
-        threads = shared.count;
-    if (threads < 1)
-        threads = 1;
-    for (size_t t = 0; t < threads; t++) {
-        work[t] = shared;
-        work[t].first = t, work[t].step = threads;
-        if (t > 0)
-            started[t] = pthread_create(&tid[t], NULL, work_items, &work[t]) == 0;
-        if (t > 0 && !started[t])
-            work_items(&work[t]); /* no thread: this one does its share */
-    }
-    work_items(&work[0]);
-    for (size_t t = 1; t < threads; t++)
-        if (started[t])
-            pthread_join(tid[t], NULL);
+    mw_parallel_ranges(shared.count, threads, 1, work_items, &shared);
 }
 
 /* Row `row`'s max and sum of exp(x - max) (NaN when the row has a NaN),
@@ -374,22 +352,23 @@ static void prepare_reference(const mw_case *c, const mw_inputs *in, const size_
     row_cache *rc = cache_for(c, in);
     size_t cols = c->dim[1], nrows = 0, last = (size_t)-1, all = idx ? count : c->dim[0];
     size_t *rows = malloc(all * sizeof *rows + 1);
-    if (!rows)
-        return; /* reference() computes them one by one instead */
+    if (!rows) { /* every row must be ready: reference() then runs on many threads */
+        fprintf(stderr, "softmax reference: out of host memory\n");
+        exit(2);
+    }
     for (size_t j = 0; j < all; j++) {
         size_t row = idx ? idx[j] / cols : j; /* idx is sorted: rows ascend */
         if (row != last && !rc->done[row])
             rows[nrows++] = row;
         last = row;
     }
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    size_t threads = cores < 1 ? 1 : (size_t)cores;
+    size_t threads = mw_cores();
     if (cols > ROW_CHUNK) { /* a long row's chunks over the threads */
         for (size_t k = 0; k < nrows; k++)
             cache_row(rc, in, rows[k], threads);
-    } else if (nrows * cols >= ((size_t)1 << 20)) { /* else not worth a thread */
+    } else { /* whole rows over the threads, on this one alone when few */
         row_work w = {.rc = rc, .in = in, .cols = cols, .rows = rows, .phase = 0, .count = nrows};
-        run_items(w, threads);
+        run_items(w, nrows * cols >= ((size_t)1 << 20) ? threads : 1);
     }
     free(rows);
 }
@@ -612,6 +591,7 @@ static void verdict(const mw_result *r, int count, double copy_gbps)
 
 const mw_chapter mw_chapter_def = {
     .prepare_reference = prepare_reference,
+    .reference_threads = 1, /* once prepared, each row's statistics are only read */
     .id = "04-softmax",
     .title = "Chapter 04: row softmax",
     .size_label = "row length (cols), 2^28 elements in all",

@@ -1,6 +1,7 @@
 /* test_grader.c: unit tests of the grader's pure-C parts (no GPU needed):
  * tolerance and NaN policy, diagnosis, statistics, CSV, the ncu parser on a
- * sample ncu wrote on an H100, the ceilings cache, the input generator. */
+ * sample ncu wrote on an H100, the ceilings cache, the input generator, the
+ * loop split over cores, mismatch counts merged from parts. */
 #define _POSIX_C_SOURCE 200809L
 #include "tap.h"
 
@@ -8,10 +9,12 @@
 #include "check.h"
 #include "csv.h"
 #include "ncu.h"
+#include "parallel.h"
 #include "rng.h"
 #include "stats.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 static const char *data_dir = "tests/data";
@@ -227,6 +230,96 @@ static void test_stats(void)
     is_double(mw_rel_stderr(same, 3), 0, 0, "no spread, no error");
 }
 
+/* Counting a sequence in parts and merging the parts in order gives what
+ * counting it in one pass gives, for every split into two and three parts:
+ * right, wrong, non-finite and unwritten elements, past 2^31 and 2^32. */
+static void test_mismatch_merge(void)
+{
+    enum { N = 24 };
+    float got[N];
+    double ref[N];
+    size_t index[N];
+    float poison;
+    uint32_t bits = MW_POISON_BITS;
+    memcpy(&poison, &bits, sizeof poison);
+    for (int j = 0; j < N; j++) {
+        index[j] = (size_t)j * ((size_t)1 << 29) + 3; /* reaches past 2^31 and 2^32 */
+        ref[j] = 1.0 + j;
+        got[j] = (float)ref[j];
+    }
+    got[3] = 7.f, got[4] = poison, got[9] = (float)INFINITY, got[10] = 2.5f;
+    got[15] = poison, got[17] = NAN, got[20] = 0.f, got[22] = -1.f;
+    mw_tol tol = {1e-6, 1e-6};
+    mw_mismatch whole, parts[3], merged;
+    mw_mismatch_init(&whole);
+    for (int j = 0; j < N; j++)
+        mw_mismatch_add(&whole, index[j], got[j], ref[j], tol);
+    int same = 1;
+    for (int a = 0; a <= N; a++)
+        for (int b = a; b <= N; b++) {
+            int cut[4] = {0, a, b, N};
+            for (int p = 0; p < 3; p++) {
+                mw_mismatch_init(&parts[p]);
+                for (int j = cut[p]; j < cut[p + 1]; j++)
+                    mw_mismatch_add(&parts[p], index[j], got[j], ref[j], tol);
+            }
+            mw_mismatch_init(&merged);
+            for (int p = 0; p < 3; p++)
+                mw_mismatch_merge(&merged, &parts[p]);
+            same &= memcmp(&merged, &whole, sizeof whole) == 0;
+        }
+    ok(same, "mismatch counts merged from parts equal one pass, for every split in three");
+    ok(whole.wrong == 8 && whole.unwritten == 2 && whole.wrong_nonfinite == 2 &&
+           whole.first_wrong == index[3] && whole.last_right_before == index[2] &&
+           whole.wrong_past_2_32 == 6 && whole.wrong_past_2_31 == 7,
+       "the sequence the merge is tested on has wrong, unwritten and non-finite elements");
+}
+
+/* Each call marks its range; ranges must cover [0, count) once, none
+ * shorter than min_items unless there is only one. */
+typedef struct marks {
+    int *hits;
+    size_t shortest, calls;
+} marks;
+
+static void mark_range(void *arg, size_t first, size_t end)
+{
+    marks *m = arg;
+    for (size_t k = first; k < end; k++)
+        __atomic_add_fetch(&m->hits[k], 1, __ATOMIC_RELAXED);
+    size_t len = end - first, old = __atomic_load_n(&m->shortest, __ATOMIC_RELAXED);
+    while (len < old && !__atomic_compare_exchange_n(&m->shortest, &old, len, 0,
+                                                     __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+        ;
+    __atomic_add_fetch(&m->calls, 1, __ATOMIC_RELAXED);
+}
+
+static void test_parallel(void)
+{
+    static const size_t counts[] = {0, 1, 7, 64, 1000, 100003};
+    static const size_t threads[] = {0, 1, 3, 64, 200};
+    static const size_t mins[] = {1, 10, 5000};
+    int all_once = 1, min_kept = 1, no_empty = 1;
+    for (size_t a = 0; a < sizeof counts / sizeof *counts; a++)
+        for (size_t b = 0; b < sizeof threads / sizeof *threads; b++)
+            for (size_t c = 0; c < sizeof mins / sizeof *mins; c++) {
+                size_t n = counts[a];
+                marks m = {calloc(n + 1, sizeof(int)), (size_t)-1, 0};
+                mw_parallel_ranges(n, threads[b], mins[c], mark_range, &m);
+                for (size_t k = 0; k < n; k++)
+                    all_once &= m.hits[k] == 1;
+                if (m.calls > 1 && m.shortest < mins[c])
+                    min_kept = 0;
+                if (n > 0 && m.shortest == 0)
+                    no_empty = 0;
+                free(m.hits);
+            }
+    ok(all_once, "parallel ranges cover every item exactly once");
+    ok(min_kept, "parallel ranges: no thread gets fewer than min_items unless it runs alone");
+    ok(no_empty, "parallel ranges: no empty range is handed out");
+    ok(mw_cores() >= 1, "at least one core");
+}
+
 static void test_csv(void)
 {
     char path[] = "/tmp/mw-test-csv-XXXXXX";
@@ -401,6 +494,8 @@ int main(int argc, char **argv)
     test_add_tolerance();
     test_diagnosis();
     test_stats();
+    test_parallel();
+    test_mismatch_merge();
     test_csv();
     test_ncu_sample();
     test_ncu_segments();
