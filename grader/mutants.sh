@@ -90,7 +90,7 @@ if [ "${1:-}" = --grade-one ]; then
         # the sanitizer's points, so it kills the mutant.
         # The batch's limit, 900 s: under the sanitizer the cases run
         # in-process, with no timeout of their own.
-        SEED=$seed timeout -k 5 900 sh "$(dirname "$self")/sanitize.sh" "$grader" "$scratch/$version/$k" \
+        MW_SANITIZE_FIRST=1 SEED=$seed timeout -k 5 900 sh "$(dirname "$self")/sanitize.sh" "$grader" "$scratch/$version/$k" \
             "mutant $version/$k" --version "$version" >"$log" 2>&1
         rc=$?
         found=$(grep -m 1 '^sanitize: .* found problems' "$log" | sed 's/^sanitize: //' | cut -c 1-100)

@@ -90,8 +90,13 @@ fi
 # the library chain computing the same operation, not the first library.
 csv=results/$tables_gpu/02-add-relu/bench.csv
 if [ -f "$csv" ]; then
-    terminal_ratios "$csv" | grep -qx "$(printf 'reference/02_chain\t2.64x')"
-    ok $? "02: reference/02_chain at 2.64x in the terminal, as in the README"
+    # The README's ratio (2.67x on the H100, 2026-11-24): against the first
+    # library row it would be the 1.8x of the shorter library chain.
+    readme=$(grep '^| reference/02_chain |' chapters/02-add-relu/README.md | head -n 1 |
+        awk -F'|' '{ gsub(/ /, "", $9); print $9 }')
+    terminal_ratios "$csv" | grep -qx "$(printf 'reference/02_chain\t%s' "$readme")" &&
+        awk -v r="${readme%x}" 'BEGIN { exit !(r + 0 > 2.2) }'
+    ok $? "02: reference/02_chain at ${readme:-?} in the terminal, as in the README (the three-call library chain's ratio, past 2.2x)"
 fi
 
 # ---- a made-up roof, added in one place ------------------------------------
