@@ -116,6 +116,11 @@ static const mw_case cases[] = {
     {"limit", MNK(46341, 46341, 1), NOOFF, UNI, 1, 1},
     {"limit", MNK(((size_t)1 << 21) + 1, 1, 1024), NOOFF, UNI, 1, 1},
     {"limit", MNK(1, 1024, ((size_t)1 << 21) + 1), NOOFF, UNI, 1, 0},
+    /* m * K + k and m * N + n past 2^31 on the float4 path (K and N
+     * multiples of 4, aligned views): the cases above reach it with N = 1
+     * or an odd size, where a kernel takes its scalar path. 17 GB; 4.4
+     * TFLOP, a second for the naive kernel. */
+    {"limit", MNK(((size_t)1 << 21) + 1, 1024, 1024), NOOFF, UNI, 1, 1},
 };
 
 /* Squares from 128 to 8192, and one shape that is a multiple of nothing:
@@ -145,6 +150,8 @@ static void buffers(const mw_case *c, mw_buffer_spec *s)
 static const char *limit_label(size_t M, size_t N, size_t K)
 {
     const size_t two31 = (size_t)1 << 31, rows_y = (size_t)65535 * 8;
+    if (M * N > two31 && M * K > two31)
+        return " [limit: M N and M K past 2^31, where m * N + n and m * K + k overflow an int]";
     if (M * N > two31)
         return " [limit: M N past 2^31, where m * N + n overflows an int]";
     if (M * K > two31)

@@ -111,12 +111,13 @@ static const mw_case cases[] = {
     {"large", RC(((size_t)1 << 27) + 1, 33), NOOFF, MW_GEN_UNIFORM, 1, 1},
     /* One row of 2^31 + 4 columns (8.6 GB each way), where an int column
      * index overflows, past what any split of a row over resident blocks
-     * holds. Its entries are the dominant class: each thread's partial sum
-     * then counts the +100 entries (the rest are e^-100), exact in FP32,
-     * where a sum of 2^23 uniform terms would lose the small ones. A block
-     * of 256 threads takes seconds a pass over it: 2^32 columns would take
-     * a three-pass kernel near the time limit. */
-    {"large", RC(1, ((size_t)1 << 31) + 4), NOOFF, MW_GEN_DOMINANT, 1, 1},
+     * holds. Its last 4 entries, past 2^31, are +100 and the rest uniform
+     * (the tail class): they hold the row's max and all of its sum, so a
+     * pass whose int index stops at 2^31 is far off (a max of 1, exp(99)
+     * overflows; a sum of e^-100 terms, 10^34 times too small), and every
+     * partial sum is exact in FP32. A block of 256 threads takes 12 s for
+     * the three passes over it, twice: 2^32 columns would double that. */
+    {"large", RC(1, ((size_t)1 << 31) + 4), NOOFF, MW_GEN_TAIL, 1, 1},
 };
 
 /* 2^28 elements whatever the row length. */
@@ -138,6 +139,7 @@ static void describe(const mw_case *c, char *text, size_t len)
                        : c->gen == MW_GEN_LOGPROB  ? " (every entry in [-101, -99))"
                        : c->gen == MW_GEN_DOMINANT ? " (1 in 1024 entries +100)"
                        : c->gen == MW_GEN_MASKED   ? " (every other run of 32768 entries -inf)"
+                       : c->gen == MW_GEN_TAIL     ? " (entries from index 2^31 on +100)"
                        : c->scale > 100            ? " (inputs of scale 1e4)"
                                                    : "";
     size_t n = c->dim[0] * c->dim[1];

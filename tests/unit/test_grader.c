@@ -484,6 +484,13 @@ static void test_generator(void)
         masked_ok &= (i >> 15) & 1 ? v == -INFINITY : v >= -1.f && v < 1.f;
     }
     ok(masked_ok, "masked: every other run of 32768 elements is -inf, the rest uniform");
+    int tail_ok = 1;
+    const uint64_t two31 = (uint64_t)1 << 31;
+    for (uint64_t i = two31 - 5000; i < two31 + 5000; i++) {
+        float v = mw_gen(42, 1, i, MW_GEN_TAIL, 1.f);
+        tail_ok &= i >= two31 ? v == 100.f : v >= -1.f && v < 1.f;
+    }
+    ok(tail_ok, "tail: every element from index 2^31 on is +100, the rest uniform");
 }
 
 int main(int argc, char **argv)
