@@ -114,6 +114,8 @@ static void report_mistakes(checker *k, const mw_case *c, const mw_inputs *in,
 {
     for (int i = 0; i < k->ch->nmistakes && r->wrong > 0; i++) {
         const mw_mistake *mk = &k->ch->mistakes[i];
+        if (mk->applies && !mk->applies(c))
+            continue;
         /* A NaN the mistake predicts is evidence only where the inputs hold
          * no NaN of their own: there, NaN meeting NaN says nothing. */
         int inputs_nan = c->gen == MW_GEN_RARE_NAN || c->gen == MW_GEN_SPECIAL;

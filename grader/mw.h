@@ -88,6 +88,10 @@ static inline float mw_input(const mw_inputs *in, int b, size_t i)
 typedef struct mw_mistake {
     const char *message;
     double (*value)(const mw_case *c, const mw_inputs *in, size_t i);
+    /* Optional: 0 for a case where value() costs too much to ask for each
+     * element a failure shows (a sum over a row of 2^31 columns, on one
+     * core, would outlast the case's time limit). NULL: every case. */
+    int (*applies)(const mw_case *c);
 } mw_mistake;
 
 /* A library call (or the copy roof) timed beside the kernels. */
