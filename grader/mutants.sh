@@ -82,6 +82,9 @@ if [ "${1:-}" = --grade-one ]; then
         printf 'ungraded\t%s\n' "$(cat "$work/gpu-lost")" >"$dir/$mode.result"
         exit 0
     fi
+    # The mutant as its one line names it: FILE:LINE:COLUMN:OPERATOR ORIGINAL -> MUTATED.
+    site=$(sed -n "$(($(printf '%s' "$k" | sed 's/^0*//') + 1))p" "$work/$version.sites" |
+        awk "$csv_awk"' { split_csv($0); printf "%s:%s:%s:%s %s -> %s", f[1], f[2], f[3], f[4], f[5], f[6] }')
     if [ "$mode" = sanitize ]; then
         # The batch's sanitizer step (grader/sanitize.sh: the small cases
         # under memcheck, racecheck, initcheck and synccheck, each view
@@ -102,8 +105,6 @@ if [ "${1:-}" = --grade-one ]; then
         else
             printf 'killed\t%s\n' "compute-sanitizer: the cases failed under it (exit $rc)" >"$dir/$mode.result"
         fi
-        site=$(sed -n "$(($(printf '%s' "$k" | sed 's/^0*//') + 1))p" "$work/$version.sites" |
-            awk "$csv_awk"' { split_csv($0); printf "%s:%s:%s:%s %s -> %s", f[1], f[2], f[3], f[4], f[5], f[6] }')
         case "$(cat "$dir/$mode.result")" in
         passed) printf '  %-8s %s\n' SURVIVED "$site" ;;
         *) printf '  %-8s %s: %s\n' KILLED "$site" "$(cut -f 2- "$dir/$mode.result")" ;;
@@ -155,9 +156,7 @@ if [ "${1:-}" = --grade-one ]; then
     else
         printf 'killed\t%s\n' "the grader exited $rc without naming a case" >"$dir/$mode.result"
     fi
-    # One line per mutant graded: what it is and what became of it.
-    site=$(sed -n "$(($(printf '%s' "$k" | sed 's/^0*//') + 1))p" "$work/$version.sites" |
-        awk "$csv_awk"' { split_csv($0); printf "%s:%s:%s:%s %s -> %s", f[1], f[2], f[3], f[4], f[5], f[6] }')
+    # One line per mutant graded (below): what it is and what became of it.
     result=$(cat "$dir/$mode.result")
     case "$result" in
     passed)
