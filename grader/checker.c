@@ -524,14 +524,18 @@ static int after_timeout(const checker *k, tally *t, int jnum)
 }
 
 /* The seconds job `jnum` may run before it counts as hung: TIMEOUT, plus
- * 2 s per GiB its buffers hold. A correct kernel of the simplest design
- * needs that much on the largest cases: chapter 04's one block of 256
- * threads per row takes 24 s over its row of 2^31 columns (16 GiB, read
- * three times and written, twice), close to a flat 30 s. */
+ * --timeout-per-gib (default 2 s) per GiB its buffers hold. A correct
+ * kernel of the simplest design can need that much on the largest cases:
+ * chapter 04's one block per row has a single SM stream its row of 2^31
+ * columns (16 GiB with the output, read three times and written, twice),
+ * at tens of GB/s where the GPU moves thousands. `make mutants` asks for
+ * less: its mutants come from references that are several times faster
+ * than the limit, and every hung mutant would otherwise cost minutes. */
 static double time_limit(const checker *k, int jnum)
 {
     const mw_case *c = &k->ch->cases[k->jobs[jnum].kase];
-    return k->opt->timeout_s + 2.0 * (double)mw_case_bytes(k->ch, c) / 1073741824.0;
+    return k->opt->timeout_s +
+           k->opt->timeout_per_gib * (double)mw_case_bytes(k->ch, c) / 1073741824.0;
 }
 
 /* Forks a child from job `first`; supervises it; returns the next job to

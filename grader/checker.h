@@ -10,6 +10,7 @@ typedef struct mw_check_opts {
     const char *only_version; /* EX=02: versions whose file starts with this */
     uint64_t seed;
     double timeout_s;         /* per case */
+    double timeout_per_gib;   /* and this many seconds more per GiB of the case's buffers */
     int small;                /* only small cases (sanitizers) */
     int no_fork;              /* run in-process (sanitizers) */
     int required_only;        /* leave out optional versions (the batch's sanitizer) */

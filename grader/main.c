@@ -25,7 +25,8 @@ static void usage(FILE *fp)
             "usage: mw-chapter COMMAND [options]   (chapter %s)\n"
             "commands:\n"
             "  check     --lib-dir DIR [--label TEXT] [--version NN] [--seed S]\n"
-            "            [--timeout SECONDS] [--small] [--no-fork] [--required-only]\n"
+            "            [--timeout SECONDS] [--timeout-per-gib SECONDS] [--small]\n"
+            "            [--no-fork] [--required-only]\n"
             "            [--exact-views] [--cases FILE] [--results FILE]\n"
             "            grade the versions built in DIR; exit 0 pass, 1 wrong answer,\n"
             "            2 CUDA error, crash or timeout, 77 not implemented or no GPU;\n"
@@ -196,7 +197,7 @@ int main(int argc, char **argv)
         return 2;
     }
     const char *cmd = argv[1];
-    mw_check_opts check = {NULL, NULL, NULL, 0, 30.0, 0, 0, 0, 0, NULL};
+    mw_check_opts check = {NULL, NULL, NULL, 0, 30.0, 2.0, 0, 0, 0, 0, NULL};
     mw_bench_opts bench = {NULL, NULL, "results", NULL, 0, 0};
     const char *map = NULL, *cases_path = NULL, *perf_out = NULL;
     double perf_size = 0;
@@ -223,6 +224,9 @@ int main(int argc, char **argv)
         } else if (strcmp(a, "--timeout") == 0 && val) {
             if (parse_positive(val, &check.timeout_s) != 0)
                 return bad_value(a, val, "a positive number of seconds (TIMEOUT=60)");
+        } else if (strcmp(a, "--timeout-per-gib") == 0 && val) {
+            if (parse_positive(val, &check.timeout_per_gib) != 0)
+                return bad_value(a, val, "a positive number of seconds (0.5)");
         } else if (strcmp(a, "--results") == 0 && val && strcmp(cmd, "check") == 0)
             check.results_path = val;
         else if (strcmp(a, "--student") == 0 && val)

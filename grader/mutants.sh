@@ -15,7 +15,10 @@
 # on the small cases first (--small, four mutants at a time on the GPU)
 # and, when they pass those, on every case (as many at once as the GPU's
 # memory holds). Grading stops at the first case that fails: that case is
-# what killed the mutant. A mutant that passes every case meets
+# what killed the mutant. A case may run TIMEOUT plus 0.5 s per GiB it holds
+# (make check allows 2 s for slow but correct kernels; a mutant comes from
+# a reference several times faster than that, and a hung one costs the
+# whole limit). A mutant that passes every case meets
 # compute-sanitizer on the small cases (grader/sanitize.sh, the batch's
 # sanitizer step, which costs a student its points), where it is
 # installed: a read past a buffer that no output shows, or a race, kills it
@@ -117,7 +120,7 @@ if [ "${1:-}" = --grade-one ]; then
     # to it reaches the check's forked child too, even one stuck in a kernel.
     timeout -k 5 86400 "$grader" check --lib-dir "$scratch/$version/$k" \
         --label "mutant $version/$k" --version "$version" --timeout "$timeout" \
-        --seed "$seed" $small >"$log" 2>&1 &
+        --timeout-per-gib 0.5 --seed "$seed" $small >"$log" 2>&1 &
     pid=$!
     first=
     while :; do

@@ -56,7 +56,7 @@ if [ ! -x $grader ]; then
     skip "$grader is not built (make build)"
 else
     for args in "--timeout abc" "--timeout 0" "--timeout -1" "--timeout nan" "--timeout 1e999" \
-        "--seed -5" "--seed abc" "--seed ''" "--seed 18446744073709551616" "--seed 12x" \
+        "--timeout-per-gib 0" "--timeout-per-gib x" "--seed -5" "--seed abc" "--seed ''" "--seed 18446744073709551616" "--seed 12x" \
         "--version 7" "--version 04"; do
         eval "set -- $args"
         stdout=$($grader check --lib-dir /nonexistent "$@" 2>"${TMPDIR:-/tmp}/mw-args.$$")
