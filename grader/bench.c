@@ -222,6 +222,7 @@ static mw_result *verdict_results(const mw_bench_row *rows, const mw_row_facts *
  * after the timing. Two sets, not one per repetition, so that a chapter's
  * reference (softmax sums whole rows) is computed twice, not per run. */
 typedef struct refill {
+    const mw_chapter *ch;
     const mw_case *c;
     mw_views *v;
     int case_index;
@@ -232,7 +233,7 @@ typedef struct refill {
 static cudaError_t refill_inputs(void *ctx, int rep)
 {
     refill *r = ctx;
-    r->in = mw_case_inputs(r->c, r->case_index + 4096 * (1 + rep % 2), r->seed);
+    r->in = mw_case_inputs_for(r->ch, r->c, r->case_index + 4096 * (1 + rep % 2), r->seed);
     return mw_views_fill_inputs(r->v, &r->in, 0);
 }
 
@@ -275,9 +276,9 @@ static void footprint_row(mw_csv *csv, const mw_chapter *ch, const mw_impl *im,
                           const mw_case *c, const mw_views *v)
 {
     char name[160], shape[160];
-    double buffers = 0, work = 4.0 * (double)mw_impl_workspace(ch, im, c);
+    double buffers = 0, work = 4.0 * (double)mw_impl_workspace(ch, im, c); /* FP32 */
     for (int b = 0; b < v->nbufs; b++)
-        buffers += 4.0 * (double)v->spec[b].count;
+        buffers += (double)mw_type_size(v->spec[b].type) * (double)v->spec[b].count;
     size_t free_b = 0, total_b = 0;
     cudaMemGetInfo(&free_b, &total_b);
     ch->describe(c, shape, sizeof shape);
@@ -315,7 +316,7 @@ static row measure(const mw_chapter *ch, const mw_bench_opts *o, int bi, const m
     if (r.flag[0] != '\0')
         return r;
     timed_call call = {ch, im, c, v};
-    refill fresh = {c, v, bi, o->seed, *in};
+    refill fresh = {ch, c, v, bi, o->seed, *in};
     timer->prepare = refill_inputs;
     timer->prepare_ctx = &fresh;
     cudaError_t err = mw_time(timer, call_impl, &call, &r.t);
@@ -339,7 +340,7 @@ static void bench_case(const mw_chapter *ch, const mw_bench_opts *o, int bi, mw_
                        run *rn)
 {
     const mw_case *c = &ch->bench_cases[bi];
-    mw_inputs in = mw_case_inputs(c, bi, o->seed);
+    mw_inputs in = mw_case_inputs_for(ch, c, bi, o->seed);
     mw_views v;
     MW_CUDA(mw_views_alloc(ch, c, &v));
     for (int i = 0; i < nimpl; i++) {

@@ -48,7 +48,7 @@ double mw_measure_copy(mw_timer *t)
     copy_args a = {NULL, NULL, bytes};
     MW_CUDA(cudaMalloc(&a.dst, bytes));
     MW_CUDA(cudaMalloc((void **)&a.src, bytes));
-    MW_CUDA(mw_dev_fill((float *)a.src, bytes / 4, 1, 1, 0, 1.f, 0));
+    MW_CUDA(mw_dev_fill((void *)a.src, MW_F32, bytes / 4, 1, 1, 0, 1.f, 0));
     mw_timing r;
     MW_CUDA(mw_time(t, copy_call, &a, &r));
     cudaFree(a.dst);
@@ -65,8 +65,8 @@ static double measure_gemm(mw_timer *t, cublasMath_t mode)
     MW_CUDA(cudaMalloc((void **)&g.a, elems * sizeof(float)));
     MW_CUDA(cudaMalloc((void **)&g.b, elems * sizeof(float)));
     MW_CUDA(cudaMalloc((void **)&g.c, elems * sizeof(float)));
-    MW_CUDA(mw_dev_fill((float *)g.a, elems, 2, 1, 0, 1.f, 0)); /* random: zeros run faster */
-    MW_CUDA(mw_dev_fill((float *)g.b, elems, 2, 2, 0, 1.f, 0));
+    MW_CUDA(mw_dev_fill((void *)g.a, MW_F32, elems, 2, 1, 0, 1.f, 0)); /* random: zeros run faster */
+    MW_CUDA(mw_dev_fill((void *)g.b, MW_F32, elems, 2, 2, 0, 1.f, 0));
     mw_timing r;
     MW_CUDA(mw_time(t, gemm_call, &g, &r));
     cudaFree((void *)g.a);

@@ -11,61 +11,16 @@
 #include <string.h>
 #include <unistd.h>
 
+/* The inputs of a case of the chapter this program was built with. */
 mw_inputs mw_case_inputs(const mw_case *c, int case_index, uint64_t seed)
 {
-    mw_inputs in;
-    in.seed = seed;
-    /* Streams 4k+1..4k+4 for buffers 0-3 of case k, as when a case had at
-     * most four buffers (so SEED= replays what it always did); buffers past
-     * the fourth draw from a range of their own. */
-    for (int b = 0; b < MW_MAX_BUFS; b++)
-        in.stream[b] = b < 4 ? (uint32_t)(case_index * 4 + b + 1)
-                             : (uint32_t)(((uint32_t)1 << 24) + case_index * 4 + (b - 4) + 1);
-    if (c->shared_inputs) /* one storage: one stream (outputs draw none) */
-        for (int b = 1; b < MW_MAX_BUFS; b++)
-            in.stream[b] = in.stream[0];
-    in.gen = c->gen;
-    in.scale = c->scale != 0.f ? c->scale : 1.f;
-    return in;
+    return mw_case_inputs_for(&mw_chapter_def, c, case_index, seed);
 }
 
-static void specs_of(const mw_chapter *ch, const mw_case *c, mw_views *v)
+/* Bytes per element of buffer b (the workspace slot: FP32). */
+static size_t elem_size(const mw_views *v, int b)
 {
-    memset(v, 0, sizeof *v);
-    v->nbufs = ch->nbufs;
-    ch->buffers(c, v->spec);
-    for (int b = 0; b < v->nbufs; b++)
-        if (v->spec[b].is_output) {
-            v->out[v->nout++] = b;
-            v->out_total += v->spec[b].count;
-        }
-    v->spec[v->nbufs] = (mw_buffer_spec){"workspace", 0, 0};
-}
-
-size_t mw_case_bytes(const mw_chapter *ch, const mw_case *c)
-{
-    mw_views v;
-    specs_of(ch, c, &v);
-    size_t bytes = 0;
-    for (int b = 0; b < v.nbufs; b++)
-        if (mw_shares_storage(c, &v, b) < 0)
-            bytes += (v.spec[b].count + 2 * MW_GUARD + c->offset[b]) * sizeof(float);
-    return bytes;
-}
-
-int mw_shares_storage(const mw_case *c, const mw_views *v, int b)
-{
-    if (!c->shared_inputs || v->spec[b].is_output)
-        return -1;
-    for (int first = 0; first < b; first++)
-        if (!v->spec[first].is_output)
-            return first;
-    return -1;
-}
-
-size_t mw_workspace_bytes(size_t floats)
-{
-    return floats ? (floats + 2 * MW_GUARD) * sizeof(float) : 0;
+    return mw_type_size(v->spec[b].type);
 }
 
 static int exact_views;
@@ -82,18 +37,22 @@ static cudaError_t alloc_slot(mw_views *v, int b, size_t offset)
     v->alloc_count[b] = v->lead[b] + v->spec[b].count + guard;
     if (v->alloc_count[b] == 0)
         v->alloc_count[b] = 1; /* a real pointer even for an empty view */
-    cudaError_t err = cudaMalloc((void **)&v->alloc[b], v->alloc_count[b] * sizeof(float));
+    size_t es = elem_size(v, b);
+    cudaError_t err = cudaMalloc(&v->alloc[b], v->alloc_count[b] * es);
     if (err != cudaSuccess) {
         v->alloc[b] = NULL;
         return err;
     }
-    v->view[b] = v->alloc[b] + v->lead[b];
+    /* 256-byte aligned (cudaMalloc; the guard, 8192 elements of 2 or 4
+     * bytes, keeps it so) plus the case's offset, in elements. A bf16
+     * view's slot holds a __nv_bfloat16 * (mw.h). */
+    v->view[b] = (float *)((char *)v->alloc[b] + v->lead[b] * es);
     return cudaSuccess;
 }
 
 cudaError_t mw_views_alloc(const mw_chapter *ch, const mw_case *c, mw_views *v)
 {
-    specs_of(ch, c, v);
+    mw_views_specs(ch, c, v);
     for (int b = 0; b < v->nbufs; b++) {
         int first = mw_shares_storage(c, v, b);
         if (first >= 0) { /* a second view of an input: nothing of its own to free */
@@ -112,9 +71,10 @@ cudaError_t mw_views_alloc(const mw_chapter *ch, const mw_case *c, mw_views *v)
 static cudaError_t guard_and_poison_workspace(mw_views *v, cudaStream_t s)
 {
     int w = v->nbufs;
-    cudaError_t err = cudaMemsetAsync(v->alloc[w], 0xfe, v->alloc_count[w] * sizeof(float), s);
+    size_t es = elem_size(v, w); /* FP32 */
+    cudaError_t err = cudaMemsetAsync(v->alloc[w], 0xfe, v->alloc_count[w] * es, s);
     if (err == cudaSuccess)
-        err = cudaMemsetAsync(v->view[w], 0xff, v->spec[w].count * sizeof(float), s);
+        err = cudaMemsetAsync(v->view[w], 0xff, v->spec[w].count * es, s);
     return err;
 }
 
@@ -127,6 +87,7 @@ cudaError_t mw_views_alloc_workspace(mw_views *v, size_t floats, cudaStream_t s)
         return cudaSuccess;
     int w = v->nbufs;
     v->spec[w].count = floats;
+    v->spec[w].type = MW_F32;
     cudaError_t err = alloc_slot(v, w, 0);
     if (err == cudaSuccess)
         err = guard_and_poison_workspace(v, s);
@@ -142,6 +103,7 @@ cudaError_t mw_views_lend_workspace(mw_views *v, float *pool, size_t floats, cud
         return cudaSuccess;
     int w = v->nbufs;
     v->spec[w].count = floats;
+    v->spec[w].type = MW_F32;
     v->lead[w] = MW_GUARD;
     v->alloc_count[w] = floats + 2 * MW_GUARD;
     v->alloc[w] = pool;
@@ -182,9 +144,11 @@ int mw_views_locate(const mw_views *v, size_t i, size_t *local)
 cudaError_t mw_views_poison_output(mw_views *v, cudaStream_t s)
 {
     cudaError_t err = cudaSuccess;
-    for (int o = 0; o < v->nout && err == cudaSuccess; o++)
-        err = cudaMemsetAsync(v->view[v->out[o]], 0xff, v->spec[v->out[o]].count * sizeof(float),
-                              s);
+    /* 0xff bytes: 0xffffffff in FP32, 0xffff in bf16, NaN both. */
+    for (int o = 0; o < v->nout && err == cudaSuccess; o++) {
+        int b = v->out[o];
+        err = cudaMemsetAsync(v->view[b], 0xff, v->spec[b].count * elem_size(v, b), s);
+    }
     return err;
 }
 
@@ -194,10 +158,10 @@ cudaError_t mw_views_fill(mw_views *v, const mw_inputs *in, cudaStream_t s)
     for (int b = 0; b < v->nbufs && err == cudaSuccess; b++) {
         if (!v->alloc[b]) /* a shared input, filled through its first view */
             continue;
-        err = cudaMemsetAsync(v->alloc[b], 0xfe, v->alloc_count[b] * sizeof(float), s);
+        err = cudaMemsetAsync(v->alloc[b], 0xfe, v->alloc_count[b] * elem_size(v, b), s);
         if (err == cudaSuccess && !v->spec[b].is_output)
-            err = mw_dev_fill(v->view[b], v->spec[b].count, in->seed, in->stream[b], in->gen,
-                              in->scale, s);
+            err = mw_dev_fill(v->view[b], v->spec[b].type, v->spec[b].count, in->seed,
+                              in->stream[b], in->gen, in->scale, s);
     }
     if (err == cudaSuccess)
         err = mw_views_poison_output(v, s);
@@ -211,8 +175,8 @@ cudaError_t mw_views_fill_inputs(mw_views *v, const mw_inputs *in, cudaStream_t 
     cudaError_t err = cudaSuccess;
     for (int b = 0; b < v->nbufs && err == cudaSuccess; b++)
         if (!v->spec[b].is_output && v->alloc[b])
-            err = mw_dev_fill(v->view[b], v->spec[b].count, in->seed, in->stream[b], in->gen,
-                              in->scale, s);
+            err = mw_dev_fill(v->view[b], v->spec[b].type, v->spec[b].count, in->seed,
+                              in->stream[b], in->gen, in->scale, s);
     return err;
 }
 
@@ -284,13 +248,25 @@ static size_t *sample_indices(const mw_chapter *ch, size_t n, uint64_t seed, siz
 }
 
 /* Copies `count` values of buffer b, at the (sorted, local) indices idx or
- * all of them when idx is NULL, to vals. */
+ * all of them when idx is NULL, to vals, as floats: a bf16 output is
+ * widened on the way (exactly; its poison to the FP32 poison, bf16.h). */
 static cudaError_t fetch_values(const mw_views *v, int b, const size_t *idx, size_t count,
                                 float *vals)
 {
-    const float *out = v->view[b];
-    if (!idx)
+    const void *out = v->view[b];
+    int type = v->spec[b].type;
+    if (!idx && type == MW_F32)
         return cudaMemcpy(vals, out, count * sizeof *vals, cudaMemcpyDeviceToHost);
+    if (!idx) {
+        uint16_t *raw = malloc((count ? count : 1) * sizeof *raw);
+        if (!raw)
+            return cudaErrorMemoryAllocation;
+        cudaError_t err = cudaMemcpy(raw, out, count * sizeof *raw, cudaMemcpyDeviceToHost);
+        for (size_t j = 0; err == cudaSuccess && j < count; j++)
+            vals[j] = mw_bf16_widen(raw[j]);
+        free(raw);
+        return err;
+    }
     if (count == 0)
         return cudaSuccess;
     size_t *d_idx = NULL;
@@ -301,7 +277,7 @@ static cudaError_t fetch_values(const mw_views *v, int b, const size_t *idx, siz
     if (err == cudaSuccess)
         err = cudaMemcpy(d_idx, idx, count * sizeof *d_idx, cudaMemcpyHostToDevice);
     if (err == cudaSuccess)
-        err = mw_dev_gather(out, d_idx, count, d_vals, 0);
+        err = mw_dev_gather(out, type, d_idx, count, d_vals, 0);
     if (err == cudaSuccess)
         err = cudaMemcpy(vals, d_vals, count * sizeof *d_vals, cudaMemcpyDeviceToHost);
     cudaFree(d_idx);
@@ -450,10 +426,13 @@ cudaError_t mw_check_surroundings(const mw_views *v, const mw_inputs *in, mw_run
             continue;
         size_t count = v->spec[b].count;
         size_t after = v->alloc_count[b] - v->lead[b] - count;
+        int type = v->spec[b].type;
+        const char *end = (const char *)v->view[b] + count * elem_size(v, b);
         unsigned long long before[3];
-        err = mw_dev_count_not(v->alloc[b], v->lead[b], MW_GUARD_BITS, before);
+        /* Compared in the type's width: 0xfefe for bf16. */
+        err = mw_dev_count_not(v->alloc[b], type, v->lead[b], MW_GUARD_BITS, before);
         if (err == cudaSuccess)
-            err = mw_dev_count_not(v->view[b] + count, after, MW_GUARD_BITS, r);
+            err = mw_dev_count_not(end, type, after, MW_GUARD_BITS, r);
         if (err != cudaSuccess)
             break;
         if (v->spec[b].is_output) {
@@ -468,8 +447,8 @@ cudaError_t mw_check_surroundings(const mw_views *v, const mw_inputs *in, mw_run
         }
         if (err != cudaSuccess || v->spec[b].is_output || b == v->nbufs)
             continue;
-        err = mw_dev_verify_fill(v->view[b], count, in->seed, in->stream[b], in->gen, in->scale,
-                                 r);
+        err = mw_dev_verify_fill(v->view[b], type, count, in->seed, in->stream[b], in->gen,
+                                 in->scale, r);
         if (err == cudaSuccess && r[0] > 0 && !f->input_changed) {
             f->input_changed = 1;
             f->input_name = v->spec[b].name;

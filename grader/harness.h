@@ -9,19 +9,23 @@
 /* Elements of guard pattern on each side of every buffer: larger than any
  * block (1024 threads x 4 floats) so that a kernel without a bounds check
  * writes into the guard, where the grader sees it, rather than into another
- * allocation, where nothing would. */
+ * allocation, where nothing would. Elements of the buffer's type: 32 KiB
+ * each side of an FP32 buffer, 16 KiB of a bf16 one (still 8 per thread of
+ * a 1024-thread block). */
 #define MW_GUARD 8192
 
-/* A case's buffers on the device: [guard][offset][view: count][guard].
- * Slot nbufs holds the workspace of the version or library being run, when
- * it asks for one (count 0 and view NULL otherwise). */
+/* A case's buffers on the device: [guard][offset][view: count][guard],
+ * counted in elements of the buffer's type (spec[b].type: 4 bytes for
+ * FP32, 2 for bf16). Slot nbufs holds the workspace of the version or
+ * library being run, when it asks for one (FP32; count 0 and view NULL
+ * otherwise). view[b] of a bf16 buffer holds a __nv_bfloat16 * (mw.h). */
 typedef struct mw_views {
     int nbufs;
     int nout, out[MW_MAX_BUFS]; /* the output buffers, in order */
     size_t out_total;           /* their elements together: the flat index space */
     mw_buffer_spec spec[MW_MAX_BUFS + 1];
-    float *alloc[MW_MAX_BUFS + 1];
-    size_t alloc_count[MW_MAX_BUFS + 1];
+    void *alloc[MW_MAX_BUFS + 1];
+    size_t alloc_count[MW_MAX_BUFS + 1]; /* elements */
     size_t lead[MW_MAX_BUFS + 1]; /* elements from alloc to view */
     float *view[MW_MAX_BUFS + 1];
     int workspace_lent; /* the workspace slot is someone else's memory: never freed here */
@@ -34,21 +38,32 @@ typedef struct mw_checked {
     size_t wrong, checked;
 } mw_checked;
 
-/* Input streams differ per case, so every case gets fresh inputs. */
+/* Input streams differ per case, so every case gets fresh inputs; each
+ * buffer's type comes from ch->buffers(), so that mw_input() rounds a bf16
+ * input as the GPU's copy is rounded. */
+mw_inputs mw_case_inputs_for(const mw_chapter *ch, const mw_case *c, int case_index,
+                             uint64_t seed);
+/* The same for this program's chapter (mw_chapter_def). */
 mw_inputs mw_case_inputs(const mw_case *c, int case_index, uint64_t seed);
 
+/* Device bytes the case's buffers take with their guards and offsets, each
+ * counted in its own element size. */
 size_t mw_case_bytes(const mw_chapter *ch, const mw_case *c);
+/* v zeroed, then the case's specs, outputs and element types filled in
+ * (no memory allocated). */
+void mw_views_specs(const mw_chapter *ch, const mw_case *c, mw_views *v);
 /* The input whose storage buffer b shares (a case with shared_inputs), or
  * -1 when b has its own. */
 int mw_shares_storage(const mw_case *c, const mw_views *v, int b);
 cudaError_t mw_views_alloc(const mw_chapter *ch, const mw_case *c, mw_views *v);
 /* On (1): views allocated from here on end exactly where the buffer ends,
- * with no guard band after it (at least one float is allocated), so that
+ * with no guard band after it (at least one element is allocated), so that
  * compute-sanitizer's memcheck reports any access past the end; off (the
- * default): MW_GUARD floats of guard on both sides, which catch stray
+ * default): MW_GUARD elements of guard on both sides, which catch stray
  * writes by value but hide a read past the end inside the allocation. */
 void mw_views_exact(int on);
-/* Guards to MW_GUARD_BITS, inputs from the generator, output to poison. */
+/* Guards to MW_GUARD_BITS, inputs from the generator (rounded to bf16 in a
+ * bf16 buffer), output to poison (in each buffer's width). */
 cudaError_t mw_views_fill(mw_views *v, const mw_inputs *in, cudaStream_t s);
 cudaError_t mw_views_poison_output(mw_views *v, cudaStream_t s);
 /* The workspace slot, `floats` long, with guards and poisoned (0: none). */
@@ -84,7 +99,8 @@ int mw_load_version(const char *lib_dir, const mw_version *v, mw_loaded *out);
  * chapter's reference takes that flat index). Outputs in `skip` (a mask of
  * buffer indices) are not checked. Fills r; returns a CUDA error code.
  * `host_copy`, if not NULL, receives the checked values (for comparing two
- * runs). */
+ * runs). Values are floats whatever the buffer's type: a bf16 output is
+ * widened exactly, its poison to MW_POISON_BITS. */
 cudaError_t mw_check_output(const mw_chapter *ch, const mw_case *c, const mw_inputs *in,
                             const mw_views *v, unsigned skip, mw_checked *r, float **host_copy,
                             size_t *host_count);

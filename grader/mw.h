@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <cuda_runtime_api.h>
 
+#include "bf16.h"
 #include "check.h"
 #include "rng.h"
 #include "student.h"
@@ -19,7 +20,13 @@
 
 /* Buffers per case: inputs, then one or more outputs (chapter 05: Q, K, V
  * in; O and L out). A version or library may also ask for a workspace,
- * which the launcher finds after the buffers, at bufs[nbufs]. */
+ * which the launcher finds after the buffers, at bufs[nbufs].
+ *
+ * The views reach the launcher as `float *const *bufs` whatever each
+ * buffer's element type (mw_buffer_spec.type): the slot of a bf16 buffer
+ * holds a `__nv_bfloat16 *`, which the chapter's launch() casts to,
+ * `(const __nv_bfloat16 *)bufs[0]`, as it casts `fn`. A workspace is
+ * always FP32. */
 #define MW_MAX_BUFS 6
 
 struct mw_case;
@@ -32,7 +39,7 @@ typedef struct mw_version {
     int op;             /* which of the chapter's operations it computes (0 if one) */
     int optional;       /* an open challenge: left as a stub it is "not attempted",
                            which neither fails a check nor costs points */
-    /* Optional: floats of scratch the launcher needs for this case (chapter
+    /* Optional: floats (FP32) of scratch the launcher needs for this case (chapter
      * 05's unfused version: the B*H*N*N scores). The harness allocates it
      * with guards, poisons it with NaN, and passes it at bufs[nbufs]; a case
      * whose workspace does not fit the GPU is skipped, saying how much it
@@ -45,8 +52,10 @@ typedef struct mw_case {
     const char *group;           /* "edge", "tail", "offset", "special", "large"... */
     size_t dim[4];               /* e.g. n for vector add; M, N, K for matmul;
                                     B, H, N, d for attention */
-    size_t offset[MW_MAX_BUFS];  /* per buffer: the view starts this many floats
-                                    past a 256-byte aligned address */
+    size_t offset[MW_MAX_BUFS];  /* per buffer: the view starts this many
+                                    elements (of the buffer's type: 4 bytes
+                                    for FP32, 2 for bf16) past a 256-byte
+                                    aligned address */
     int gen;                     /* MW_GEN_* for the inputs */
     float scale;                 /* inputs are scaled by this (0 means 1) */
     int sampled;                 /* huge: check sampled entries only */
@@ -61,25 +70,40 @@ typedef struct mw_case {
                                     offsets of the later inputs are ignored. */
 } mw_case;
 
-/* One buffer of a case: inputs first, then the outputs. */
+/* One buffer of a case: inputs first, then the outputs.
+ *
+ * `type` is the element type (bf16.h): MW_F32 (0, so a spec that leaves
+ * it out is FP32, as every buffer was before there were types) or
+ * MW_BF16. It sets the element size of everything the harness does with
+ * the buffer: allocation, the offset, the guard bands (MW_GUARD elements of
+ * 0xfe bytes each side, checked in the type's width), the NaN poison of an
+ * output (0xff bytes: 0xffff is a bf16 NaN as 0xffffffff is an FP32 one).
+ * A bf16 input is generated in FP32 and rounded to bf16 (to nearest even,
+ * mw_bf16_round), and mw_input() gives the reference that rounded value;
+ * a bf16 output comes back to the host widened to float (exact), so the
+ * reference, the tolerance and the reports see floats as for FP32. Inputs
+ * that share storage (mw_case.shared_inputs) take the first input's type. */
 typedef struct mw_buffer_spec {
     const char *name;
     size_t count;  /* elements */
     int is_output;
+    int type;      /* MW_F32 (0, the default) or MW_BF16 */
 } mw_buffer_spec;
 
 /* Read access to a case's inputs for the CPU reference: element i of input
- * buffer b, recomputed from the seed (no host copy needed). */
+ * buffer b, recomputed from the seed (no host copy needed), rounded to the
+ * buffer's type as the GPU's copy is. */
 typedef struct mw_inputs {
     uint64_t seed;
     uint32_t stream[MW_MAX_BUFS];
+    int type[MW_MAX_BUFS]; /* each buffer's mw_buffer_spec.type */
     int gen;
     float scale;
 } mw_inputs;
 
 static inline float mw_input(const mw_inputs *in, int b, size_t i)
 {
-    return mw_gen(in->seed, in->stream[b], i, in->gen, in->scale);
+    return mw_gen_as(in->seed, in->stream[b], i, in->gen, in->scale, in->type[b]);
 }
 
 /* A classic mistake, recognised by its values: when every wrong element a
@@ -111,7 +135,7 @@ typedef struct mw_library {
      * which would otherwise read as faster than the FP32 roof. NULL: the
      * chapter's roof. A name of the table in roofs.c, checked at startup. */
     const char *roof;
-    /* Optional: floats of workspace, as for a version (passed at bufs[nbufs]). */
+    /* Optional: floats (FP32) of workspace, as for a version (passed at bufs[nbufs]). */
     size_t (*workspace)(const struct mw_case *c);
     /* Optional: the outputs it does not compute, as a mask of buffer indices
      * (1u << b): left out of its validation. Chapter 05's library composition

@@ -11,7 +11,8 @@ static cudaError_t count_written(const mw_views *v, long long *written)
     for (int o = 0; o < v->nout; o++) {
         int b = v->out[o];
         unsigned long long r[3];
-        cudaError_t err = mw_dev_count_not(v->view[b], v->spec[b].count, MW_POISON_BITS, r);
+        cudaError_t err =
+            mw_dev_count_not(v->view[b], v->spec[b].type, v->spec[b].count, MW_POISON_BITS, r);
         if (err != cudaSuccess)
             return err;
         *written += (long long)r[0];

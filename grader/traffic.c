@@ -100,7 +100,7 @@ int mw_cmd_traffic_run(const mw_chapter *ch, const mw_bench_opts *o, const char 
         const mw_case *c = bench_case_at(ch, (double)ch->traffic_sizes[ti], &bi);
         if (!c)
             continue;
-        mw_inputs in = mw_case_inputs(c, bi, o->seed);
+        mw_inputs in = mw_case_inputs_for(ch, c, bi, o->seed);
         mw_views v;
         MW_CUDA(mw_views_alloc(ch, c, &v));
         MW_CUDA(mw_views_fill(&v, &in, 0));

@@ -1,18 +1,22 @@
 /* test_grader.c: unit tests of the grader's pure-C parts (no GPU needed):
  * tolerance and NaN policy, diagnosis, statistics, CSV, the ncu parser on a
  * sample ncu wrote on an H100, the ceilings cache, the input generator, the
- * loop split over cores, mismatch counts merged from parts. */
+ * loop split over cores, mismatch counts merged from parts, bf16 rounding
+ * and the bytes of a case's buffers by element type. */
 #define _POSIX_C_SOURCE 200809L
 #include "tap.h"
 
+#include "bf16.h"
 #include "ceilings.h"
 #include "check.h"
 #include "csv.h"
+#include "harness.h"
 #include "ncu.h"
 #include "parallel.h"
 #include "rng.h"
 #include "stats.h"
 
+#include <float.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -493,6 +497,215 @@ static void test_generator(void)
     ok(tail_ok, "tail: every element from index 2^31 on is +100, the rest uniform");
 }
 
+/* A bf16's value, its exponent unbounded: 0x7f80 reads as 2^128, the
+ * value past the largest bf16 that IEEE rounding measures overflow by. */
+static double bf16_unbounded(uint32_t h)
+{
+    double sign = h & 0x8000u ? -1.0 : 1.0;
+    int e = (int)((h >> 7) & 0xffu), m = (int)(h & 0x7fu);
+    return sign * (e == 0 ? ldexp(m, -133) : ldexp(128 + m, e - 134));
+}
+
+/* f to bf16 by the definition: of the two bf16 around f (f's bits cut to
+ * the upper half, and one ulp further from zero), the nearer, on a tie the
+ * one with an even significand; past the largest bf16, infinity. */
+static uint16_t bf16_by_definition(float f)
+{
+    uint32_t u = mw_f32_bits(f), lo = u >> 16, hi = lo + 1;
+    if ((u & 0xffffu) == 0)
+        return (uint16_t)lo;
+    double x = f, dlo = fabs(x - bf16_unbounded(lo)), dhi = fabs(bf16_unbounded(hi) - x);
+    return (uint16_t)(dlo < dhi ? lo : dhi < dlo ? hi : (lo & 1) ? hi : lo);
+}
+
+static int bf16_is(float f, unsigned want)
+{
+    return mw_bf16_round(f) == want;
+}
+
+static void test_bf16_round(void)
+{
+    /* Exact values: a float whose low 16 bits are 0 is a bf16. */
+    ok(bf16_is(1.0f, 0x3f80) && bf16_is(-2.0f, 0xc000) && bf16_is(3.0f, 0x4040) &&
+           bf16_is(0.15625f, 0x3e20),
+       "bf16: exact values keep their bits");
+    ok(bf16_is(0.0f, 0x0000) && bf16_is(-0.0f, 0x8000), "bf16: +0 and -0 keep their sign");
+    ok(mw_bf16_to_float(0x3f81) == 1.0078125f && mw_bf16_to_float(0xc000) == -2.0f,
+       "bf16: widening is exact");
+    int round_trip = 1;
+    for (uint32_t h = 0; h < 0x10000u; h++)
+        if ((h & 0x7f80u) != 0x7f80u || (h & 0x7fu) == 0) /* not a NaN */
+            round_trip &= mw_bf16_round(mw_bf16_to_float((uint16_t)h)) == h;
+    ok(round_trip, "bf16: every non-NaN bf16 widened and rounded gives itself back");
+
+    /* To nearest, ties to even. 1 + 2^-8 is halfway between 1 (0x3f80, even)
+     * and 1 + 2^-7 (0x3f81). */
+    ok(bf16_is(mw_from_bits(0x3f808000u), 0x3f80), "bf16: a tie goes down to the even neighbour");
+    ok(bf16_is(mw_from_bits(0x3f818000u), 0x3f82), "bf16: a tie goes up to the even neighbour");
+    ok(bf16_is(mw_from_bits(0xbf818000u), 0xbf82),
+       "bf16: a negative tie goes to even (away from zero here)");
+    ok(bf16_is(mw_from_bits(0x3f808001u), 0x3f81) && bf16_is(mw_from_bits(0x3f807fffu), 0x3f80),
+       "bf16: just past a tie rounds up, just short of it down");
+    ok(bf16_is(mw_from_bits(0x3f7fffffu), 0x3f80),
+       "bf16: rounding up carries into the exponent (just below 1 gives 1)");
+    ok(bf16_is(0.1f, 0x3dcd), "bf16: 0.1 rounds to 0x3dcd");
+
+    /* Subnormals: the same rule on the same bits. */
+    ok(bf16_is(mw_from_bits(0x00010000u), 0x0001), "bf16: the smallest subnormal is exact");
+    ok(bf16_is(mw_from_bits(0x00008000u), 0x0000) && bf16_is(mw_from_bits(0x80008000u), 0x8000),
+       "bf16: half the smallest subnormal ties to (signed) zero");
+    ok(bf16_is(mw_from_bits(0x00008001u), 0x0001), "bf16: just past half rounds up to it");
+    ok(bf16_is(mw_from_bits(0x00018000u), 0x0002), "bf16: a subnormal tie goes to even");
+    ok(bf16_is(mw_from_bits(0x00000001u), 0x0000), "bf16: the smallest float subnormal is 0");
+    ok(bf16_is(mw_from_bits(0x007fffffu), 0x0080),
+       "bf16: the largest float subnormal rounds up to the smallest normal");
+
+    /* Infinities, NaN, overflow. */
+    ok(bf16_is(INFINITY, 0x7f80) && bf16_is(-INFINITY, 0xff80), "bf16: infinities stay");
+    ok(bf16_is(FLT_MAX, 0x7f80) && bf16_is(-FLT_MAX, 0xff80),
+       "bf16: FLT_MAX overflows to infinity (past the largest bf16 by more than half an ulp)");
+    ok(bf16_is(mw_from_bits(0x7f7f0000u), 0x7f7f) && bf16_is(mw_from_bits(0x7f7f7fffu), 0x7f7f),
+       "bf16: the largest bf16, and just short of halfway past it, stay finite");
+    ok(bf16_is(mw_from_bits(0x7f7f8000u), 0x7f80),
+       "bf16: halfway past the largest bf16 ties to even: infinity");
+    ok(bf16_is(mw_from_bits(0x7fc00000u), 0x7fc0) && bf16_is(mw_from_bits(0xffc00000u), 0xffc0),
+       "bf16: a quiet NaN keeps its sign and bits");
+    uint16_t low_nan = mw_bf16_round(mw_from_bits(0x7f800001u));
+    ok((low_nan & 0x7f80u) == 0x7f80u && (low_nan & 0x7fu) != 0,
+       "bf16: a NaN whose payload is in the low half stays a NaN, not infinity");
+    ok(isnan(mw_round_to(MW_BF16, NAN)) && mw_round_to(MW_BF16, INFINITY) == INFINITY,
+       "bf16: NaN and infinity survive the round trip through bf16");
+
+    /* Against the definition: every upper half with low halves at the edges
+     * of rounding (0, just past 0, just short of a tie, a tie, just past,
+     * the top) and pseudo-random ones. */
+    static const uint32_t lows[] = {0x0000, 0x0001, 0x7fff, 0x8000, 0x8001, 0xffff};
+    size_t checked = 0, wrong = 0;
+    for (uint32_t hi = 0; hi < 0x10000u; hi++) {
+        if ((hi & 0x7f80u) == 0x7f80u) /* Inf and NaN: above */
+            continue;
+        for (size_t k = 0; k < sizeof lows / sizeof lows[0] + 2; k++) {
+            uint32_t low = k < sizeof lows / sizeof lows[0]
+                               ? lows[k]
+                               : (uint32_t)(mw_hash(7, hi, k) & 0xffffu);
+            float f = mw_from_bits(hi << 16 | low);
+            checked++;
+            if (mw_bf16_round(f) != bf16_by_definition(f)) {
+                if (wrong++ < 3)
+                    printf("#   %08x: got %04x, want %04x\n", hi << 16 | low, mw_bf16_round(f),
+                           bf16_by_definition(f));
+            }
+        }
+    }
+    ok(checked > 500000 && wrong == 0,
+       "bf16: rounding agrees with round-to-nearest-even by definition on 520k floats");
+
+    /* The poison: bf16's 0xffff reaches the host as the FP32 poison. */
+    ok(mw_float_bits(mw_bf16_widen(MW_BF16_POISON_BITS)) == MW_POISON_BITS,
+       "bf16: the poison widens to the FP32 poison");
+    ok(isnan(mw_bf16_widen(0x7fff)) && mw_float_bits(mw_bf16_widen(0x7fff)) != MW_POISON_BITS,
+       "bf16: a computed NaN widens to a NaN that is not the poison");
+    ok(mw_bf16_widen(0xbf80) == -1.0f, "bf16: a value widens to itself");
+    ok((MW_POISON_BITS & 0xffffu) == MW_BF16_POISON_BITS &&
+           (MW_GUARD_BITS & 0xffffu) == MW_BF16_GUARD_BITS,
+       "bf16: the patterns are the low halves of the FP32 ones (memset bytes)");
+    ok(mw_type_size(MW_F32) == 4 && mw_type_size(MW_BF16) == 2, "element sizes: 4 and 2 bytes");
+
+    /* Generated inputs: a bf16 buffer holds the rounded value. */
+    int same = 1, close = 1, specials = 1;
+    for (uint64_t i = 0; i < 20000; i++) {
+        float f = mw_gen(42, 3, i, MW_GEN_UNIFORM, 1.f), b = mw_gen_as(42, 3, i, 0, 1.f, MW_BF16);
+        same &= mw_gen_as(42, 3, i, 0, 1.f, MW_F32) == f && b == mw_round_to(MW_BF16, f);
+        close &= fabs((double)b - f) <= ldexp(fabs(f), -8);
+        float s = mw_gen(42, 3, i, MW_GEN_SPECIAL, 1.f);
+        float t = mw_gen_as(42, 3, i, MW_GEN_SPECIAL, 1.f, MW_BF16);
+        specials &= isnan(s)   ? isnan(t)
+                    : isinf(s) ? t == s
+                               : fabs((double)t - s) <= ldexp(fabs(s), -8);
+    }
+    ok(same, "bf16 inputs: mw_gen rounded; FP32 inputs: mw_gen itself");
+    ok(close, "bf16 inputs: within half a bf16 ulp (2^-8 relative) of the FP32 value");
+    ok(specials, "bf16 inputs: NaN stays NaN, Inf stays Inf, the rest rounded");
+}
+
+/* A chapter of bf16 inputs, a bf16 output and an FP32 one (as bf16 flash
+ * attention: Q, K in, O and L out), for the byte counts and input types. */
+static void mixed_buffers(const mw_case *c, mw_buffer_spec *s)
+{
+    s[0] = (mw_buffer_spec){"q", c->dim[0], 0, MW_BF16};
+    s[1] = (mw_buffer_spec){"k", c->dim[0], 0, MW_BF16};
+    s[2] = (mw_buffer_spec){"o", c->dim[0], 1, MW_BF16};
+    s[3] = (mw_buffer_spec){"l", c->dim[1], 1}; /* no type: FP32 */
+}
+
+static void f32_buffers(const mw_case *c, mw_buffer_spec *s)
+{
+    s[0] = (mw_buffer_spec){"a", c->dim[0], 0};
+    s[1] = (mw_buffer_spec){"b", c->dim[0], 0};
+    s[2] = (mw_buffer_spec){"c", c->dim[0], 1};
+}
+
+/* Shared inputs of two declared types: the storage, and the type, are the first's. */
+static void shared_buffers(const mw_case *c, mw_buffer_spec *s)
+{
+    s[0] = (mw_buffer_spec){"x", c->dim[0], 0, MW_BF16};
+    s[1] = (mw_buffer_spec){"y", c->dim[0], 0, MW_F32};
+    s[2] = (mw_buffer_spec){"z", c->dim[0], 1, MW_F32};
+}
+
+static void test_case_bytes(void)
+{
+    const size_t g = 2 * MW_GUARD;
+    mw_chapter mixed = {.nbufs = 4, .buffers = mixed_buffers};
+    mw_chapter f32 = {.nbufs = 3, .buffers = f32_buffers};
+    mw_chapter shared = {.nbufs = 3, .buffers = shared_buffers};
+    mw_case c = {.dim = {1000, 10}, .offset = {1, 2, 3, 5}};
+
+    is_int((long long)mw_case_bytes(&f32, &c),
+           (long long)((1000 + g + 1) * 4 + (1000 + g + 2) * 4 + (1000 + g + 3) * 4),
+           "bytes: FP32 buffers take 4 bytes an element, guards and offsets included");
+    is_int((long long)mw_case_bytes(&mixed, &c),
+           (long long)((1000 + g + 1) * 2 + (1000 + g + 2) * 2 + (1000 + g + 3) * 2 +
+                       (10 + g + 5) * 4),
+           "bytes: bf16 buffers take 2 bytes an element, their guards and offsets too");
+    mw_case big = {.dim = {(size_t)1 << 31, 1}};
+    is_int((long long)mw_case_bytes(&mixed, &big),
+           (long long)(3 * (((size_t)1 << 31) + g) * 2 + (1 + g) * 4),
+           "bytes: 2^31 bf16 elements are 4 GiB, not 8");
+    mw_case sh = {.dim = {1000}, .offset = {1, 2, 3}, .shared_inputs = 1};
+    is_int((long long)mw_case_bytes(&shared, &sh),
+           (long long)((1000 + g + 1) * 2 + (1000 + g + 3) * 4),
+           "bytes: a shared input is counted once, in the first input's type");
+    is_int((long long)mw_workspace_bytes(100), (long long)((100 + g) * 4),
+           "bytes: a workspace is FP32 whatever the buffers are");
+
+    mw_views v;
+    mw_views_specs(&mixed, &c, &v);
+    ok(v.nout == 2 && v.out[0] == 2 && v.out[1] == 3 && v.out_total == 1010,
+       "specs: outputs O (bf16) and L (FP32), 1010 elements flat");
+    ok(v.spec[0].type == MW_BF16 && v.spec[2].type == MW_BF16 && v.spec[3].type == MW_F32 &&
+           v.spec[4].type == MW_F32,
+       "specs: each buffer's type, the workspace slot FP32");
+    mw_views_specs(&shared, &sh, &v);
+    ok(v.spec[1].type == MW_BF16, "specs: a view of the first input's storage has its type");
+
+    mw_inputs in = mw_case_inputs_for(&mixed, &c, 2, 42);
+    ok(in.type[0] == MW_BF16 && in.type[1] == MW_BF16 && in.type[3] == MW_F32,
+       "inputs: the types come from the chapter's buffers");
+    ok(in.stream[0] == 9 && in.stream[1] == 10 && in.stream[4] == ((uint32_t)1 << 24) + 9,
+       "inputs: the streams are as before the types (SEED= replays)");
+    int rounded = 1;
+    for (size_t i = 0; i < 1000; i++)
+        rounded &= mw_input(&in, 0, i) == mw_bf16_to_float(mw_bf16_round(
+                                             mw_gen(42, in.stream[0], i, in.gen, in.scale)));
+    ok(rounded, "inputs: mw_input of a bf16 buffer is the generator's value rounded to bf16");
+    mw_inputs fin = mw_case_inputs_for(&f32, &c, 2, 42);
+    int plain = 1;
+    for (size_t i = 0; i < 1000; i++)
+        plain &= mw_input(&fin, 1, i) == mw_gen(42, fin.stream[1], i, fin.gen, fin.scale);
+    ok(plain, "inputs: mw_input of an FP32 buffer is the generator's value");
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1)
@@ -508,5 +721,7 @@ int main(int argc, char **argv)
     test_ncu_segments();
     test_ceilings_cache();
     test_generator();
+    test_bf16_round();
+    test_case_bytes();
     return done_testing();
 }
