@@ -34,9 +34,15 @@ enum {
     MW_GEN_MASKED = 7,   /* uniform, with every other run of 2^15 elements
                             -Inf (elements i with bit 15 of i set): a padding
                             mask, whole stretches and whole short rows masked */
-    MW_GEN_TAIL = 8      /* uniform, with every element at index 2^31 or past
+    MW_GEN_TAIL = 8,     /* uniform, with every element at index 2^31 or past
                             +100: the few entries past an int index dominate
                             (a reduction that stops there loses the max) */
+    MW_GEN_LONE = 9      /* uniform, with every element whose index is a
+                            multiple of 1031 (a prime) +100: at most one per
+                            row of up to 1031 columns, alone above the rest,
+                            and over 1031 rows of C < 1031 columns at every
+                            column once (the k-th is at column 1031 k mod C,
+                            and 1031 shares no factor with C) */
 };
 
 /* splitmix64's finalizer: a bijective 64-bit mix. */
@@ -101,6 +107,8 @@ MW_HD float mw_gen(uint64_t seed, uint32_t stream, uint64_t i, int kind, float s
     if (kind == MW_GEN_MASKED && ((i >> 15) & 1))
         return mw_from_bits(0xff800000u);
     if (kind == MW_GEN_TAIL && i >= ((uint64_t)1 << 31))
+        return 100.0f;
+    if (kind == MW_GEN_LONE && i % 1031 == 0)
         return 100.0f;
     if (kind == MW_GEN_LOGPROB) /* 2^-15 steps: exact next to 100 (spacing 2^-17) */
         return ((float)(int32_t)(h >> 48) - 32768.0f) * (1.0f / 32768.0f) - 100.0f;

@@ -98,6 +98,16 @@ static const mw_case cases[] = {
      * rows masked (NaN out), and in long rows whole stretches, so that a
      * kernel splitting a row meets pieces with nothing but -inf. */
     LENGTHS("masked", MW_GEN_MASKED, 1),
+    /* One entry alone +100 in a row (the lone class, every 1031st entry;
+     * graded with the dominant group), at a column that moves from row to
+     * row: over 1031 rows every column of a row shorter than 1031 holds it
+     * once. A max pass that misses any
+     * one column (a loop ending one early, an index shifted by one in one
+     * of a thread's loads) subtracts a max near 1 from 100: exp(99)
+     * overflows. The dominant class cannot show this: its +100 entries are
+     * equal, and a missed one leaves another with the same value. */
+#define LONE(cols) {"dominant", RC(1031, cols), NOOFF, MW_GEN_LONE, 1, 0}
+    LONE(1), LONE(31), LONE(33), LONE(257), LONE(1000), LONE(1024),
     /* 2^26 elements (256 MB each way): past the L2. */
     {"large", RC(65536, 1024), NOOFF, MW_GEN_UNIFORM, 1, 0},
     {"large", RC(16, 1 << 22), NOOFF, MW_GEN_UNIFORM, 1, 0},
@@ -140,6 +150,7 @@ static void describe(const mw_case *c, char *text, size_t len)
                        : c->gen == MW_GEN_DOMINANT ? " (1 in 1024 entries +100)"
                        : c->gen == MW_GEN_MASKED   ? " (every other run of 32768 entries -inf)"
                        : c->gen == MW_GEN_TAIL     ? " (entries from index 2^31 on +100)"
+                       : c->gen == MW_GEN_LONE     ? " (one entry in 1031 +100, alone in its row)"
                        : c->scale > 100            ? " (inputs of scale 1e4)"
                                                    : "";
     size_t n = c->dim[0] * c->dim[1];

@@ -495,6 +495,25 @@ static void test_generator(void)
         tail_ok &= i >= two31 ? v == 100.f : v >= -1.f && v < 1.f;
     }
     ok(tail_ok, "tail: every element from index 2^31 on is +100, the rest uniform");
+    /* lone: rows of 1000 columns, 1100 of them: at most one +100 a row,
+     * and every column holds one in some row. */
+    int lone_ok = 1, lone_rows_max = 0;
+    static unsigned char lone_col[1000];
+    for (uint64_t r = 0; r < 1100; r++) {
+        int in_row = 0;
+        for (uint64_t c = 0; c < 1000; c++) {
+            float v = mw_gen(42, 1, r * 1000 + c, MW_GEN_LONE, 1.f);
+            lone_ok &= v == 100.f || (v >= -1.f && v < 1.f);
+            if (v == 100.f)
+                in_row++, lone_col[c] = 1;
+        }
+        lone_rows_max = in_row > lone_rows_max ? in_row : lone_rows_max;
+    }
+    int lone_cols = 0;
+    for (int c = 0; c < 1000; c++)
+        lone_cols += lone_col[c];
+    ok(lone_ok && lone_rows_max == 1 && lone_cols == 1000,
+       "lone: at most one +100 per row of 1000 columns, at every column in 1100 rows");
 }
 
 /* A bf16's value, its exponent unbounded: 0x7f80 reads as 2^128, the
