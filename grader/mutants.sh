@@ -142,7 +142,10 @@ if [ "${1:-}" = --grade-one ]; then
             awk '{ g = $3; $1 = $2 = $3 = ""; sub(/^ +/, ""); print g " " $0 }')
         case "$first" in
         "  FAIL"*) why="wrong answer" ;;
-        *) why=$(grep -A 1 -m 1 -F -x -e "$first" "$log" | sed -n '2s/^ *//p' | cut -c 1-100) ;;
+        # The detail's first clause ("timed out after 34 s (...): the
+        # kernel never finished"), not its advice, which would be cut
+        # mid-word.
+        *) why=$(grep -A 1 -m 1 -F -x -e "$first" "$log" | sed -n '2{s/^ *//;s/;.*//;p;}' | cut -c 1-120) ;;
         esac
         printf 'killed\t%s (%s)\n' "$case_name" "${why:-error}" >"$dir/$mode.result"
     elif [ $rc -eq 0 ]; then
