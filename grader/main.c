@@ -26,13 +26,14 @@ static void usage(FILE *fp)
             "commands:\n"
             "  check     --lib-dir DIR [--label TEXT] [--version NN] [--seed S]\n"
             "            [--timeout SECONDS] [--timeout-per-gib SECONDS] [--small]\n"
-            "            [--no-fork] [--required-only]\n"
+            "            [--largest-first] [--no-fork] [--required-only]\n"
             "            [--exact-views] [--cases FILE] [--results FILE]\n"
             "            grade the versions built in DIR; exit 0 pass, 1 wrong answer,\n"
             "            2 CUDA error, crash or timeout, 77 not implemented or no GPU;\n"
             "            --cases adds cases (and a seed) from FILE, --results writes a CSV\n"
             "            row per case, --required-only leaves optional versions out,\n"
-            "            --exact-views drops the guard bands (for compute-sanitizer)\n"
+            "            --exact-views drops the guard bands (for compute-sanitizer),\n"
+            "            --largest-first grades each version's largest cases first\n"
             "  bench     [--student DIR] [--reference DIR] [--results DIR] [--seed S]\n"
             "            time every implementation and the library; write bench.csv\n"
             "  traffic   [--student DIR] [--reference DIR] [--results DIR]\n"
@@ -197,7 +198,7 @@ int main(int argc, char **argv)
         return 2;
     }
     const char *cmd = argv[1];
-    mw_check_opts check = {NULL, NULL, NULL, 0, 30.0, 2.0, 0, 0, 0, 0, NULL};
+    mw_check_opts check = {NULL, NULL, NULL, 0, 30.0, 2.0, 0, 0, 0, 0, 0, NULL};
     mw_bench_opts bench = {NULL, NULL, "results", NULL, 0, 0};
     const char *map = NULL, *cases_path = NULL, *perf_out = NULL;
     double perf_size = 0;
@@ -248,6 +249,8 @@ int main(int argc, char **argv)
             takes = 0;
             if (strcmp(a, "--small") == 0)
                 check.small = 1;
+            else if (strcmp(a, "--largest-first") == 0)
+                check.largest_first = 1;
             else if (strcmp(a, "--no-fork") == 0)
                 check.no_fork = 1;
             else if (strcmp(a, "--exact-views") == 0)

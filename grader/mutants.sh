@@ -13,8 +13,9 @@
 # stillborn. A mutant listed in solutions/NN-name/equivalent-mutants is
 # equivalent and is not graded. The others are graded alone (--version),
 # on the small cases first (--small, four mutants at a time on the GPU)
-# and, when they pass those, on every case (as many at once as the GPU's
-# memory holds). Grading stops at the first case that fails: that case is
+# and, when they pass those, on every case, the largest first
+# (--largest-first; as many mutants at once as the GPU's memory holds).
+# Grading stops at the first case that fails: that case is
 # what killed the mutant. A case may run TIMEOUT plus 0.5 s per GiB it holds
 # (make check allows 2 s for slow but correct kernels; a mutant comes from
 # a reference several times faster than that, and a hung one costs the
@@ -114,13 +115,17 @@ if [ "${1:-}" = --grade-one ]; then
         esac
         exit 0
     fi
-    small=
-    [ "$mode" = small ] && small=--small
+    # Small cases first for every mutant; then, for those that passed them,
+    # every case with the largest first: what the small cases missed is
+    # mostly past an index or launch limit, on the largest cases, and
+    # grading stops at the first failure.
+    cases=--largest-first
+    [ "$mode" = small ] && cases=--small
     # timeout(1) runs the check in a process group of its own: a TERM sent
     # to it reaches the check's forked child too, even one stuck in a kernel.
     timeout -k 5 86400 "$grader" check --lib-dir "$scratch/$version/$k" \
         --label "mutant $version/$k" --version "$version" --timeout "$timeout" \
-        --timeout-per-gib 0.5 --seed "$seed" $small >"$log" 2>&1 &
+        --timeout-per-gib 0.5 --seed "$seed" $cases >"$log" 2>&1 &
     pid=$!
     first=
     while :; do

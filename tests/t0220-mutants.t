@@ -187,6 +187,7 @@ if [ -n "${FAKE_LOSE_GPU:-}" ]; then
     echo "memwall check (stand-in)"; echo "CUDA GPU unusable: cudaErrorDevicesUnavailable (stand-in)"
     echo "0 passed, 0 failed, 3 skipped"; exit 77
 fi
+[ "$1" = check ] && echo "$*" >>"$FAKE_PIDS.calls"
 lib= small=0
 while [ $# -gt 0 ]; do case $1 in --lib-dir) lib=$2; shift ;; --small) small=1 ;; esac; shift; done
 so=$(ls "$lib"/*.so)
@@ -233,6 +234,10 @@ driver=$PWD/grader/mutants.sh tool=$PWD/$TOOL
 out=$(cd "$fake" && MAKE=$fake/bin/make sh "$driver" --chapter 99-fake --grader "$fake/bin/mw-chapter" \
     --tool "$tool" --work "$fake/work" --results "$fake/results" --timeout 10 2>&1)
 ok $? "mutants.sh with stand-ins: exit 0"
+calls=$(grep -c . "$FAKE_PIDS.calls"); full=$(grep -v -c -e '--small' "$FAKE_PIDS.calls")
+[ "$full" -gt 0 ] && [ "$(grep -v -e '--small' "$FAKE_PIDS.calls" | grep -c -e '--largest-first')" -eq "$full" ] &&
+    [ "$(grep -e '--small' "$FAKE_PIDS.calls" | grep -c -e '--largest-first')" -eq 0 ]
+ok $? "the checks on every case ask for the largest cases first, the small ones do not ($full of $calls on every case)"
 csv=$fake/results/Fake_GPU_80GB__test_/99-fake/mutants.csv
 [ -f "$csv" ]
 ok $? "the results folder is the GPU's name as make bench makes it (Fake_GPU_80GB__test_)"
