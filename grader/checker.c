@@ -268,7 +268,7 @@ static job_result run_job(checker *k, int jnum, mw_loaded *lib)
         res.status = ST_SKIP;
         return res;
     }
-    mw_inputs in = mw_case_inputs(c, j->kase, k->opt->seed);
+    mw_inputs in = mw_case_inputs_for(k->ch, c, j->kase, k->opt->seed);
     mw_views v;
     cudaError_t err = mw_views_alloc(k->ch, c, &v);
     if (err == cudaSuccess)

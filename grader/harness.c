@@ -11,12 +11,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The inputs of a case of the chapter this program was built with. */
-mw_inputs mw_case_inputs(const mw_case *c, int case_index, uint64_t seed)
-{
-    return mw_case_inputs_for(&mw_chapter_def, c, case_index, seed);
-}
-
 /* Bytes per element of buffer b (the workspace slot: FP32). */
 static size_t elem_size(const mw_views *v, int b)
 {

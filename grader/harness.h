@@ -43,8 +43,6 @@ typedef struct mw_checked {
  * input as the GPU's copy is rounded. */
 mw_inputs mw_case_inputs_for(const mw_chapter *ch, const mw_case *c, int case_index,
                              uint64_t seed);
-/* The same for this program's chapter (mw_chapter_def). */
-mw_inputs mw_case_inputs(const mw_case *c, int case_index, uint64_t seed);
 
 /* Device bytes the case's buffers take with their guards and offsets, each
  * counted in its own element size. */
