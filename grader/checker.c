@@ -612,19 +612,22 @@ static int supervise(checker *k, tally *t, int first)
     return k->njobs;
 }
 
-/* Orders one version's jobs by the bytes of their cases, largest first,
+/* Orders one version's jobs by the bytes of their cases, smallest first,
  * and in list order among equals (an insertion sort: a list is a few
- * hundred cases). For `make mutants`: a mutant that passed the small
- * cases is usually wrong only past an index or launch limit, on the
- * largest cases at the end of the list, and grading stops at its first
- * failure. */
-static void sort_largest_first(const mw_chapter *ch, job *jobs, int n)
+ * hundred cases). For `make mutants`, where grading stops at a mutant's
+ * first failure: cheapest first bounds what a kill costs. Largest first
+ * was tried on the H100 and lost: of 04.2's 35 mutants that passed the
+ * small cases, 29 die on the sampled 9 x 65536 case, and each first paid
+ * for every larger case (the 8 GiB row among them); the run spent 450 s
+ * there and had 16 left. A mutant wrong only past 2^31 columns pays for
+ * the smaller cases first, a few seconds. */
+static void sort_smallest_first(const mw_chapter *ch, job *jobs, int n)
 {
     for (int i = 1; i < n; i++) {
         job j = jobs[i];
         size_t bytes = mw_case_bytes(ch, &ch->cases[j.kase]);
         int at = i;
-        while (at > 0 && mw_case_bytes(ch, &ch->cases[jobs[at - 1].kase]) < bytes) {
+        while (at > 0 && mw_case_bytes(ch, &ch->cases[jobs[at - 1].kase]) > bytes) {
             jobs[at] = jobs[at - 1];
             at--;
         }
@@ -650,8 +653,8 @@ static int build_jobs(checker *k)
                 continue;
             k->jobs[k->njobs++] = (job){vi, ci};
         }
-        if (k->opt->largest_first)
-            sort_largest_first(ch, k->jobs + first_of_version, k->njobs - first_of_version);
+        if (k->opt->smallest_first)
+            sort_smallest_first(ch, k->jobs + first_of_version, k->njobs - first_of_version);
     }
     return k->njobs;
 }

@@ -12,7 +12,7 @@ typedef struct mw_check_opts {
     double timeout_s;         /* per case */
     double timeout_per_gib;   /* and this many seconds more per GiB of the case's buffers */
     int small;                /* only small cases (sanitizers) */
-    int largest_first;        /* each version's cases, largest first (make mutants) */
+    int smallest_first;       /* each version's cases, smallest first (make mutants) */
     int no_fork;              /* run in-process (sanitizers) */
     int required_only;        /* leave out optional versions (the batch's sanitizer) */
     int exact_views;          /* no guard bands: each view allocated exactly (sanitizers) */

@@ -26,14 +26,14 @@ static void usage(FILE *fp)
             "commands:\n"
             "  check     --lib-dir DIR [--label TEXT] [--version NN] [--seed S]\n"
             "            [--timeout SECONDS] [--timeout-per-gib SECONDS] [--small]\n"
-            "            [--largest-first] [--no-fork] [--required-only]\n"
+            "            [--smallest-first] [--no-fork] [--required-only]\n"
             "            [--exact-views] [--cases FILE] [--results FILE]\n"
             "            grade the versions built in DIR; exit 0 pass, 1 wrong answer,\n"
             "            2 CUDA error, crash or timeout, 77 not implemented or no GPU;\n"
             "            --cases adds cases (and a seed) from FILE, --results writes a CSV\n"
             "            row per case, --required-only leaves optional versions out,\n"
             "            --exact-views drops the guard bands (for compute-sanitizer),\n"
-            "            --largest-first grades each version's largest cases first\n"
+            "            --smallest-first grades each version's cases by size, smallest first\n"
             "  bench     [--student DIR] [--reference DIR] [--results DIR] [--seed S]\n"
             "            time every implementation and the library; write bench.csv\n"
             "  traffic   [--student DIR] [--reference DIR] [--results DIR]\n"
@@ -249,8 +249,8 @@ int main(int argc, char **argv)
             takes = 0;
             if (strcmp(a, "--small") == 0)
                 check.small = 1;
-            else if (strcmp(a, "--largest-first") == 0)
-                check.largest_first = 1;
+            else if (strcmp(a, "--smallest-first") == 0)
+                check.smallest_first = 1;
             else if (strcmp(a, "--no-fork") == 0)
                 check.no_fork = 1;
             else if (strcmp(a, "--exact-views") == 0)

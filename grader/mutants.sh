@@ -13,8 +13,8 @@
 # stillborn. A mutant listed in solutions/NN-name/equivalent-mutants is
 # equivalent and is not graded. The others are graded alone (--version),
 # on the small cases first (--small, four mutants at a time on the GPU)
-# and, when they pass those, on every case, the largest first
-# (--largest-first; as many mutants at once as the GPU's memory holds).
+# and, when they pass those, on every case, the smallest first
+# (--smallest-first; as many mutants at once as the GPU's memory holds).
 # Grading stops at the first case that fails: that case is
 # what killed the mutant. A case may run TIMEOUT plus 0.5 s per GiB it holds
 # (make check allows 2 s for slow but correct kernels; the references stay
@@ -116,10 +116,9 @@ if [ "${1:-}" = --grade-one ]; then
         exit 0
     fi
     # Small cases first for every mutant; then, for those that passed them,
-    # every case with the largest first: what the small cases missed is
-    # mostly past an index or launch limit, on the largest cases, and
-    # grading stops at the first failure.
-    cases=--largest-first
+    # every case by size, smallest first: grading stops at the first
+    # failure, so a kill costs the cases smaller than the one that kills.
+    cases=--smallest-first
     [ "$mode" = small ] && cases=--small
     # timeout(1) runs the check in a process group of its own: a TERM sent
     # to it reaches the check's forked child too, even one stuck in a kernel.

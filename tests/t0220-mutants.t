@@ -234,10 +234,11 @@ driver=$PWD/grader/mutants.sh tool=$PWD/$TOOL
 out=$(cd "$fake" && MAKE=$fake/bin/make sh "$driver" --chapter 99-fake --grader "$fake/bin/mw-chapter" \
     --tool "$tool" --work "$fake/work" --results "$fake/results" --timeout 10 2>&1)
 ok $? "mutants.sh with stand-ins: exit 0"
-calls=$(grep -c . "$FAKE_PIDS.calls"); full=$(grep -v -c -e '--small' "$FAKE_PIDS.calls")
-[ "$full" -gt 0 ] && [ "$(grep -v -e '--small' "$FAKE_PIDS.calls" | grep -c -e '--largest-first')" -eq "$full" ] &&
-    [ "$(grep -e '--small' "$FAKE_PIDS.calls" | grep -c -e '--largest-first')" -eq 0 ]
-ok $? "the checks on every case ask for the largest cases first, the small ones do not ($full of $calls on every case)"
+calls=$(grep -c . "$FAKE_PIDS.calls"); small_re='--small( |$)'
+full=$(grep -E -v -c -e "$small_re" "$FAKE_PIDS.calls")
+[ "$full" -gt 0 ] && [ "$(grep -E -v -e "$small_re" "$FAKE_PIDS.calls" | grep -c -e '--smallest-first')" -eq "$full" ] &&
+    [ "$(grep -E -e "$small_re" "$FAKE_PIDS.calls" | grep -c -e '--smallest-first')" -eq 0 ]
+ok $? "the checks on every case ask for the smallest cases first, the small ones do not ($full of $calls on every case)"
 csv=$fake/results/Fake_GPU_80GB__test_/99-fake/mutants.csv
 [ -f "$csv" ]
 ok $? "the results folder is the GPU's name as make bench makes it (Fake_GPU_80GB__test_)"
