@@ -37,12 +37,23 @@ enum {
     MW_GEN_TAIL = 8,     /* uniform, with every element at index 2^31 or past
                             +100: the few entries past an int index dominate
                             (a reduction that stops there loses the max) */
-    MW_GEN_LONE = 9      /* uniform, with every element whose index is a
+    MW_GEN_LONE = 9,     /* uniform, with every element whose index is a
                             multiple of 1031 (a prime) +100: at most one per
                             row of up to 1031 columns, alone above the rest,
                             and over 1031 rows of C < 1031 columns at every
                             column once (the k-th is at column 1031 k mod C,
                             and 1031 shares no factor with C) */
+    MW_GEN_LONE_WIDE = 10, /* the lone class for long rows: every element
+                            whose index is a multiple of 16777259 (2^24 + 43,
+                            the first prime past 2^24) +100: in rows of
+                            exactly that many columns, one at the head of
+                            each row and nowhere else */
+    MW_GEN_OPPOSED = 11  /* uniform in [1/2, 1) times scale, negative in the
+                            even-numbered streams: chapter 05's Q, K and V
+                            draw streams 4k+1, 4k+2 and 4k+3, so Q and V are
+                            positive and K negative, and every score
+                            scale Q.K is far below zero (a softmax whose
+                            running max starts at 0, not -inf, underflows) */
 };
 
 /* splitmix64's finalizer: a bijective 64-bit mix. */
@@ -110,6 +121,13 @@ MW_HD float mw_gen(uint64_t seed, uint32_t stream, uint64_t i, int kind, float s
         return 100.0f;
     if (kind == MW_GEN_LONE && i % 1031 == 0)
         return 100.0f;
+    if (kind == MW_GEN_LONE_WIDE && i % 16777259 == 0)
+        return 100.0f;
+    if (kind == MW_GEN_OPPOSED) { /* (1 + |unit|) / 2: [1/2, 1), exact */
+        const float u = mw_unit(h);
+        const float v = 0.5f * (1.0f + (u < 0.0f ? -u : u)) * scale;
+        return stream % 2 == 0 ? -v : v;
+    }
     if (kind == MW_GEN_LOGPROB) /* 2^-15 steps: exact next to 100 (spacing 2^-17) */
         return ((float)(int32_t)(h >> 48) - 32768.0f) * (1.0f / 32768.0f) - 100.0f;
     return mw_unit(h) * scale;

@@ -108,6 +108,16 @@ static const mw_case cases[] = {
      * equal, and a missed one leaves another with the same value. */
 #define LONE(cols) {"dominant", RC(1031, cols), NOOFF, MW_GEN_LONE, 1, 0}
     LONE(1), LONE(31), LONE(33), LONE(257), LONE(1000), LONE(1024),
+    /* The same for rows too long for one block or for a split over the
+     * resident blocks (2^24 + 43 columns: 16.8 M, 201 MB each way for the
+     * three rows): every row's +100 alone at its head. A pass that reads
+     * one past its row's end takes the next row's +100 and doubles its
+     * row's sum; one that starts a column late loses its own, and the last
+     * row (with nothing after it but the guard) is left with a max near 1:
+     * exp(99) overflows. 1 in 1024 dominant entries cannot show either: a
+     * term more or less in a sum over 16384 of them is a 6e-5 change, under
+     * the tolerance at 2^24 columns (2e-3). */
+    {"dominant", RC(3, 16777259), NOOFF, MW_GEN_LONE_WIDE, 1, 0},
     /* 2^26 elements (256 MB each way): past the L2. */
     {"large", RC(65536, 1024), NOOFF, MW_GEN_UNIFORM, 1, 0},
     {"large", RC(16, 1 << 22), NOOFF, MW_GEN_UNIFORM, 1, 0},
@@ -151,6 +161,7 @@ static void describe(const mw_case *c, char *text, size_t len)
                        : c->gen == MW_GEN_MASKED   ? " (every other run of 32768 entries -inf)"
                        : c->gen == MW_GEN_TAIL     ? " (entries from index 2^31 on +100)"
                        : c->gen == MW_GEN_LONE     ? " (one entry in 1031 +100, alone in its row)"
+                       : c->gen == MW_GEN_LONE_WIDE ? " (each row's first entry +100, alone in its row)"
                        : c->scale > 100            ? " (inputs of scale 1e4)"
                                                    : "";
     size_t n = c->dim[0] * c->dim[1];

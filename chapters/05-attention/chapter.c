@@ -93,6 +93,7 @@ static const mw_version versions[] = {
     ATT(group, B, H, N, d, 0, gen, g) ATT(group, B, H, N, d, 1, gen, g)
 #define UNI MW_GEN_UNIFORM
 #define NAN_IN MW_GEN_RARE_NAN
+#define OPP MW_GEN_OPPOSED
 
 static const mw_case cases[] = {
     EVERY_D("shape", 1, 1, 1, UNI, 1)
@@ -111,6 +112,16 @@ static const mw_case cases[] = {
     BOTH("scale", 1, 3, 1000, 64, UNI, 10)
     BOTH("scale", 2, 8, 4096, 128, UNI, 10)
     BOTH("scale", 1, 1, 16384, 32, UNI, 10)
+    /* Every score far below zero (Q and V in [5, 10), K in (-10, -5]: the
+     * scores are -141 to -566 at d = 32, -480 to -1920 at d = 64 with scale
+     * 0.3, -283 to -1131 at d = 128), as log-probabilities are: a softmax
+     * whose running max starts at 0 instead of -inf subtracts 0, every
+     * exp underflows and l is 0 (NaN or Inf out). At a single key, at
+     * lengths off the tiles and at the longest, every d. */
+    BOTH("below", 1, 1, 1, 32, OPP, 10)
+    BOTH("below", 2, 8, 33, 128, OPP, 10)
+    BOTH("below", 3, 1, 1000, 64, OPP, 10)
+    BOTH("below", 1, 1, 16384, 32, OPP, 10)
     /* 1 input in 1024 NaN: rows that attend to a NaN key are NaN, rows
      * before the first NaN key (causal) must stay finite, and a NaN in V
      * spoils only its column. */
@@ -158,6 +169,7 @@ static void buffers(const mw_case *c, mw_buffer_spec *s)
 static void describe(const mw_case *c, char *text, size_t len)
 {
     const char *what = c->gen == MW_GEN_RARE_NAN ? " (rare NaN inputs)"
+                       : c->gen == MW_GEN_OPPOSED ? " (Q, V > 0 > K: every score far below zero)"
                        : c->scale > 1            ? " (inputs of magnitude 10)"
                                                  : "";
     char sc[32] = "";

@@ -514,6 +514,33 @@ static void test_generator(void)
         lone_cols += lone_col[c];
     ok(lone_ok && lone_rows_max == 1 && lone_cols == 1000,
        "lone: at most one +100 per row of 1000 columns, at every column in 1100 rows");
+    /* lonewide: three rows of 16777259 columns, each +100 at its head
+     * only (sampled around the row boundaries and at random inside). */
+    const uint64_t wide = 16777259;
+    int wide_ok = 1, wide_heads = 0;
+    for (uint64_t r = 0; r < 3; r++)
+        for (int k = -3000; k < 3000; k++) {
+            uint64_t i = r * wide + (uint64_t)(k + (k < 0 ? (int64_t)wide : 0));
+            if (r == 0 && k < 0)
+                i = mw_hash(7, 3, (uint64_t)-k) % wide; /* random inside row 0 */
+            float v = mw_gen(42, 1, i, MW_GEN_LONE_WIDE, 1.f);
+            const int head = i % wide == 0;
+            wide_ok &= head ? v == 100.f : v >= -1.f && v < 1.f;
+            wide_heads += v == 100.f;
+        }
+    ok(wide_ok && wide_heads == 3,
+       "lonewide: in rows of 16777259 columns, +100 at each row's head and nowhere else");
+    /* opposed: [1/2, 1) times scale, K's stream (4k + 2) negative, Q's
+     * and V's (4k + 1, 4k + 3) positive. */
+    int opp_ok = 1;
+    for (uint32_t k = 0; k < 4; k++)
+        for (uint64_t i = 0; i < 20000; i++)
+            for (uint32_t b = 0; b < 3; b++) {
+                const float v = mw_gen(42, 4 * k + b + 1, i, MW_GEN_OPPOSED, 10.f);
+                const float a = b == 1 ? -v : v;
+                opp_ok &= a >= 5.f && a < 10.f;
+            }
+    ok(opp_ok, "opposed: Q and V in [5, 10), K in (-10, -5] at scale 10");
 }
 
 /* A bf16's value, its exponent unbounded: 0x7f80 reads as 2^128, the
