@@ -17,8 +17,9 @@
  * argument. Every buffer starts 256-byte aligned.
  *
  * Sizes: each dimension fits an int, but products do not: B*H*N*d is
- * checked up to about 2^27 and the unfused workspace holds B*H*N*N floats,
- * past 2^31 at N = 16384. Index with size_t where a product can be large.
+ * checked past 2^31 (2 x 65537 heads of 128 x 128) and the unfused
+ * workspace holds B*H*N*N floats, past 2^31 at N = 16384. Index with
+ * size_t where a product can be large.
  *
  * L is what the backward pass needs, and it lets the grader tell a wrong
  * normalisation (L wrong) from a wrong weighted sum (L right, O wrong).

@@ -136,6 +136,11 @@ static const mw_case cases[] = {
     /* 9 x 16384^2 scores: the unfused workspace past 2^31 elements (an int
      * index into it wraps); 9.7 GB. */
     ATT("limit", 1, 9, 16384, 32, 0, UNI, 1)
+    /* B H N d past 2^31 (2 x 65537 heads of 128 x 128: 8 GiB for each of
+     * Q, K, V and O, 43 GB with the unfused workspace): the offset of a
+     * head, b h N d, wraps in an int. Cheap to compute (1.1 TFLOP), dear
+     * in memory: a GPU without room skips it and says so. */
+    ATT("limit", 2, 65537, 128, 128, 0, UNI, 1)
     /* Launch limits: gridDim.y and gridDim.z stop at 65535, so a grid
      * with the heads (or batches) on y or z fails here; B H N d is small. */
     ATT("limit", 1, 65537, 2, 32, 0, UNI, 1)
@@ -175,8 +180,18 @@ static void describe(const mw_case *c, char *text, size_t len)
     char sc[32] = "";
     if (c->arg[1] != 0.f)
         snprintf(sc, sizeof sc, " scale=%g", c->arg[1]);
-    snprintf(text, len, "B=%zu H=%zu N=%zu d=%zu%s%s%s", DB(c), DH(c), DN(c), DD(c),
-             is_causal(c) ? " causal" : "", sc, what);
+    /* The limit a "limit" case crosses (ch04's labels do the same). */
+    const size_t rows = DB(c) * DH(c) * DN(c), two31 = (size_t)1 << 31;
+    const char *limit =
+        strcmp(c->group, "limit") != 0 ? ""
+        : rows * DD(c) > two31 ? " [limit: 2^31 elements in Q, K, V and O, where a head's offset "
+                                 "in an int wraps]"
+        : rows * DN(c) > two31 ? " [limit: 2^31 scores in the unfused workspace, where an int "
+                                 "index into it wraps]"
+                               : " [limit: more than 65535 heads, where gridDim.y and gridDim.z "
+                                 "stop]";
+    snprintf(text, len, "B=%zu H=%zu N=%zu d=%zu%s%s%s%s", DB(c), DH(c), DN(c), DD(c),
+             is_causal(c) ? " causal" : "", sc, what, limit);
 }
 
 static double bench_x(const mw_case *c)
