@@ -23,6 +23,7 @@
 #include "cuda_check.h"
 #include "harness.h"
 #include "library.h"
+#include "parallel.h"
 #include "tolerance.h"
 #include "vector_libs.h"
 
@@ -333,38 +334,119 @@ static int same_inputs(const row_cache *rc, const mw_case *c, const mw_inputs *i
            rc->scale == scale_of(c) && memcmp(rc->dim, c->dim, sizeof rc->dim) == 0;
 }
 
-static const double *exact_row(const mw_case *c, const mw_inputs *in, size_t row)
+/* The cache of these inputs' rows, made (and an old one dropped) when
+ * there is none. */
+static row_cache *cache_for(const mw_case *c, const mw_inputs *in)
 {
     static row_cache caches[CACHES];
     static int next;
-    row_cache *rc = NULL;
-    for (int k = 0; k < CACHES && !rc; k++)
+    for (int k = 0; k < CACHES; k++)
         if (same_inputs(&caches[k], c, in))
-            rc = &caches[k];
-    if (!rc) {
-        rc = &caches[next];
-        next = (next + 1) % CACHES;
-        size_t rows = rc->row ? rc->dim[0] * rc->dim[1] * rc->dim[2] : 0;
-        for (size_t r = 0; r < rows; r++)
-            free(rc->row[r]);
-        free(rc->row);
-        *rc = (row_cache){in->seed, {in->stream[Qb], in->stream[Kb], in->stream[Vb]}, in->gen,
-                          c->op, in->scale, scale_of(c), {DB(c), DH(c), DN(c), DD(c)},
-                          calloc(DB(c) * DH(c) * DN(c), sizeof(double *))};
-        if (!rc->row) {
-            fprintf(stderr, "attention reference: out of host memory\n");
-            exit(2);
-        }
+            return &caches[k];
+    row_cache *rc = &caches[next];
+    next = (next + 1) % CACHES;
+    size_t rows = rc->row ? rc->dim[0] * rc->dim[1] * rc->dim[2] : 0;
+    for (size_t r = 0; r < rows; r++)
+        free(rc->row[r]);
+    free(rc->row);
+    *rc = (row_cache){in->seed, {in->stream[Qb], in->stream[Kb], in->stream[Vb]}, in->gen,
+                      c->op, in->scale, scale_of(c), {DB(c), DH(c), DN(c), DD(c)},
+                      calloc(DB(c) * DH(c) * DN(c), sizeof(double *))};
+    if (!rc->row) {
+        fprintf(stderr, "attention reference: out of host memory\n");
+        exit(2);
     }
+    return rc;
+}
+
+/* Room for one row's d + 1 values. */
+static double *new_row(const mw_case *c)
+{
+    double *r = malloc((DD(c) + 1) * sizeof(double));
+    if (!r) {
+        fprintf(stderr, "attention reference: out of host memory\n");
+        exit(2);
+    }
+    return r;
+}
+
+static const double *exact_row(const mw_case *c, const mw_inputs *in, size_t row)
+{
+    row_cache *rc = cache_for(c, in);
     if (!rc->row[row]) {
-        rc->row[row] = malloc((DD(c) + 1) * sizeof(double));
-        if (!rc->row[row]) {
-            fprintf(stderr, "attention reference: out of host memory\n");
-            exit(2);
-        }
+        rc->row[row] = new_row(c);
         attend_row(c, in, row, exact_rule, rc->row[row]);
     }
     return rc->row[row];
+}
+
+/* ---- the same, on every core, for the rows a check is about to ask for ---- */
+
+typedef struct prep_work {
+    const mw_case *c;
+    const mw_inputs *in;
+    const size_t *rows; /* rows of one head */
+    double **out;       /* their cache slots */
+} prep_work;
+
+static void prep_rows(void *arg, size_t first, size_t end)
+{
+    const prep_work *w = arg;
+    for (size_t k = first; k < end; k++)
+        attend_row(w->c, w->in, w->rows[k], exact_rule, w->out[k]);
+}
+
+static int by_row(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Every row the outputs idx[0..count) need (idx NULL: all of them) into
+ * the cache, a head at a time: head_rows() fills its one-head cache of K
+ * and V on this thread, then the head's rows go over the cores, each
+ * thread only reading K and V. A row costs N d multiply-adds twice, so a
+ * sampled check at N = 16384, d = 128 spends seconds on one core. Each
+ * row is attend_row's, as exact_row() computes it: the same bits on any
+ * number of threads. */
+static void prepare_reference(const mw_case *c, const mw_inputs *in, const size_t *idx,
+                              size_t count)
+{
+    row_cache *rc = cache_for(c, in);
+    const size_t d = DD(c), N = DN(c), o_count = DB(c) * DH(c) * N * d;
+    size_t *rows = malloc(count * sizeof *rows + 1), nrows = 0;
+    if (!rows) {
+        fprintf(stderr, "attention reference: out of host memory\n");
+        exit(2);
+    }
+    for (size_t j = 0; j < count; j++) {
+        size_t i = idx ? idx[j] : j, row = i < o_count ? i / d : i - o_count;
+        if (!rc->row[row]) { /* claimed here, so that a row is listed once */
+            rc->row[row] = new_row(c);
+            rows[nrows++] = row;
+        }
+    }
+    qsort(rows, nrows, sizeof *rows, by_row);
+    double **out = malloc(nrows * sizeof *out + 1);
+    if (!out) {
+        fprintf(stderr, "attention reference: out of host memory\n");
+        exit(2);
+    }
+    for (size_t k = 0; k < nrows; k++)
+        out[k] = rc->row[rows[k]];
+    for (size_t first = 0; first < nrows;) {
+        const size_t bh = rows[first] / N;
+        size_t end = first;
+        while (end < nrows && rows[end] / N == bh)
+            end++;
+        head_rows(c, in, bh, Kb); /* K and V of this head, before any thread reads them */
+        prep_work w = {c, in, rows + first, out + first};
+        const size_t macs = (end - first) * N * d;
+        mw_parallel_ranges(end - first, macs >= ((size_t)1 << 22) ? 0 : 1, 1, prep_rows, &w);
+        first = end;
+    }
+    free(out);
+    free(rows);
 }
 
 /* Flat index i over the outputs: O's B H N d elements, then L's B H N. */
@@ -602,6 +684,7 @@ const mw_chapter mw_chapter_def = {
     .bench_x = bench_x,
     .launch = launch,
     .reference = reference,
+    .prepare_reference = prepare_reference,
     .tolerance = tolerance,
     .output_tolerance = output_tolerance,
     .model = model,
