@@ -179,6 +179,14 @@ $(BUILD)/$(1)/mw-chapter: $$($(1)_OBJS) $(GRADER_OBJS) $(BUILD)/grader/main.o
 	$$(call say,LINK,$$@)
 	$(Q)$$(CC) -o $$@ $$^ $(if $(CUDNN_H),-lcudnn) $(LDLIBS)
 
+# The reference's two paths, lazy and prepared on every core, agree
+# (tests/chapter/reference_agree.c, t0107): the program's objects without
+# its main, no GPU needed.
+$(BUILD)/$(1)/reference-agree: tests/chapter/reference_agree.c $$($(1)_OBJS) $(GRADER_OBJS)
+	$$(call say,LINK,$$@)
+	$(Q)$$(CC) $$(CFLAGS) -Ichapters/$(1) -o $$@ $$(filter %.c %.o,$$^) $(if $(CUDNN_H),-lcudnn) \
+	    $(LDLIBS)
+
 $(BUILD)/exercises/$(1)/%.so: exercises/$(1)/%.cu $(ARCH_STAMP)
 	$$(call say,NVCC,$$@)
 	@mkdir -p $$(@D)
@@ -438,7 +446,8 @@ tables:
 # the unit test programs.
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/*.c))
 
-BUILD_TOOLS := $(BUILD)/tools/mw-strip $(BUILD)/tools/mw-batch $(BUILD)/tools/mw-facts $(UNIT_TESTS)
+BUILD_TOOLS := $(BUILD)/tools/mw-strip $(BUILD)/tools/mw-batch $(BUILD)/tools/mw-facts $(UNIT_TESTS) \
+               $(foreach ch,$(CHAPTERS),$(BUILD)/$(ch)/reference-agree)
 build: $(foreach ch,$(CHAPTERS),$(BUILD)/$(ch)/mw-chapter $(call libs_of,exercises,$(ch)) \
                                 $(call libs_of,solutions,$(ch))) $(BUILD_TOOLS)
 
