@@ -649,8 +649,12 @@ static int build_jobs(checker *k)
             continue;
         for (int ci = 0; ci < ch->ncases; ci++) {
             const mw_case *c = &ch->cases[ci];
-            if (k->opt->small && (c->sampled || mw_case_bytes(ch, c) > ((size_t)64 << 20)))
+            const double bytes = (double)mw_case_bytes(ch, c);
+            if (k->opt->small && (c->sampled || bytes > (double)((size_t)64 << 20)))
                 continue;
+            if ((k->opt->below_bytes > 0 && bytes >= k->opt->below_bytes) ||
+                (k->opt->from_bytes > 0 && bytes < k->opt->from_bytes))
+                continue; /* make mutants: the cases a GPU holds four of, then the rest */
             k->jobs[k->njobs++] = (job){vi, ci};
         }
         if (k->opt->smallest_first)

@@ -11,6 +11,8 @@ typedef struct mw_check_opts {
     uint64_t seed;
     double timeout_s;         /* per case */
     double timeout_per_gib;   /* and this many seconds more per GiB of the case's buffers */
+    double below_bytes;       /* only the cases of fewer bytes (0: any; make mutants) */
+    double from_bytes;        /* only the cases of at least this many bytes (0: any) */
     int small;                /* only small cases (sanitizers) */
     int smallest_first;       /* each version's cases, smallest first (make mutants) */
     int no_fork;              /* run in-process (sanitizers) */

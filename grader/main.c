@@ -26,14 +26,16 @@ static void usage(FILE *fp)
             "commands:\n"
             "  check     --lib-dir DIR [--label TEXT] [--version NN] [--seed S]\n"
             "            [--timeout SECONDS] [--timeout-per-gib SECONDS] [--small]\n"
-            "            [--smallest-first] [--no-fork] [--required-only]\n"
+            "            [--smallest-first] [--below BYTES] [--from BYTES]\n"
+            "            [--no-fork] [--required-only]\n"
             "            [--exact-views] [--cases FILE] [--results FILE]\n"
             "            grade the versions built in DIR; exit 0 pass, 1 wrong answer,\n"
             "            2 CUDA error, crash or timeout, 77 not implemented or no GPU;\n"
             "            --cases adds cases (and a seed) from FILE, --results writes a CSV\n"
             "            row per case, --required-only leaves optional versions out,\n"
             "            --exact-views drops the guard bands (for compute-sanitizer),\n"
-            "            --smallest-first grades each version's cases by size, smallest first\n"
+            "            --smallest-first grades each version's cases by size, smallest first;\n"
+            "            --below and --from keep only the cases of fewer, or at least, BYTES\n"
             "  bench     [--student DIR] [--reference DIR] [--results DIR] [--seed S]\n"
             "            time every implementation and the library; write bench.csv\n"
             "  traffic   [--student DIR] [--reference DIR] [--results DIR]\n"
@@ -198,7 +200,7 @@ int main(int argc, char **argv)
         return 2;
     }
     const char *cmd = argv[1];
-    mw_check_opts check = {NULL, NULL, NULL, 0, 30.0, 2.0, 0, 0, 0, 0, 0, NULL};
+    mw_check_opts check = {.timeout_s = 30.0, .timeout_per_gib = 2.0};
     mw_bench_opts bench = {NULL, NULL, "results", NULL, 0, 0};
     const char *map = NULL, *cases_path = NULL, *perf_out = NULL;
     double perf_size = 0;
@@ -228,6 +230,12 @@ int main(int argc, char **argv)
         } else if (strcmp(a, "--timeout-per-gib") == 0 && val) {
             if (parse_positive(val, &check.timeout_per_gib) != 0)
                 return bad_value(a, val, "a positive number of seconds (0.5)");
+        } else if (strcmp(a, "--below") == 0 && val) {
+            if (parse_positive(val, &check.below_bytes) != 0)
+                return bad_value(a, val, "a positive number of bytes");
+        } else if (strcmp(a, "--from") == 0 && val) {
+            if (parse_positive(val, &check.from_bytes) != 0)
+                return bad_value(a, val, "a positive number of bytes");
         } else if (strcmp(a, "--results") == 0 && val && strcmp(cmd, "check") == 0)
             check.results_path = val;
         else if (strcmp(a, "--student") == 0 && val)

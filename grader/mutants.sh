@@ -118,8 +118,12 @@ if [ "${1:-}" = --grade-one ]; then
     # Small cases first for every mutant; then, for those that passed them,
     # every case by size, smallest first: grading stops at the first
     # failure, so a kill costs the cases smaller than the one that kills.
+    # With the cases split by size (below), "full" takes the cases under
+    # the split, several checks at once, and "big" the rest, alone.
     cases=--smallest-first
     [ "$mode" = small ] && cases=--small
+    [ "$mode" = full ] && [ "${mutants_split:-0}" -gt 0 ] && cases="--smallest-first --below $mutants_split"
+    [ "$mode" = big ] && cases="--smallest-first --from $mutants_split"
     # timeout(1) runs the check in a process group of its own: a TERM sent
     # to it reaches the check's forked child too, even one stuck in a kernel.
     timeout -k 5 86400 "$grader" check --lib-dir "$scratch/$version/$k" \
@@ -172,8 +176,10 @@ if [ "${1:-}" = --grade-one ]; then
     passed)
         # Beside other checks, a pass with a case skipped is not yet a
         # survivor: it is graded again alone (below), which says.
-        if [ "$mode" = full ] && ! { [ "${mutants_beside:-0}" = 1 ] &&
-            tail -n 1 "$log" | grep -q 'skipped$'; }; then
+        # With the cases split, a pass of "full" still meets the large
+        # cases ("big").
+        if { [ "$mode" = big ] || { [ "$mode" = full ] && [ "${mutants_split:-0}" = 0 ]; }; } &&
+            ! { [ "${mutants_beside:-0}" = 1 ] && tail -n 1 "$log" | grep -q 'skipped$'; }; then
             [ "${sanitize_next:-0}" = 1 ] || printf '  %-8s %s\n' SURVIVED "$site"
         fi ;;
     ungraded*) printf '  %-8s %s: %s\n' UNGRADED "$site" "$(printf '%s' "$result" | cut -f 2-)" ;;
@@ -353,13 +359,31 @@ gib=$(printf '%s\n' "$gpu_out" | head -n 1 | sed -n 's/.* \([0-9][0-9.]*\) GiB m
 [ "${most:-0}" -gt 0 ] 2>/dev/null || gib= # no sizes listed: one check at a time
 full_jobs=$(awk -v most="${most:-0}" -v gib="${gib:-0}" -v cap=$grade_jobs 'BEGIN {
     j = int(gib * 0.95 * 2^30 / (most + 1.5 * 2^30)); print (j < 1 ? 1 : (j > cap ? cap : j)) }')
-echo "mutants: small cases done in $((small_at - built_at)) s; $(wc -l <"$work/full.list") passed them:" \
-    "grading those on every case, $full_jobs at a time (the largest case needs" \
-    "$(awk -v b="${most:-0}" 'BEGIN { printf "%.1f", b / 2^30 }') GiB; the GPU has ${gib:-an unknown amount of} GiB)"
+# When the largest cases hold the checks to fewer than grade_jobs at once
+# (chapter 05's 43 GB case: one), the cases under what grade_jobs checks
+# hold at once (split, bytes) run grade_jobs at a time, and only the
+# mutants that pass them meet the larger ones, one at a time: most die on
+# the smaller cases, smallest first.
+split=$(awk -v most="${most:-0}" -v gib="${gib:-0}" -v jobs=$grade_jobs -v fj=$full_jobs 'BEGIN {
+    t = gib * 0.95 * 2^30 / jobs - 1.5 * 2^30
+    if (gib > 0 && fj < jobs && t >= 2^30 && most >= t) printf "%.0f", t; else print 0 }')
+gib_of() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 2^30 }'; }
+passed_small=$(wc -l <"$work/full.list")
+if [ "$split" -gt 0 ]; then
+    full_jobs=$grade_jobs
+    echo "mutants: small cases done in $((small_at - built_at)) s; $passed_small passed them:" \
+        "grading those on every case under $(gib_of "$split") GiB, $full_jobs at a time, then" \
+        "those that pass on the larger ones, one at a time (the largest case needs" \
+        "$(gib_of "${most:-0}") GiB; the GPU has $gib GiB)"
+else
+    echo "mutants: small cases done in $((small_at - built_at)) s; $passed_small passed them:" \
+        "grading those on every case, $full_jobs at a time (the largest case needs" \
+        "$(gib_of "${most:-0}") GiB; the GPU has ${gib:-an unknown amount of} GiB)"
+fi
 sanitize_next=$(command -v compute-sanitizer >/dev/null 2>&1 && echo 1 || echo 0)
 export sanitize_next
-mutants_beside=$((full_jobs > 1)) xargs -P "$full_jobs" -L 1 sh "$self" --grade-one \
-    "$grader" "$timeout" "$seed" full "$work" "$scratch" <"$work/full.list"
+mutants_split=$split mutants_beside=$((full_jobs > 1)) xargs -P "$full_jobs" -L 1 sh "$self" \
+    --grade-one "$grader" "$timeout" "$seed" full "$work" "$scratch" <"$work/full.list"
 # A mutant that passed with a case skipped may have lost that case's memory
 # to a check beside it: graded again, alone.
 if [ "$full_jobs" -gt 1 ]; then
@@ -371,8 +395,24 @@ if [ "$full_jobs" -gt 1 ]; then
     done <"$work/full.list"
     if [ -s "$work/again.list" ]; then
         echo "mutants: $(wc -l <"$work/again.list") passed with a case skipped: grading those again, alone"
-        xargs -P 1 -L 1 sh "$self" --grade-one "$grader" "$timeout" "$seed" full \
-            "$work" "$scratch" <"$work/again.list"
+        mutants_split=$split xargs -P 1 -L 1 sh "$self" --grade-one "$grader" "$timeout" "$seed" \
+            full "$work" "$scratch" <"$work/again.list"
+    fi
+fi
+# The cases from the split on, alone, for the mutants that passed the rest.
+if [ "$split" -gt 0 ]; then
+    : >"$work/big.list"
+    while read -r version k; do
+        [ "$(cat "$work/$version/$k/full.result")" = passed ] && echo "$version $k" >>"$work/big.list"
+    done <"$work/full.list"
+    if [ -s "$work/big.list" ]; then
+        echo "mutants: $(wc -l <"$work/big.list") passed the cases under $(gib_of "$split") GiB:" \
+            "grading those on the larger ones, one at a time"
+        mutants_split=$split xargs -P 1 -L 1 sh "$self" --grade-one "$grader" "$timeout" "$seed" \
+            big "$work" "$scratch" <"$work/big.list"
+        while read -r version k; do
+            cp "$work/$version/$k/big.result" "$work/$version/$k/full.result"
+        done <"$work/big.list"
     fi
 fi
 full_at=$(date +%s)

@@ -182,7 +182,7 @@ cat >"$fake/bin/mw-chapter" <<'EOF'
 #!/bin/sh
 if [ "$1" = info ] && [ -n "${FAKE_NO_GPU:-}" ]; then echo "no CUDA GPU (stand-in)"; exit 77; fi
 if [ "$1" = info ]; then echo "Fake GPU 80GB (test): compute capability 9.0, 1 SMs, 80.0 GiB memory"; exit 0; fi
-if [ "$1" = list ]; then printf 'kind,name,symbol,optional,group,shape,sampled,bytes\ncase,,,,huge,"n=3, say",1,8589934592\n'; exit 0; fi
+if [ "$1" = list ]; then printf 'kind,name,symbol,optional,group,shape,sampled,bytes\ncase,,,,huge,"n=3, say",1,%s\n' "${FAKE_BYTES:-8589934592}"; exit 0; fi
 if [ -n "${FAKE_LOSE_GPU:-}" ]; then
     echo "memwall check (stand-in)"; echo "CUDA GPU unusable: cudaErrorDevicesUnavailable (stand-in)"
     echo "0 passed, 0 failed, 3 skipped"; exit 77
@@ -274,6 +274,26 @@ ok $? "the summary: counts and the mutation score"
 printf '%s' "$out" | grep -q 'lists 01_sample.cu:1:1:narrow, which is no mutant' &&
     printf '%s' "$out" | grep -q -x -F '  01_sample.cu:32:11:narrow size_t -> int'
 ok $? "it warns about a listed key that names no mutant, and lists the survivor"
+printf '%s\n' "$out" | grep '^mutants:' | diag
+
+# A largest case of 32 GiB on the 80 GiB stand-in holds the checks to two
+# at a time: the cases under what four hold at once (80 x 0.95 / 4 - 1.5 =
+# 17.5 GiB) run four at a time (--below), and the mutants that pass them
+# meet the larger ones alone (--from). The same mutants die and survive.
+: >"$FAKE_PIDS.calls"
+out=$(cd "$fake" && FAKE_BYTES=34359738368 MAKE=$fake/bin/make sh "$driver" --chapter 99-fake \
+    --grader "$fake/bin/mw-chapter" --tool "$tool" --work "$fake/work-split" \
+    --results "$fake/split" --timeout 10 2>&1)
+rc=$?
+split=18790481920
+below=$(grep -c -e "--smallest-first --below $split" "$FAKE_PIDS.calls")
+from=$(grep -c -e "--smallest-first --from $split" "$FAKE_PIDS.calls")
+scsv=$fake/split/Fake_GPU_80GB__test_/99-fake/mutants.csv
+[ $rc -eq 0 ] && [ "$below" -gt 0 ] && [ "$from" -eq 1 ] &&
+    printf '%s' "$out" | grep -q 'grading those on every case under 17.5 GiB, 4 at a time, then those that pass on the larger ones, one at a time (the largest case needs 32.0 GiB; the GPU has 80.0 GiB)' &&
+    printf '%s' "$out" | grep -q -x 'mutants: 1 passed the cases under 17.5 GiB: grading those on the larger ones, one at a time' &&
+    [ "$(tail -n +2 "$scsv" | cut -d, -f 1-8)" = "$(tail -n +2 "$csv" | cut -d, -f 1-8)" ]
+ok $? "a 32 GiB case: the cases under 17.5 GiB four at a time ($below checks), the larger ones alone for the one that passed them ($from); the same statuses"
 printf '%s\n' "$out" | grep '^mutants:' | diag
 
 # Without a GPU (info exits 77) and with EX=01: only 01_sample.cu's mutants,
