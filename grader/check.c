@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 uint32_t mw_float_bits(float f)
@@ -263,4 +264,16 @@ const char *mw_cuda_error_hint(const char *name)
         if (strcmp(name, table[i].name) == 0)
             return table[i].hint;
     return NULL;
+}
+
+void *mw_alloc_or_exit(size_t count, size_t size, int zero, const char *who)
+{
+    if (count == 0)
+        count = 1;
+    void *p = zero ? calloc(count, size) : malloc(count * size);
+    if (!p) {
+        fprintf(stderr, "%s reference: out of host memory\n", who);
+        exit(2);
+    }
+    return p;
 }

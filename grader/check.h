@@ -27,6 +27,12 @@ int mw_matches(float got, double ref, mw_tol tol);
 
 uint32_t mw_float_bits(float f);
 
+/* count elements of size bytes (at least one), zeroed when `zero`, or
+ * exit 2 with "<who> reference: out of host memory": a chapter's
+ * reference has no way to report a failure, and a check without it means
+ * nothing. */
+void *mw_alloc_or_exit(size_t count, size_t size, int zero, const char *who);
+
 #define MW_SHOW 5 /* how many wrong elements a report lists */
 
 /* What a comparison found, accumulated element by element. */

@@ -223,16 +223,6 @@ typedef struct mm_cache {
 #define CACHES 3
 #define ANSWERS_MAX ((size_t)1 << 22)
 
-static void *alloc_or_exit(size_t count, size_t size, int zero)
-{
-    void *p = zero ? calloc(count ? count : 1, size) : malloc((count ? count : 1) * size);
-    if (!p) {
-        fprintf(stderr, "matmul reference: out of host memory\n");
-        exit(2);
-    }
-    return p;
-}
-
 static mm_cache *cache_for(const mw_case *c, const mw_inputs *in)
 {
     static mm_cache caches[CACHES];
@@ -255,10 +245,11 @@ static mm_cache *cache_for(const mw_case *c, const mw_inputs *in)
     free(mc->c_done);
     int answers = M * N <= ANSWERS_MAX;
     *mc = (mm_cache){in->seed, in->stream[A], in->stream[B], in->gen, in->scale, M, N, K,
-                     alloc_or_exit(M * K, sizeof(float), 0), alloc_or_exit(N * K, sizeof(float), 0),
-                     alloc_or_exit(M, 1, 1), alloc_or_exit(N, 1, 1),
-                     answers ? alloc_or_exit(M * N, sizeof(double), 0) : NULL,
-                     answers ? alloc_or_exit(M * N, 1, 1) : NULL};
+                     mw_alloc_or_exit(M * K, sizeof(float), 0, "matmul"),
+                     mw_alloc_or_exit(N * K, sizeof(float), 0, "matmul"),
+                     mw_alloc_or_exit(M, 1, 1, "matmul"), mw_alloc_or_exit(N, 1, 1, "matmul"),
+                     answers ? mw_alloc_or_exit(M * N, sizeof(double), 0, "matmul") : NULL,
+                     answers ? mw_alloc_or_exit(M * N, 1, 1, "matmul") : NULL};
     return mc;
 }
 
@@ -322,12 +313,13 @@ static void prepare_reference(const mw_case *c, const mw_inputs *in, const size_
 {
     mm_cache *mc = cache_for(c, in);
     size_t M = mc->M, N = mc->N;
-    unsigned char *want_row = alloc_or_exit(M, 1, 1), *want_col = alloc_or_exit(N, 1, 1);
+    unsigned char *want_row = mw_alloc_or_exit(M, 1, 1, "matmul");
+    unsigned char *want_col = mw_alloc_or_exit(N, 1, 1, "matmul");
     for (size_t j = 0; j < count; j++) {
         size_t i = idx ? idx[j] : j;
         want_row[i / N] = want_col[i % N] = 1;
     }
-    size_t *list = alloc_or_exit(M + N, sizeof(size_t), 0);
+    size_t *list = mw_alloc_or_exit(M + N, sizeof(size_t), 0, "matmul");
     size_t nrows = pending(want_row, mc->a_done, M, list);
     size_t ncols = pending(want_col, mc->b_done, N, list + nrows);
     input_work w = {mc, in, list, list + nrows, nrows};

@@ -224,12 +224,9 @@ static row_cache *cache_for(const mw_case *c, const mw_inputs *in)
     free(rc->sum);
     free(rc->done);
     *rc = (row_cache){in->seed, in->stream[X], in->gen, in->scale, c->dim[0], c->dim[1],
-                      malloc(c->dim[0] * sizeof(double)), malloc(c->dim[0] * sizeof(double)),
-                      calloc(c->dim[0], 1)};
-    if (!rc->max || !rc->sum || !rc->done) {
-        fprintf(stderr, "softmax reference: out of host memory\n");
-        exit(2);
-    }
+                      mw_alloc_or_exit(c->dim[0], sizeof(double), 0, "softmax"),
+                      mw_alloc_or_exit(c->dim[0], sizeof(double), 0, "softmax"),
+                      mw_alloc_or_exit(c->dim[0], 1, 1, "softmax")};
     return rc;
 }
 
@@ -314,12 +311,8 @@ static void stats_of_row(const mw_inputs *in, size_t cols, size_t row, size_t th
     size_t n = chunks_of(cols);
     double one_out[1];
     int one_nan[1] = {0};
-    double *out = n > 1 ? malloc(n * sizeof *out) : one_out;
-    int *nan = n > 1 ? calloc(n, sizeof *nan) : one_nan;
-    if (!out || !nan) {
-        fprintf(stderr, "softmax reference: out of host memory\n");
-        exit(2);
-    }
+    double *out = n > 1 ? mw_alloc_or_exit(n, sizeof *out, 0, "softmax") : one_out;
+    int *nan = n > 1 ? mw_alloc_or_exit(n, sizeof *nan, 1, "softmax") : one_nan;
     row_work w = {.in = in, .cols = cols, .row = row, .out = out, .nan = nan, .phase = 1,
                   .count = n};
     run_items(w, threads);
@@ -375,11 +368,8 @@ static void prepare_reference(const mw_case *c, const mw_inputs *in, const size_
         return;
     row_cache *rc = cache_for(c, in);
     size_t cols = c->dim[1], nrows = 0, last = (size_t)-1, all = idx ? count : c->dim[0];
-    size_t *rows = malloc(all * sizeof *rows + 1);
-    if (!rows) { /* every row must be ready: reference() then runs on many threads */
-        fprintf(stderr, "softmax reference: out of host memory\n");
-        exit(2);
-    }
+    /* every row must be ready: reference() then runs on many threads */
+    size_t *rows = mw_alloc_or_exit(all, sizeof *rows, 0, "softmax");
     for (size_t j = 0; j < all; j++) {
         size_t row = idx ? idx[j] / cols : j; /* idx is sorted: rows ascend */
         if (row != last && !rc->done[row])

@@ -249,11 +249,8 @@ static const float *head_rows(const mw_case *c, const mw_inputs *in, size_t bh, 
         free(hc.K);
         free(hc.V);
         hc = (head_cache){in->seed, in->stream[Kb], in->stream[Vb], in->gen, in->scale, N, d, bh,
-                          malloc(N * d * sizeof(float)), malloc(N * d * sizeof(float))};
-        if (!hc.K || !hc.V) {
-            fprintf(stderr, "attention reference: out of host memory\n");
-            exit(2);
-        }
+                          mw_alloc_or_exit(N * d, sizeof(float), 0, "attention"),
+                          mw_alloc_or_exit(N * d, sizeof(float), 0, "attention")};
         for (size_t e = 0; e < N * d; e++) {
             hc.K[e] = mw_input(in, Kb, bh * N * d + e);
             hc.V[e] = mw_input(in, Vb, bh * N * d + e);
@@ -275,11 +272,7 @@ static void attend_row(const mw_case *c, const mw_inputs *in, size_t row, row_ru
     long last = is_causal(c) ? (long)i + rule.mask_shift : (long)N - 1;
     if (last > (long)N - 1)
         last = (long)N - 1;
-    double q[128], *s = malloc(N * sizeof *s);
-    if (!s) {
-        fprintf(stderr, "attention reference: out of host memory\n");
-        exit(2);
-    }
+    double q[128], *s = mw_alloc_or_exit(N, sizeof *s, 0, "attention");
     for (size_t k = 0; k < d; k++)
         q[k] = mw_input(in, Qb, row * d + k);
     double m = -INFINITY;
@@ -351,23 +344,14 @@ static row_cache *cache_for(const mw_case *c, const mw_inputs *in)
     free(rc->row);
     *rc = (row_cache){in->seed, {in->stream[Qb], in->stream[Kb], in->stream[Vb]}, in->gen,
                       c->op, in->scale, scale_of(c), {DB(c), DH(c), DN(c), DD(c)},
-                      calloc(DB(c) * DH(c) * DN(c), sizeof(double *))};
-    if (!rc->row) {
-        fprintf(stderr, "attention reference: out of host memory\n");
-        exit(2);
-    }
+                      mw_alloc_or_exit(DB(c) * DH(c) * DN(c), sizeof(double *), 1, "attention")};
     return rc;
 }
 
 /* Room for one row's d + 1 values. */
 static double *new_row(const mw_case *c)
 {
-    double *r = malloc((DD(c) + 1) * sizeof(double));
-    if (!r) {
-        fprintf(stderr, "attention reference: out of host memory\n");
-        exit(2);
-    }
-    return r;
+    return mw_alloc_or_exit(DD(c) + 1, sizeof(double), 0, "attention");
 }
 
 static const double *exact_row(const mw_case *c, const mw_inputs *in, size_t row)
@@ -386,14 +370,14 @@ typedef struct prep_work {
     const mw_case *c;
     const mw_inputs *in;
     const size_t *rows; /* rows of one head */
-    double **out;       /* their cache slots */
+    double **slots;     /* the cache's, by row */
 } prep_work;
 
 static void prep_rows(void *arg, size_t first, size_t end)
 {
     const prep_work *w = arg;
     for (size_t k = first; k < end; k++)
-        attend_row(w->c, w->in, w->rows[k], exact_rule, w->out[k]);
+        attend_row(w->c, w->in, w->rows[k], exact_rule, w->slots[w->rows[k]]);
 }
 
 static int by_row(const void *a, const void *b)
@@ -414,11 +398,7 @@ static void prepare_reference(const mw_case *c, const mw_inputs *in, const size_
 {
     row_cache *rc = cache_for(c, in);
     const size_t d = DD(c), N = DN(c), o_count = DB(c) * DH(c) * N * d;
-    size_t *rows = malloc(count * sizeof *rows + 1), nrows = 0;
-    if (!rows) {
-        fprintf(stderr, "attention reference: out of host memory\n");
-        exit(2);
-    }
+    size_t *rows = mw_alloc_or_exit(count, sizeof *rows, 0, "attention"), nrows = 0;
     for (size_t j = 0; j < count; j++) {
         size_t i = idx ? idx[j] : j, row = i < o_count ? i / d : i - o_count;
         if (!rc->row[row]) { /* claimed here, so that a row is listed once */
@@ -427,25 +407,17 @@ static void prepare_reference(const mw_case *c, const mw_inputs *in, const size_
         }
     }
     qsort(rows, nrows, sizeof *rows, by_row);
-    double **out = malloc(nrows * sizeof *out + 1);
-    if (!out) {
-        fprintf(stderr, "attention reference: out of host memory\n");
-        exit(2);
-    }
-    for (size_t k = 0; k < nrows; k++)
-        out[k] = rc->row[rows[k]];
     for (size_t first = 0; first < nrows;) {
         const size_t bh = rows[first] / N;
         size_t end = first;
         while (end < nrows && rows[end] / N == bh)
             end++;
         head_rows(c, in, bh, Kb); /* K and V of this head, before any thread reads them */
-        prep_work w = {c, in, rows + first, out + first};
+        prep_work w = {c, in, rows + first, rc->row};
         const size_t macs = (end - first) * N * d;
         mw_parallel_ranges(end - first, macs >= ((size_t)1 << 22) ? 0 : 1, 1, prep_rows, &w);
         first = end;
     }
-    free(out);
     free(rows);
 }
 
