@@ -7,7 +7,11 @@
  * scores / softmax / P V. Every output of those must pass with a margin of
  * 2 at least; P rounded to bf16, or l and O summed in fp16-like precision,
  * must fail a clear share of the outputs; rare NaN inputs give NaN exactly
- * where the reference does. */
+ * where the reference does. Then exercise 05.3's bf16 tolerance
+ * (mw05_tolerance_bf16) on bf16 inputs: the bf16 kernel's arithmetic (P
+ * rounded to bf16 before P V, O rounded to bf16) passes with a margin of
+ * 2; l and O summed in fp16-like precision fail it from N = 1000 on, and
+ * no running max fails it at inputs of magnitude 10. */
 #include "tap.h"
 
 #include "../../chapters/05-attention/tolerance.h"
@@ -33,13 +37,25 @@ enum {
     NCORRECT,
     BF16_P = NCORRECT, /* flash 64, P rounded to bf16 before P V */
     FP16_SUMS,   /* flash 64, l and O rounded to 11 significant bits at every step */
-    NORDERS
+    NORDERS,
+    /* The bf16 kernel (exercise 05.3) on bf16 inputs: exp2f folded, P
+     * rounded to bf16 before P V (l summed from float P, as FA2 does), O
+     * rounded to bf16 at the end; then the same with a mistake. */
+    B_FLASH16 = NORDERS, /* tiles of 16 keys */
+    B_FLASH64,           /* tiles of 64 keys */
+    B_NCORRECT,
+    B_FP16_SUMS = B_NCORRECT, /* B_FLASH64 with l and O summed in fp16-like precision */
+    B_NO_MAX,                 /* B_FLASH64 with no running max: exp2 of the raw scores */
+    NALL
 };
-static const char *order_name[NORDERS] = {
+static const char *order_name[NALL] = {
     "flash, Bc = 16, expf",         "flash, Bc = 64, expf",
     "flash, Bc = 16, exp2f folded", "flash, Bc = 64, exp2f folded",
     "unfused, sequential sums",     "flash, P rounded to bf16",
-    "flash, l and O summed in fp16-like precision"};
+    "flash, l and O summed in fp16-like precision",
+    "bf16 flash, Bc = 16",          "bf16 flash, Bc = 64",
+    "bf16 flash, l and O summed in fp16-like precision",
+    "bf16 flash without the running max"};
 
 #define LOG2E_F 1.44269504088896341f
 #define LN2_F 0.693147180559945309f
@@ -129,22 +145,24 @@ static void pick_fma(void)
 
 /* One (b, h) of a case: K and V in float, as the grader generates them. */
 typedef struct head {
-    int N, d, causal, gen;
+    int N, d, causal, gen, bf16; /* bf16: Q, K, V rounded to bf16, as 05.3's are */
     float scale, g;
     uint64_t seed;
     uint32_t stream[3]; /* Q, K, V */
     float *K, *V;
 } head;
 
-static head make_head(int N, int d, float scale, int causal, float g, int gen, uint64_t seed,
-                      uint32_t first_stream)
+static head make_head(int N, int d, float scale, int causal, float g, int gen, int bf16,
+                      uint64_t seed, uint32_t first_stream)
 {
-    head h = {N, d, causal, gen, scale, g, seed,
+    head h = {N, d, causal, gen, bf16, scale, g, seed,
               {first_stream, first_stream + 1, first_stream + 2},
               malloc((size_t)N * d * sizeof(float)), malloc((size_t)N * d * sizeof(float))};
     for (size_t e = 0; e < (size_t)N * d; e++) {
         h.K[e] = mw_gen(seed, h.stream[1], e, gen, g);
         h.V[e] = mw_gen(seed, h.stream[2], e, gen, g);
+        if (bf16)
+            h.K[e] = bf16_round(h.K[e]), h.V[e] = bf16_round(h.V[e]);
     }
     return h;
 }
@@ -185,9 +203,11 @@ static void exact_row(const head *h, const float *qf, int i, double *s, double *
 static void flash_row(const head *h, const float *dot, int last, int Bc, int order, float *p,
                       float *o, float *out)
 {
-    int d = h->d, exp2_form = order == FLASH16_EXP2 || order == FLASH64_EXP2;
+    int d = h->d, bf16 = order >= B_FLASH16;
+    int exp2_form = order == FLASH16_EXP2 || order == FLASH64_EXP2 || bf16;
+    int fp16_sums = order == FP16_SUMS || order == B_FP16_SUMS, no_max = order == B_NO_MAX;
     float c = exp2_form ? h->scale * LOG2E_F : h->scale;
-    float m = -INFINITY, l = 0.f;
+    float m = no_max ? 0.f : -INFINITY, l = 0.f;
     for (int k = 0; k < d; k++)
         o[k] = 0.f;
     for (int j0 = 0; j0 <= last; j0 += Bc) {
@@ -195,14 +215,14 @@ static void flash_row(const head *h, const float *dot, int last, int Bc, int ord
         float m_new = m;
         for (int j = j0; j <= j1; j++) {
             p[j - j0] = c * dot[j]; /* the score, in base e or 2 */
-            m_new = fmaxf(m_new, p[j - j0]);
+            m_new = no_max ? m_new : fmaxf(m_new, p[j - j0]);
         }
         float alpha = exp2_form ? exp2f(m - m_new) : expf(m - m_new), tile_sum = 0.f;
         for (int j = j0; j <= j1; j++) {
             float x = p[j - j0] - m_new;
             p[j - j0] = exp2_form ? exp2f(x) : expf(x);
         }
-        if (order == FP16_SUMS) {
+        if (fp16_sums) {
             l = fp16_round(l * alpha);
             for (int j = j0; j <= j1; j++)
                 l = fp16_round(l + p[j - j0]);
@@ -211,15 +231,15 @@ static void flash_row(const head *h, const float *dot, int last, int Bc, int ord
                 tile_sum += p[j - j0];
             l = fmaf(l, alpha, tile_sum);
         }
-        if (order == BF16_P) /* the row sum above is float P's, as FA2 does */
+        if (order == BF16_P || bf16) /* the row sum above is float P's, as FA2 does */
             for (int j = j0; j <= j1; j++)
                 p[j - j0] = bf16_round(p[j - j0]);
         for (int k = 0; k < d; k++)
-            o[k] = order == FP16_SUMS ? fp16_round(o[k] * alpha) : o[k] * alpha;
+            o[k] = fp16_sums ? fp16_round(o[k] * alpha) : o[k] * alpha;
         for (int j = j0; j <= j1; j++) {
             const float *v = h->V + (size_t)j * d;
             float pj = p[j - j0];
-            if (order == FP16_SUMS)
+            if (fp16_sums)
                 for (int k = 0; k < d; k++)
                     o[k] = fp16_round(fmaf(pj, v[k], o[k]));
             else
@@ -228,7 +248,7 @@ static void flash_row(const head *h, const float *dot, int last, int Bc, int ord
         m = m_new;
     }
     for (int k = 0; k < d; k++)
-        out[k] = o[k] / l;
+        out[k] = bf16 ? bf16_round(o[k] / l) : o[k] / l;
     out[d] = exp2_form ? (m + log2f(l)) * LN2_F : m + logf(l);
 }
 
@@ -258,8 +278,8 @@ static void unfused_row(const head *h, const float *dot, int last, float *p, flo
 
 typedef struct outcome {
     size_t o_checked, l_checked, o_nan, l_nan, o_nan_in_finite_rows;
-    size_t o_fail[NORDERS], l_fail[NORDERS];
-    double worst_o[NORDERS], worst_l[NORDERS]; /* largest |err| / atol */
+    size_t o_fail[NALL], l_fail[NALL];
+    double worst_o[NALL], worst_l[NALL]; /* largest |err| / (atol + rtol |exact|) */
 } outcome;
 
 /* The rows of one head to check: all of them, or the first and last 16
@@ -281,12 +301,16 @@ static int pick_rows(int N, int sample, uint64_t seed, int *rows)
     return n;
 }
 
-static outcome run_head(const head *h, int sample, int norders)
+/* Orders first..end-1 of one head, against the FP32 tolerance, or the
+ * bf16 one for a bf16 head. */
+static outcome run_head(const head *h, int sample, int first, int end)
 {
     outcome r = {0};
     int N = h->N, d = h->d;
-    mw_tol tol_o = mw05_tolerance(N, d, h->scale, h->g, 0);
-    mw_tol tol_l = mw05_tolerance(N, d, h->scale, h->g, 1);
+    mw_tol (*tolerance)(double, double, double, double, int) =
+        h->bf16 ? mw05_tolerance_bf16 : mw05_tolerance;
+    mw_tol tol_o = tolerance(N, d, h->scale, h->g, 0);
+    mw_tol tol_l = tolerance(N, d, h->scale, h->g, 1);
     int *rows = malloc((size_t)N * sizeof *rows);
     double *s = malloc((size_t)N * sizeof *s), exact[129];
     float *dot_fma = malloc((size_t)N * sizeof(float)), *dot_plain = malloc((size_t)N * sizeof(float));
@@ -294,8 +318,10 @@ static outcome run_head(const head *h, int sample, int norders)
     int nrows = pick_rows(N, sample, h->seed ^ (uint64_t)N, rows);
     for (int ri = 0; ri < nrows; ri++) {
         int i = rows[ri], last = h->causal ? i : N - 1;
-        for (int k = 0; k < d; k++)
+        for (int k = 0; k < d; k++) {
             q[k] = mw_gen(h->seed, h->stream[0], (size_t)i * d + k, h->gen, h->g);
+            q[k] = h->bf16 ? bf16_round(q[k]) : q[k];
+        }
         exact_row(h, q, i, s, exact);
         dots_fma(q, h->K, d, last + 1, dot_fma);
         for (int j = 0; j <= last; j++) {
@@ -310,12 +336,13 @@ static outcome run_head(const head *h, int sample, int norders)
             r.o_nan += e < d && isnan(exact[e]), r.l_nan += e == d && isnan(exact[e]);
             r.o_nan_in_finite_rows += e < d && isnan(exact[e]) && !isnan(exact[d]);
         }
-        for (int ord = 0; ord < norders; ord++) {
+        for (int ord = first; ord < end; ord++) {
             if (ord == UNFUSED)
                 unfused_row(h, dot_plain, last, p, got);
             else
-                flash_row(h, dot_fma, last, ord == FLASH16 || ord == FLASH16_EXP2 ? 16 : 64, ord,
-                          p, o, got);
+                flash_row(h, dot_fma, last,
+                          ord == FLASH16 || ord == FLASH16_EXP2 || ord == B_FLASH16 ? 16 : 64,
+                          ord, p, o, got);
             for (int e = 0; e <= d; e++) {
                 mw_tol tol = e < d ? tol_o : tol_l;
                 int bad = !mw_matches(got[e], exact[e], tol);
@@ -359,9 +386,9 @@ static void check_shape(int N, int d, float scale, int causal, int sample, unsig
         char what[96], name[256];
         snprintf(what, sizeof what, "N=%d d=%d scale=%.4g%s g=%g", N, d, scale,
                  causal ? " causal" : "", gs[gi]);
-        head h = make_head(N, d, scale, causal, gs[gi], MW_GEN_UNIFORM, 20261122,
+        head h = make_head(N, d, scale, causal, gs[gi], MW_GEN_UNIFORM, 0, 20261122,
                            first_stream + 4 * gi);
-        outcome r = run_head(&h, sample, NORDERS);
+        outcome r = run_head(&h, sample, 0, NORDERS);
         mw_tol tol = mw05_tolerance(N, d, scale, gs[gi], 0), tl = mw05_tolerance(N, d, scale, gs[gi], 1);
         printf("# %s: atol O %.3g, L %.3g, %zu O and %zu L outputs%s\n", what, tol.atol, tl.atol, r.o_checked,
                r.l_checked, sample ? " (64 sampled rows)" : "");
@@ -396,6 +423,56 @@ static void check_shape(int N, int d, float scale, int causal, int sample, unsig
     }
 }
 
+#define BF16_MARGIN 0.5 /* the share of its tolerance a correct bf16 kernel may use */
+
+/* One shape of exercise 05.3 at g = 1 and 10, on bf16 inputs against
+ * mw05_tolerance_bf16: the bf16 kernel in tiles of 16 and 64 keys passes
+ * every output using at most BF16_MARGIN of it; at g = 1 fp16-like sums
+ * fail at least MIN_FAIL of O or of L when `sums_fail` (they do not at
+ * short rows, where few additions round); at g = 10 (scores past 128)
+ * the kernel without the running max fails at least MIN_FAIL of O. */
+static void check_shape_bf16(int N, int d, float scale, int causal, int sample, int sums_fail,
+                             uint32_t first_stream)
+{
+    static const float gs[2] = {1.f, 10.f};
+    for (int gi = 0; gi < 2; gi++) {
+        char what[96], name[256];
+        snprintf(what, sizeof what, "bf16 N=%d d=%d scale=%.4g%s g=%g", N, d, scale,
+                 causal ? " causal" : "", gs[gi]);
+        head h = make_head(N, d, scale, causal, gs[gi], MW_GEN_UNIFORM, 1, 20261124,
+                           first_stream + 4 * gi);
+        outcome r = run_head(&h, sample, B_FLASH16, NALL);
+        mw_tol tol = mw05_tolerance_bf16(N, d, scale, gs[gi], 0);
+        printf("# %s: atol O %.3g rtol %.3g, %zu O and %zu L outputs%s\n", what, tol.atol,
+               tol.rtol, r.o_checked, r.l_checked, sample ? " (64 sampled rows)" : "");
+        for (int ord = B_FLASH16; ord < NALL; ord++) {
+            double fo = (double)r.o_fail[ord] / r.o_checked, fl = (double)r.l_fail[ord] / r.l_checked;
+            printf("#   %-50s fails %.1f%% of O, %.1f%% of L (worst |err|/tol: O %.3f, L %.3f)\n",
+                   order_name[ord], 100 * fo, 100 * fl, r.worst_o[ord], r.worst_l[ord]);
+        }
+        for (int ord = B_FLASH16; ord < B_NCORRECT; ord++) {
+            double worst = r.worst_o[ord] > r.worst_l[ord] ? r.worst_o[ord] : r.worst_l[ord];
+            snprintf(name, sizeof name, "%s: %s passes every output, worst %.3f of the tolerance",
+                     what, order_name[ord], worst);
+            ok(r.o_fail[ord] == 0 && r.l_fail[ord] == 0 && worst < BF16_MARGIN, name);
+        }
+        double fo = (double)r.o_fail[B_FP16_SUMS] / r.o_checked;
+        double fl = (double)r.l_fail[B_FP16_SUMS] / r.l_checked;
+        if (gi == 0 && sums_fail) {
+            snprintf(name, sizeof name, "%s: %s fails %.1f%% of O and %.1f%% of L (at least %.0f%% of one)",
+                     what, order_name[B_FP16_SUMS], 100 * fo, 100 * fl, 100 * MIN_FAIL);
+            ok(fo >= MIN_FAIL || fl >= MIN_FAIL, name);
+        }
+        fo = (double)r.o_fail[B_NO_MAX] / r.o_checked;
+        if (gi == 1) {
+            snprintf(name, sizeof name, "%s: %s fails %.1f%% of O (at least %.0f%%)", what,
+                     order_name[B_NO_MAX], 100 * fo, 100 * MIN_FAIL);
+            ok(fo >= MIN_FAIL, name);
+        }
+        free(h.K), free(h.V);
+    }
+}
+
 /* Rare NaN inputs (1 in 1024): the FP32 orders give NaN exactly where the
  * double reference does, in O and in L, and finite values elsewhere. */
 static size_t nan_columns; /* over every check_nan */
@@ -404,8 +481,8 @@ static void check_nan(int N, int d, int causal, uint32_t first_stream)
 {
     char name[256];
     float scale = d == 64 ? 0.3f : (float)(1.0 / sqrt((double)d));
-    head h = make_head(N, d, scale, causal, 1.f, MW_GEN_RARE_NAN, 20261122, first_stream);
-    outcome r = run_head(&h, 0, NCORRECT);
+    head h = make_head(N, d, scale, causal, 1.f, MW_GEN_RARE_NAN, 0, 20261122, first_stream);
+    outcome r = run_head(&h, 0, 0, NCORRECT);
     for (int ord = 0; ord < NCORRECT; ord++) {
         snprintf(name, sizeof name,
                  "rare NaN, N=%d d=%d%s: %s matches, NaN where the reference is NaN (%zu of %zu "
@@ -443,6 +520,13 @@ static void test_helpers(void)
     is_double(tl.atol, 24 * u + ldexp(1.0, -20) + 512 * u, 1e-18,
               "tolerance.h: ... and L's = 536 u + 2^-20");
     ok(t.rtol == 0 && tl.rtol == ldexp(1.0, -21), "tolerance.h: rtol 0 for O, 2^-21 for L");
+    mw_tol b = mw05_tolerance_bf16(4096, 64, 0.125, 10, 0), bl = mw05_tolerance_bf16(4096, 64, 0.125, 10, 1);
+    mw_tol f = mw05_tolerance(4096, 64, 0.125, 10, 0), fl = mw05_tolerance(4096, 64, 0.125, 10, 1);
+    is_double(b.atol, 10 * ldexp(1.0, -8) + f.atol, 1e-15,
+              "tolerance.h, bf16: O's atol = 2 x 2^-9 g + the FP32 atol (g = 10)");
+    ok(b.rtol == ldexp(1.0, -8) && bl.rtol == fl.rtol, "tolerance.h, bf16: O's rtol 2 x 2^-9, L's as FP32's");
+    is_double(bl.atol, ldexp(1.0, -8) + fl.atol, 1e-15,
+              "tolerance.h, bf16: L's atol = 2 x 2^-9 + the FP32 atol");
 }
 
 int main(void)
@@ -463,6 +547,12 @@ int main(void)
     check_shape(1000, 64, 0.3f, 1, 0, 0, 41);
     check_shape(4096, 128, s128, 0, 1, 0, 49);
     check_shape(16384, 64, 0.125f, 0, 1, 0, 57);
+    check_shape_bf16(33, 64, 0.125f, 0, 0, 0, 81);
+    check_shape_bf16(127, 128, s128, 1, 0, 0, 89);
+    check_shape_bf16(1000, 64, 0.3f, 0, 0, 1, 97);
+    check_shape_bf16(1000, 64, 0.3f, 1, 0, 1, 105);
+    check_shape_bf16(4096, 128, s128, 0, 1, 1, 113);
+    check_shape_bf16(16384, 64, 0.125f, 1, 1, 1, 121);
     check_nan(33, 64, 0, 65);
     check_nan(33, 64, 1, 69);
     check_nan(127, 128, 1, 73);
