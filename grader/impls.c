@@ -130,7 +130,7 @@ int mw_impl_workspace_alloc(const mw_chapter *ch, const mw_impl *im, const mw_ca
 const char *mw_impl_row_name(const mw_chapter *ch, const mw_impl *im, const mw_case *c,
                              char *text, size_t len)
 {
-    const char *suffix = im->op == MW_OP_FROM_CASE && ch->op_suffix && c->op >= 0 &&
+    const char *suffix = mw_op_from_case(im->op) && ch->op_suffix && c->op >= 0 &&
                                  c->op < ch->nops && ch->op_suffix[c->op]
                              ? ch->op_suffix[c->op]
                              : "";

@@ -192,8 +192,9 @@ typedef struct mw_chapter {
     void (*verdict)(const mw_result *results, int count, double copy_gbps);
 
     /* Optional, indexed by op: a suffix for the bench rows of MW_OP_FROM_CASE
-     * implementations at cases of that op ("-causal"), so that two sweeps
-     * over the same sizes are two series. NULL (or a NULL entry): none. */
+     * (and MW_OP_FROM_CASE_WITH) implementations at cases of that op
+     * ("-causal"), so that two sweeps over the same sizes are two series.
+     * NULL (or a NULL entry): none. */
     const char *const *op_suffix;
     int nops;
 
@@ -235,12 +236,25 @@ typedef struct mw_chapter {
 /* A version or library whose op is this computes whichever operation the
  * case names (chapter 05: attention, causal or not, through one flag). */
 #define MW_OP_FROM_CASE (-1)
+/* The case's operation with some of the chapter's flag bits set as well
+ * (flags >= 1): a version that computes every case's operation in another
+ * way the hooks must know of (chapter 05's bf16 version: causal or not, as
+ * the case says, with bf16 buffers). */
+#define MW_OP_FROM_CASE_WITH(flags) (-2 - (flags))
+
+/* 1 when an implementation of this op computes the case's operation. */
+static inline int mw_op_from_case(int op)
+{
+    return op <= MW_OP_FROM_CASE;
+}
 
 /* The case as the hooks see it while operation `op` runs. */
 static inline mw_case mw_case_for(const mw_case *c, int op)
 {
     mw_case copy = *c;
-    if (op != MW_OP_FROM_CASE)
+    if (op < MW_OP_FROM_CASE)
+        copy.op = c->op | (-2 - op);
+    else if (op != MW_OP_FROM_CASE)
         copy.op = op;
     return copy;
 }

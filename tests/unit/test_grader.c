@@ -752,10 +752,28 @@ static void test_case_bytes(void)
     ok(plain, "inputs: mw_input of an FP32 buffer is the generator's value");
 }
 
+/* mw_case_for: a fixed op replaces the case's, MW_OP_FROM_CASE keeps it,
+ * MW_OP_FROM_CASE_WITH(f) keeps it with f's bits set. */
+static void test_case_for(void)
+{
+    mw_case full = {.op = 0}, causal = {.op = 1};
+    ok(mw_case_for(&causal, 0).op == 0 && mw_case_for(&full, 2).op == 2,
+       "mw_case_for: a version's own op replaces the case's");
+    ok(mw_case_for(&causal, MW_OP_FROM_CASE).op == 1 && mw_case_for(&full, MW_OP_FROM_CASE).op == 0,
+       "mw_case_for: MW_OP_FROM_CASE keeps the case's op");
+    ok(mw_case_for(&causal, MW_OP_FROM_CASE_WITH(2)).op == 3 &&
+           mw_case_for(&full, MW_OP_FROM_CASE_WITH(2)).op == 2,
+       "mw_case_for: MW_OP_FROM_CASE_WITH(2) keeps the case's op and sets bit 2");
+    ok(mw_op_from_case(MW_OP_FROM_CASE) && mw_op_from_case(MW_OP_FROM_CASE_WITH(2)) &&
+           !mw_op_from_case(0) && !mw_op_from_case(1),
+       "mw_op_from_case: true for both forms, false for a fixed op");
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1)
         data_dir = argv[1];
+    test_case_for();
     test_nan_policy();
     test_add_tolerance();
     test_diagnosis();
