@@ -4,6 +4,7 @@
 # statistics, chapter 05's attention rows), or asks for them one at a time
 # (tests/chapter/reference_agree.c, built as build/<chapter>/reference-agree:
 # each way in a process of its own, every case of at most 2^22 outputs,
+# as each operation a version computes, chapter 05's bf16 one included,
 # hashed bit for bit). No GPU needed: the reference is the CPU's.
 . tests/lib.sh
 

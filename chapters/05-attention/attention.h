@@ -1,4 +1,5 @@
-/* attention.h: chapter 05's interface, self-attention forward in FP32.
+/* attention.h: chapter 05's interface, self-attention forward in FP32 (and,
+ * in exercise 05.3, in bf16).
  *
  * For each batch b < B and head h < H, with Q, K, V, O the N x d matrices
  * of that (b, h):
@@ -43,6 +44,16 @@
 
 #include "student.h"
 
+/* bf16 for exercise 05.3: cuda_bf16.h's type in CUDA C++; in the grader's C,
+ * which only passes the pointers on, a 16-bit stand-in of the same size. */
+#ifdef __cplusplus
+#include <cuda_bf16.h>
+typedef __nv_bfloat16 mw05_bf16;
+#else
+#include <stdint.h>
+typedef uint16_t mw05_bf16;
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -60,6 +71,16 @@ cudaError_t attention_unfused(const float *Q, const float *K, const float *V, fl
 cudaError_t attention_flash(const float *Q, const float *K, const float *V, float *O, float *L,
                             int B, int H, int N, int d, float scale, int causal,
                             cudaStream_t stream);
+
+/* Exercise 05.3 (03_flash_bf16.cu, optional): flash attention forward on the
+ * tensor cores: Q, K, V and O in bf16 (mw05_bf16 is __nv_bfloat16), L in
+ * FP32, the products accumulated in FP32 (mma.sync m16n8k16 on sm_80 and
+ * later). The same semantics and special values as above; P is rounded to
+ * bf16 for P V and O on the way out, and the check allows for that
+ * (tolerance.h, mw05_tolerance_bf16). */
+cudaError_t attention_flash_bf16(const mw05_bf16 *Q, const mw05_bf16 *K, const mw05_bf16 *V,
+                                 mw05_bf16 *O, float *L, int B, int H, int N, int d,
+                                 float scale, int causal, cudaStream_t stream);
 
 #ifdef __cplusplus
 }

@@ -1,4 +1,5 @@
-/* chapter.c: chapter 05, self-attention forward in FP32, as the grader sees it.
+/* chapter.c: chapter 05, self-attention forward in FP32 (exercise 05.3: in
+ * bf16 on the tensor cores), as the grader sees it.
  *
  * Per (batch, head): S = scale Q K^T (causal: S_ij = -inf for j > i),
  * P = softmax(S) by rows, O = P V, L_i = log sum_j exp(S_ij). Q, K, V, O
@@ -34,10 +35,11 @@
 #include <string.h>
 
 enum { Qb, Kb, Vb, Ob, Lb };
-enum { OP_FULL = 0, OP_CAUSAL = 1 };
+/* A case's op is OP_FULL or OP_CAUSAL; exercise 05.3 runs every case with
+ * OP_BF16 set as well (MW_OP_FROM_CASE_WITH): bf16 Q, K, V and O. */
+enum { OP_FULL = 0, OP_CAUSAL = 1, OP_BF16 = 2 };
 
-/* dim[] = {B, H, N, d}; op OP_CAUSAL for causal cases; arg[1] is the scale
- * (0: 1/sqrt(d)). */
+/* dim[] = {B, H, N, d}; op as above; arg[1] is the scale (0: 1/sqrt(d)). */
 #define DB(c) ((c)->dim[0])
 #define DH(c) ((c)->dim[1])
 #define DN(c) ((c)->dim[2])
@@ -45,7 +47,12 @@ enum { OP_FULL = 0, OP_CAUSAL = 1 };
 
 static int is_causal(const mw_case *c)
 {
-    return c->op == OP_CAUSAL;
+    return (c->op & OP_CAUSAL) != 0;
+}
+
+static int is_bf16(const mw_case *c)
+{
+    return (c->op & OP_BF16) != 0;
 }
 
 static float scale_of(const mw_case *c)
@@ -68,6 +75,10 @@ static const mw_version versions[] = {
      "one kernel, S never leaves the chip: Q, K, V read and O, L written once, 16 B H N d "
      "bytes; causal skips the tiles above the diagonal",
      MW_OP_FROM_CASE, 0, NULL},
+    {"03_flash_bf16", "attention_flash_bf16",
+     "02_flash on the tensor cores in bf16: Q, K, V read and O written once in bf16, 8 B H N d "
+     "bytes; both products by mma.sync with FP32 accumulation",
+     MW_OP_FROM_CASE_WITH(OP_BF16), 1, NULL},
 };
 
 /* ---- the cases, by construction ------------------------------------------
@@ -160,16 +171,17 @@ static const mw_case bench_cases[] = {
     BENCH(16384, 0, 4) BENCH(16384, 1, 4) BENCH(32768, 0, 2) BENCH(32768, 1, 2)
 };
 static const size_t traffic_sizes[] = {1024, 4096, 16384};
-static const char *const op_suffix[] = {NULL, "-causal"};
+static const char *const op_suffix[] = {NULL, "-causal", NULL, "-causal"}; /* by op */
 
 static void buffers(const mw_case *c, mw_buffer_spec *s)
 {
     size_t rows = DB(c) * DH(c) * DN(c);
-    s[Qb] = (mw_buffer_spec){"Q", rows * DD(c), 0};
-    s[Kb] = (mw_buffer_spec){"K", rows * DD(c), 0};
-    s[Vb] = (mw_buffer_spec){"V", rows * DD(c), 0};
-    s[Ob] = (mw_buffer_spec){"O", rows * DD(c), 1};
-    s[Lb] = (mw_buffer_spec){"L", rows, 1};
+    int t = is_bf16(c) ? MW_BF16 : MW_F32; /* L stays FP32 */
+    s[Qb] = (mw_buffer_spec){"Q", rows * DD(c), 0, t};
+    s[Kb] = (mw_buffer_spec){"K", rows * DD(c), 0, t};
+    s[Vb] = (mw_buffer_spec){"V", rows * DD(c), 0, t};
+    s[Ob] = (mw_buffer_spec){"O", rows * DD(c), 1, t};
+    s[Lb] = (mw_buffer_spec){"L", rows, 1, MW_F32};
 }
 
 static void describe(const mw_case *c, char *text, size_t len)
@@ -204,10 +216,18 @@ typedef cudaError_t (*unfused_fn)(const float *, const float *, const float *, f
                                   float *, int, int, int, int, float, int, cudaStream_t);
 typedef cudaError_t (*flash_fn)(const float *, const float *, const float *, float *, float *,
                                 int, int, int, int, float, int, cudaStream_t);
+typedef cudaError_t (*bf16_fn)(const mw05_bf16 *, const mw05_bf16 *, const mw05_bf16 *,
+                               mw05_bf16 *, float *, int, int, int, int, float, int,
+                               cudaStream_t);
 
-/* The workspace, when the version has one, follows the five buffers. */
+/* The workspace, when the version has one, follows the five buffers. A
+ * bf16 buffer's view is a float * that points at bf16 (harness.h). */
 static cudaError_t launch(void *fn, const mw_case *c, float *const *b, cudaStream_t s)
 {
+    if (is_bf16(c))
+        return ((bf16_fn)fn)((const mw05_bf16 *)b[Qb], (const mw05_bf16 *)b[Kb],
+                             (const mw05_bf16 *)b[Vb], (mw05_bf16 *)b[Ob], b[Lb], (int)DB(c),
+                             (int)DH(c), (int)DN(c), (int)DD(c), scale_of(c), is_causal(c), s);
     if (b[5]) /* 01_unfused: its scores workspace */
         return ((unfused_fn)fn)(b[Qb], b[Kb], b[Vb], b[Ob], b[Lb], b[5], (int)DB(c), (int)DH(c),
                                 (int)DN(c), (int)DD(c), scale_of(c), is_causal(c), s);
@@ -233,7 +253,7 @@ static const row_rule exact_rule = {0, 0, 0, 0, 0};
 typedef struct head_cache {
     uint64_t seed;
     uint32_t kstream, vstream;
-    int gen;
+    int gen, type; /* type: K's and V's element type (bf16 rounds them) */
     float g;
     size_t N, d, bh;
     float *K, *V;
@@ -244,11 +264,13 @@ static const float *head_rows(const mw_case *c, const mw_inputs *in, size_t bh, 
     static head_cache hc;
     size_t N = DN(c), d = DD(c);
     if (!(hc.K && hc.seed == in->seed && hc.kstream == in->stream[Kb] &&
-          hc.vstream == in->stream[Vb] && hc.gen == in->gen && hc.g == in->scale && hc.N == N &&
+          hc.vstream == in->stream[Vb] && hc.gen == in->gen && hc.type == in->type[Kb] &&
+          hc.g == in->scale && hc.N == N &&
           hc.d == d && hc.bh == bh)) {
         free(hc.K);
         free(hc.V);
-        hc = (head_cache){in->seed, in->stream[Kb], in->stream[Vb], in->gen, in->scale, N, d, bh,
+        hc = (head_cache){in->seed, in->stream[Kb], in->stream[Vb], in->gen, in->type[Kb], in->scale,
+                          N, d, bh,
                           mw_alloc_or_exit(N * d, sizeof(float), 0, "attention"),
                           mw_alloc_or_exit(N * d, sizeof(float), 0, "attention")};
         for (size_t e = 0; e < N * d; e++) {
@@ -433,8 +455,8 @@ static double reference(const mw_case *c, const mw_inputs *in, size_t i)
 /* O's and L's own tolerances (tolerance.h says why they differ). */
 static mw_tol output_tolerance(const mw_case *c, int b)
 {
-    return mw05_tolerance((double)DN(c), (double)DD(c), scale_of(c),
-                          c->scale != 0.f ? c->scale : 1.0, b == Lb);
+    return (is_bf16(c) ? mw05_tolerance_bf16 : mw05_tolerance)(
+        (double)DN(c), (double)DD(c), scale_of(c), c->scale != 0.f ? c->scale : 1.0, b == Lb);
 }
 
 /* The looser of the two, for whatever asks for one per case. */
@@ -447,8 +469,9 @@ static mw_tol tolerance(const mw_case *c)
 static void model(const mw_case *c, double *read, double *write, double *flops)
 {
     double rows = (double)DB(c) * DH(c) * DN(c), d = (double)DD(c);
-    *read = 3 * 4 * rows * d;
-    *write = 4 * rows * d + 4 * rows;
+    double e = is_bf16(c) ? 2 : 4; /* bytes of an element of Q, K, V, O */
+    *read = 3 * e * rows * d;
+    *write = e * rows * d + 4 * rows;
     *flops = 4 * rows * DN(c) * d / (is_causal(c) ? 2 : 1);
 }
 
@@ -666,7 +689,7 @@ const mw_chapter mw_chapter_def = {
     .nlibraries = sizeof libraries / sizeof libraries[0],
     .verdict = verdict,
     .op_suffix = op_suffix,
-    .nops = 2,
+    .nops = 4,
     .name_element = name_element,
     .explain = explain,
     .tiled_dims = 1u << 2,

@@ -1,4 +1,4 @@
-/* driver.cu: checks and times the bf16 flash attention of flash_bf16.cu.
+/* driver.cu: checks and times the bf16 flash attention of solutions/05-attention/03_flash_bf16.cu.
  *
  *   driver check [--config NAME]      every configuration (or NAME) on the
  *                                     shapes of reference.h against a double

@@ -8,13 +8,15 @@
 #                                     runtime: g++ and perl), sim/sim.cpp
 #
 # Driver options: --config NAME (one configuration of the table in
-# flash_bf16.cu), and for time --config all (every configuration: the
+# solutions/05-attention/03_flash_bf16.cu), and for time --config all (every configuration: the
 # ablation table). The build goes to instructor/dev/05-bf16/build/: nvcc -O3 -std=c++17
 # -lineinfo for the GPU that nvidia-smi reports (sm_90a on compute 9.0, sm_XY
 # otherwise; sm_90a when there is no nvidia-smi). NVCC= picks another nvcc.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../../.." && pwd)
+src=$root/solutions/05-attention/03_flash_bf16.cu # the kernel: exercise 05.3's reference
 out=$here/build
 mode=${1:-all}
 if [ $# -gt 0 ]; then shift; fi
@@ -38,7 +40,7 @@ build() {
     mkdir -p "$out"
     echo "== build: $nvcc -arch=$a"
     "$nvcc" -O3 -std=c++17 -arch="$a" -lineinfo -Xptxas -v -o "$out/driver" \
-        "$here/driver.cu" "$here/flash_bf16.cu" 2>"$out/ptxas.log" || { cat "$out/ptxas.log"; exit 2; }
+        -I "$root/chapters/05-attention" -I "$root/grader" "$here/driver.cu" "$src" 2>"$out/ptxas.log" || { cat "$out/ptxas.log"; exit 2; }
     # one line per configuration: Cfg<D, Br, Bc, warps, Q in registers, min blocks>
     awk '/Compiling entry function/ { match($0, /CfgILi[0-9]+ELi[0-9]+ELi[0-9]+ELi[0-9]+ELb[01]ELi[0-9]+E/);
              c = substr($0, RSTART + 6, RLENGTH - 7); gsub(/ELi|ELb/, ", ", c); cfg = c }
@@ -72,7 +74,7 @@ case "$mode" in
         ;;
     sim)
         mkdir -p "$out/sim"
-        perl "$here/sim/extract.pl" "$here/flash_bf16.cu" >"$out/sim/sim_kernel.inc"
+        perl "$here/sim/extract.pl" "$src" >"$out/sim/sim_kernel.inc"
         g++ -O2 -std=c++17 -Wall -Wno-unknown-pragmas -Wno-clobbered -I "$out/sim" \
             -o "$out/sim/sim" "$here/sim/sim.cpp"
         "$out/sim/sim" "$@"

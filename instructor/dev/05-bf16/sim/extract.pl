@@ -1,7 +1,7 @@
 #!/usr/bin/env perl
-# extract.pl: turns flash_bf16.cu into host C++ for the simulator.
+# extract.pl: turns solutions/05-attention/03_flash_bf16.cu into host C++ for the simulator.
 #
-#   perl sim/extract.pl flash_bf16.cu > sim_kernel.inc
+#   perl sim/extract.pl solutions/05-attention/03_flash_bf16.cu > sim_kernel.inc
 #
 # Keeps the device part (from `namespace {` to the host side), drops the PTX
 # wrappers (sim.cpp defines them on the simulated warp), turns the kernel
@@ -33,5 +33,5 @@ while ($src =~ /\{"([\w-]+)",\s*(\d+),\s*(\d),\s*launch<(Cfg<[^>]*>)>/g) {
     push @table, "    X(\"$1\", $2, $3, $4) \\";
 }
 die "extract.pl: no configuration table found\n" unless @table;
-print join("\n", '/* generated from flash_bf16.cu by sim/extract.pl: do not edit */', $dev,
+print join("\n", '/* generated from solutions/05-attention/03_flash_bf16.cu by sim/extract.pl: do not edit */', $dev,
            '} /* namespace */', '#define SIM_VARIANTS(X) \\', @table, ''), "\n";

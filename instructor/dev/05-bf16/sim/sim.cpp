@@ -1,4 +1,4 @@
-/* sim.cpp: runs flash_bf16.cu's kernel on the CPU, one block at a time, each
+/* sim.cpp: runs solutions/05-attention/03_flash_bf16.cu's kernel on the CPU, one block at a time, each
  * thread a fiber (ucontext), to check its index logic where there is no GPU.
  *
  * Build and run (from the repository root; no GPU, no CUDA needed):
@@ -19,7 +19,7 @@
  *    k order (the hardware's order differs, within the tolerance);
  *  - ex2.approx.ftz is exp2f with results below 2^-126 flushed to 0.
  * The grid mapping and launch parameters are those of launch<C> in
- * flash_bf16.cu, with few resident blocks (so heads are grouped). */
+ * 03_flash_bf16.cu, with few resident blocks (so heads are grouped). */
 #include "../reference.h"
 
 #include <float.h>
@@ -210,7 +210,7 @@ inline bool vote(int op, bool p)
 inline bool __any_sync(unsigned, bool p) { return vote(4, p); }
 inline bool __all_sync(unsigned, bool p) { return vote(5, p); }
 
-/* The PTX wrappers of flash_bf16.cu, simulated. */
+/* The PTX wrappers of 03_flash_bf16.cu, simulated. */
 inline uint32_t smem_u32(const void *p) { return (uint32_t)((const unsigned char *)p - sim::smem); }
 
 inline void cp_async16(uint32_t dst, const void *src, bool ok)
@@ -342,7 +342,7 @@ template <class C> void thread_main()
     swapcontext(&cur->ctx, &sched_ctx);
 }
 
-/* launch<C> of flash_bf16.cu, on the simulator, with `slots` resident blocks. */
+/* launch<C> of 03_flash_bf16.cu, on the simulator, with `slots` resident blocks. */
 template <class C>
 void run(const uint16_t *Q, const uint16_t *K, const uint16_t *V, uint16_t *O, float *L, const ref::Case &c,
          int slots)

@@ -1,5 +1,8 @@
-/* flash_bf16.cu: flash attention forward in bf16 on the tensor cores
- * (mma.sync m16n8k16, bf16 in, FP32 accumulate), sm_80 and later.
+/* Exercise 05.3 (optional): flash attention forward in bf16 on the tensor
+ * cores (mma.sync m16n8k16, bf16 in, FP32 accumulate), sm_80 and later.
+ * Q, K, V and O are bf16, L is FP32; the rest is attention.h's, as in
+ * 02_flash. An open challenge: a stub neither fails a check nor costs
+ * points.
  *
  * The algorithm, in FlashAttention-2 notation. Q is cut into Tr = ceil(N / Br)
  * query tiles Q_i of Br rows, K and V into Tc = ceil(N / Bc) tiles K_j, V_j of
@@ -131,8 +134,19 @@
  * spills: one 64-bit base per tile copy (not one pointer per cp.async), the
  * EDGE tiles in a loop of their own, the k-loop of Q_i K_j^T rolled, and
  * the O_i rescale under a warp vote. Bc = 128 at d = 64 (FA2's choice,
- * S_ij 128 registers) spilled 100 bytes: not listed. */
-#include "flash_bf16.h"
+ * S_ij 128 registers) spilled 100 bytes: not listed.
+ *
+ * Not yet measured on a GPU. Check it:  make check CH=05 EX=03
+ * Time it:  make bench CH=05 */
+#include "attention.h"
+
+// BEGIN SOLUTION
+// TODO: one block per query tile Q_i of one (b, h), as in 02_flash, with the two products on the
+// TODO: tensor cores: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 (S_ij = Q_i K_j^T, then
+// TODO: O_i += P_ij V_j with P_ij rounded to bf16), fragments loaded by ldmatrix (.trans for V_j),
+// TODO: K_j and V_j double-buffered by cp.async, shared tiles swizzled against bank conflicts.
+// TODO: Keys a row does not attend never touch it, even NaN ones: mask S by a select, and mind
+// TODO: that an mma multiplies a masked P = 0 by a NaN V row. O_i / l_i leaves as bf16.
 
 #include <float.h>
 #include <limits.h>
@@ -769,16 +783,21 @@ extern "C" cudaError_t attention_flash_bf16_variant(int v, const __nv_bfloat16 *
         return cudaErrorInvalidValue;
     return kVariants[v].fn(Q, K, V, O, L, B, H, N, scale, causal, stream);
 }
+// END SOLUTION
 
-extern "C" cudaError_t attention_flash_bf16(const __nv_bfloat16 *Q, const __nv_bfloat16 *K,
-                                            const __nv_bfloat16 *V, __nv_bfloat16 *O, float *L,
-                                            int B, int H, int N, int d, float scale, int causal,
-                                            cudaStream_t stream)
+cudaError_t attention_flash_bf16(const mw05_bf16 *Q, const mw05_bf16 *K, const mw05_bf16 *V,
+                                 mw05_bf16 *O, float *L, int B, int H, int N, int d,
+                                 float scale, int causal, cudaStream_t stream)
 {
+    // BEGIN SOLUTION
+    // TODO: check d (32, 64 or 128) and B, H, N >= 1; launch your kernel on `stream` and return
+    // TODO: cudaGetLastError().
+    // STUB: return MW_NOT_IMPLEMENTED;
     if (bad_args(B, H, N, d))
         return cudaErrorInvalidValue;
     for (int v = 0; v < kNumVariants; v++)
         if (kVariants[v].d == d && kVariants[v].is_default)
             return kVariants[v].fn(Q, K, V, O, L, B, H, N, scale, causal, stream);
     return cudaErrorInvalidValue;
+    // END SOLUTION
 }
