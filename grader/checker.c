@@ -89,7 +89,8 @@ static void case_label(const checker *k, const job *j, char *text, size_t len)
     char shape[160];
     const mw_case *c = &k->ch->cases[j->kase];
     k->ch->describe(c, shape, sizeof shape);
-    snprintf(text, len, "%-12s %-8s %s", k->ch->versions[j->version].file, c->group, shape);
+    snprintf(text, len, "%-*s %-8s %s", mw_version_width(k->ch), k->ch->versions[j->version].file,
+             c->group, shape);
 }
 
 static void report_status(checker *k, int jnum, int status, const char *label)

@@ -158,7 +158,7 @@ static void list_chapter(const mw_chapter *ch)
 {
     printf("%s: %s\nversions:\n", ch->id, ch->title);
     for (int v = 0; v < ch->nversions; v++)
-        printf("  %-12s %-16s %s%s\n", ch->versions[v].file, ch->versions[v].symbol,
+        printf("  %-*s %-16s %s%s\n", mw_version_width(ch), ch->versions[v].file, ch->versions[v].symbol,
                ch->versions[v].optional ? "(optional) " : "", ch->versions[v].budget);
     printf("cases:\n");
     for (int c = 0; c < ch->ncases; c++) {

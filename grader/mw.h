@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <cuda_runtime_api.h>
 
 #include "bf16.h"
@@ -232,6 +233,16 @@ typedef struct mw_chapter {
      * computes the references it compares on every core. 0: one thread. */
     int reference_threads;
 } mw_chapter;
+
+/* The width of the version column in a chapter's listings and check lines:
+ * 12, or the longest version's file name where one is longer. */
+static inline int mw_version_width(const mw_chapter *ch)
+{
+    int w = 12;
+    for (int v = 0; v < ch->nversions; v++)
+        w = (int)strlen(ch->versions[v].file) > w ? (int)strlen(ch->versions[v].file) : w;
+    return w;
+}
 
 /* A version or library whose op is this computes whichever operation the
  * case names (chapter 05: attention, causal or not, through one flag). */
