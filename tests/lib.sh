@@ -57,6 +57,45 @@ build_lib() { # build_lib CHAPTER SOURCE.cu OUTDIR
     make -s --no-print-directory lib CH="$1" KERNEL="$2" LIBDIR="$3"
 }
 
+# wrong_source DIR OUT: the file of the known-wrong submission in DIR
+# (tests/wrong/<chapter>/<name>/). It is DIR/<version>.cu, or, where DIR
+# holds a file `one-change` instead, the chapter's reference solution
+# solutions/<chapter>/<version>.cu with one line replaced, written to
+# OUT/<name>/<version>.cu: `one-change` gives the line as it is ("-" then
+# the line) and as it becomes ("+" then the line), after any "#" comments.
+# So a mistake planted in a long reference follows that reference as it
+# changes. Fails, saying why on stderr, when the line is not in the
+# solution exactly once.
+wrong_source() {
+    local dir=${1%/} out=$2 version ch name
+    version=$(sed -n 's/^version: *//p' "$dir/expect")
+    if [ ! -f "$dir/one-change" ]; then
+        echo "$dir/$version.cu"
+        return 0
+    fi
+    ch=$(basename "$(dirname "$dir")") name=$(basename "$dir")
+    mkdir -p "$out/$name" || return 1
+    perl -e '
+        my ($change, $src) = @ARGV;
+        open my $c, "<", $change or die "$change: $!\n";
+        my ($old, $new);
+        while (<$c>) {
+            chomp;
+            next if /^#/ || /^\s*$/;
+            if (s/^-//) { $old = $_ } elsif (s/^\+//) { $new = $_ }
+            else { die "$change: a line that is neither a comment, -old nor +new: $_\n" }
+        }
+        die "$change: needs one -old and one +new line\n" unless defined $old && defined $new;
+        open my $s, "<", $src or die "$src: $!\n";
+        my @lines = <$s>;
+        my $n = grep { my $l = $_; chomp $l; $l eq $old } @lines;
+        die "$change: the line to change is in $src $n times, not once: $old\n" unless $n == 1;
+        for (@lines) { my $l = $_; chomp $l; $_ = "$new\n" if $l eq $old }
+        print @lines;
+    ' "$dir/one-change" "solutions/$ch/$version.cu" >"$out/$name/$version.cu" || return 1
+    echo "$out/$name/$version.cu"
+}
+
 # build_libs LIST: build_lib for each line "CHAPTER SOURCE.cu OUTDIR" of
 # LIST (no spaces in them), as many at a time as there are cores; each
 # build's output goes to OUTDIR.log and its exit status to OUTDIR.rc.

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Everything compiles without a GPU: the chapter programs, every exercise,
-# every solution and every known-wrong submission; and an exercise that calls
+# every solution and every known-wrong submission (one made by a one-change
+# file applies to its reference in the fast tier); and an exercise that calls
 # a library is refused at link time. The fast tier builds as make test does
 # (make build-fast: the solutions, or the exercises where there are none);
 # long (make test-full): make build, every exercise too, the known-wrong
@@ -34,6 +35,13 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 shopt -s nullglob
 wrong=(tests/wrong/*/*/)
+# A known-wrong submission made by one change to a reference solution
+# (tests/lib.sh, wrong_source): the line it changes is still there, once.
+for dir in tests/wrong/*/*/; do
+    [ -f "$dir/one-change" ] || continue
+    err=$(wrong_source "$dir" "$scratch/derived" 2>&1 >/dev/null)
+    ok $? "known-wrong $(basename "$dir"): its one change applies to the reference${err:+ ($err)}"
+done
 if [ ${#wrong[@]} -eq 0 ]; then
     skip "known-wrong submissions: no tests/wrong/ here (the student edition leaves it out)"
 elif ! long_tests; then
@@ -42,10 +50,9 @@ else
     n=0
     for dir in "${wrong[@]}"; do
         ch=$(basename "$(dirname "$dir")")
-        for f in "$dir"*.cu; do
-            n=$((n + 1))
-            echo "$ch $f $scratch/wrong/$n"
-        done
+        f=$(wrong_source "$dir" "$scratch/derived") || continue # reported below
+        n=$((n + 1))
+        echo "$ch $f $scratch/wrong/$n"
     done >"$scratch/wrong.list"
     build_libs "$scratch/wrong.list"
     while read -r ch f lib; do

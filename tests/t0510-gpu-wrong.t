@@ -19,7 +19,8 @@ gpu_mib() { nvidia-smi --query-gpu=memory.total --format=csv,noheader,nounits -i
 for dir in $(wrong_dirs); do
     dir=${dir%/}
     ch=$(basename "$(dirname "$dir")")
-    echo "$ch $dir/$(field version "$dir/expect").cu $scratch/$ch-$(basename "$dir")"
+    src=$(wrong_source "$dir" "$scratch/derived") || continue # its build is then missing
+    echo "$ch $src $scratch/$ch-$(basename "$dir")"
 done >"$scratch/list"
 build_libs "$scratch/list"
 
