@@ -2,7 +2,8 @@
 # On a GPU: every reference solution passes every case; every skeleton (as
 # generated from the solutions) reports "not implemented" with exit 77; EX=,
 # SEED= and the last-line contract hold. Long (make test-full): chapter 03's
-# tuned reference forced to each of its configurations.
+# tuned reference and chapter 05's bf16 one forced to each of their
+# configurations.
 . tests/lib.sh
 have_gpu || skip_all "$GPU_REASON"
 
@@ -89,6 +90,27 @@ if [ -f solutions/03-matmul/04_tuned.cu ]; then
     ok $rc "03-matmul: an unattempted optional version does not fail the check (exit $rc)"
     printf '%s' "$out" | grep -q 'optional version was not attempted'
     ok $? "03-matmul: ... and the check says it was not attempted"
+fi
+
+# Exercise 05.3's reference has a configuration table: each one, forced by
+# MW_FLASH_BF16_CONFIG (its d's cases run it, the other d their default),
+# must pass every case on its own.
+if [ -f solutions/05-attention/03_flash_bf16.cu ]; then
+    configs=$(sed -n 's/^ *{"\([a-z0-9-]*\)", [0-9]*, [01], launch<Cfg.*/\1/p' \
+        solutions/05-attention/03_flash_bf16.cu)
+    [ -n "$configs" ]
+    ok $? "05-attention: the bf16 reference lists its configurations ($(echo $configs))"
+    if long_tests; then
+        for cfg in $configs; do
+            out=$(MW_FLASH_BF16_CONFIG=$cfg build/05-attention/mw-chapter check \
+                --lib-dir build/solutions/05-attention --version 03 --seed 7 2>&1)
+            rc=$?
+            ok $rc "05-attention: 03_flash_bf16 forced to $cfg passes every case"
+            [ $rc -ne 0 ] && printf '%s\n' "$out" | grep -v '^  PASS' | head -n 20 | diag
+        done
+    else
+        skip_long "05-attention: 03_flash_bf16 forced to each configuration passes every case ($(echo $configs))"
+    fi
 fi
 
 # Correct but not bitwise reproducible is correct: a summation order that
