@@ -266,7 +266,7 @@ help:
 	@echo '  make traffic CH=01    measured DRAM bytes with Nsight Compute (traffic.csv)'
 	@echo '  make plot CH=01       speed, traffic and roofline plots (PNG and SVG, gnuplot)'
 	@echo '  make sanitize CH=01   compute-sanitizer memcheck, racecheck, initcheck, synccheck'
-	@echo '  make ceilings         measure and cache this GPU'"'"'s roofs (copy, FP32, TF32 GEMM)'
+	@echo '  make ceilings         measure and cache this GPU'"'"'s roofs (copy, FP32, TF32, bf16 GEMM)'
 	@echo
 	@echo 'Instructors:'
 	@echo '  make grade CH=01 SUBMISSIONS=dir   grade a class, sandboxed: gradebook.csv,'

@@ -108,10 +108,14 @@ typedef struct run {
 } run;
 
 /* The roof an implementation is measured against: the chapter's, or its
- * library's own ("tf32" for tensor-core GEMM at lower precision). */
+ * version's or library's own ("bf16" for a bf16 tensor-core kernel, "tf32"
+ * for tensor-core GEMM at lower precision). A version's row keeps its roof
+ * even when its .so did not load: mw_loaded holds the version either way. */
 static const char *impl_roof(const mw_chapter *ch, const mw_impl *im)
 {
-    return im->library && im->library->roof ? im->library->roof : ch->roof;
+    const mw_version *v = im->lib.version;
+    const char *own = im->library ? im->library->roof : v ? v->roof : NULL;
+    return own ? own : ch->roof;
 }
 
 /* The row as the facts see it: its median as bench.csv holds it, so that
@@ -167,9 +171,10 @@ static int write_run(mw_csv *csv, const mw_chapter *ch, const run *rn,
     return mw_csv_close(csv);
 }
 
-/* Percent of the implementation's roof (the chapter's, or a library's own,
- * as the roof table measures it), and whether it is impossibly fast (5%
- * allows for the run-to-run spread of the ceiling itself). */
+/* Percent of the implementation's roof (the chapter's, or a version's or
+ * library's own, as the roof table measures it), and whether it is
+ * impossibly fast (5% allows for the run-to-run spread of the ceiling
+ * itself). */
 static double percent_of_roof(const char *which, const mw_ceilings *ceilings, const row *r,
                               int *too_fast)
 {

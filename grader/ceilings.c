@@ -1,6 +1,6 @@
 /* ceilings.c: measuring this GPU's roofs, one function per roof of the
- * table in roofs.c (copy bandwidth, cuBLAS FP32 and TF32 GEMM rates), each
- * timed the same way as everything else. */
+ * table in roofs.c (copy bandwidth, cuBLAS FP32, TF32 and bf16 GEMM rates),
+ * each timed the same way as everything else. */
 #define _POSIX_C_SOURCE 200809L
 #define MW_WITH_CUBLAS
 #include "ceilings.h"
@@ -25,20 +25,35 @@ static cudaError_t copy_call(void *ctx, cudaStream_t s)
     return cudaMemcpyAsync(a->dst, a->src, a->bytes, cudaMemcpyDeviceToDevice, s);
 }
 
+/* A square GEMM of n, its matrices in one element type (MW_F32 or MW_BF16). */
 typedef struct gemm_args {
     cublasHandle_t handle;
     int n;
-    const float *a, *b;
-    float *c;
+    const void *a, *b;
+    void *c;
 } gemm_args;
 
-static cudaError_t gemm_call(void *ctx, cudaStream_t s)
+static cudaError_t sgemm_call(void *ctx, cudaStream_t s)
 {
     gemm_args *g = ctx;
     const float one = 1.f, zero = 0.f;
     cublasSetStream(g->handle, s);
     cublasStatus_t st = cublasSgemm(g->handle, CUBLAS_OP_N, CUBLAS_OP_N, g->n, g->n, g->n, &one,
                                     g->a, g->n, g->b, g->n, &zero, g->c, g->n);
+    return st == CUBLAS_STATUS_SUCCESS ? cudaSuccess : cudaErrorUnknown;
+}
+
+/* bf16 A, B and C, products summed in FP32 (so alpha and beta are floats):
+ * the tensor cores' bf16 path, as a bf16 kernel uses it. */
+static cudaError_t bf16_gemm_call(void *ctx, cudaStream_t s)
+{
+    gemm_args *g = ctx;
+    const float one = 1.f, zero = 0.f;
+    cublasSetStream(g->handle, s);
+    cublasStatus_t st = cublasGemmEx(g->handle, CUBLAS_OP_N, CUBLAS_OP_N, g->n, g->n, g->n, &one,
+                                     g->a, CUDA_R_16BF, g->n, g->b, CUDA_R_16BF, g->n, &zero,
+                                     g->c, CUDA_R_16BF, g->n, CUBLAS_COMPUTE_32F,
+                                     CUBLAS_GEMM_DEFAULT);
     return st == CUBLAS_STATUS_SUCCESS ? cudaSuccess : cudaErrorUnknown;
 }
 
@@ -56,19 +71,20 @@ double mw_measure_copy(mw_timer *t)
     return 2.0 * (double)bytes / (r.median_ms * 1e-3) / 1e9;
 }
 
-static double measure_gemm(mw_timer *t, cublasMath_t mode)
+/* GFLOP/s of `call` on 8192^3 matrices of `type` in math mode `mode`. */
+static double measure_gemm(mw_timer *t, cublasMath_t mode, int type, mw_timed_fn call)
 {
     gemm_args g = {NULL, 8192, NULL, NULL, NULL};
-    size_t elems = (size_t)g.n * g.n;
+    size_t elems = (size_t)g.n * g.n, bytes = elems * mw_type_size(type);
     MW_CUBLAS(cublasCreate(&g.handle));
     MW_CUBLAS(cublasSetMathMode(g.handle, mode));
-    MW_CUDA(cudaMalloc((void **)&g.a, elems * sizeof(float)));
-    MW_CUDA(cudaMalloc((void **)&g.b, elems * sizeof(float)));
-    MW_CUDA(cudaMalloc((void **)&g.c, elems * sizeof(float)));
-    MW_CUDA(mw_dev_fill((void *)g.a, MW_F32, elems, 2, 1, 0, 1.f, 0)); /* random: zeros run faster */
-    MW_CUDA(mw_dev_fill((void *)g.b, MW_F32, elems, 2, 2, 0, 1.f, 0));
+    MW_CUDA(cudaMalloc((void **)&g.a, bytes));
+    MW_CUDA(cudaMalloc((void **)&g.b, bytes));
+    MW_CUDA(cudaMalloc(&g.c, bytes));
+    MW_CUDA(mw_dev_fill((void *)g.a, type, elems, 2, 1, 0, 1.f, 0)); /* random: zeros run faster */
+    MW_CUDA(mw_dev_fill((void *)g.b, type, elems, 2, 2, 0, 1.f, 0));
     mw_timing r;
-    MW_CUDA(mw_time(t, gemm_call, &g, &r));
+    MW_CUDA(mw_time(t, call, &g, &r));
     cudaFree((void *)g.a);
     cudaFree((void *)g.b);
     cudaFree(g.c);
@@ -78,12 +94,19 @@ static double measure_gemm(mw_timer *t, cublasMath_t mode)
 
 double mw_measure_fp32_gemm(mw_timer *t)
 {
-    return measure_gemm(t, CUBLAS_PEDANTIC_MATH);
+    return measure_gemm(t, CUBLAS_PEDANTIC_MATH, MW_F32, sgemm_call);
 }
 
 double mw_measure_tf32_gemm(mw_timer *t)
 {
-    return measure_gemm(t, CUBLAS_TF32_TENSOR_OP_MATH);
+    return measure_gemm(t, CUBLAS_TF32_TENSOR_OP_MATH, MW_F32, sgemm_call);
+}
+
+/* Default math: bf16 inputs with FP32 sums are the tensor cores' own path,
+ * which cuBLAS takes unasked (TF32 needs a mode to allow its rounding). */
+double mw_measure_bf16_gemm(mw_timer *t)
+{
+    return measure_gemm(t, CUBLAS_DEFAULT_MATH, MW_BF16, bf16_gemm_call);
 }
 
 /* Measures roof i and prints its line, so that a slow roof shows progress. */

@@ -6,6 +6,7 @@
  *   copy_gbps    device-to-device cudaMemcpy, bytes read + written, GB/s
  *   fp32_gflops  cublasSgemm, pedantic FP32 (no tensor cores), GFLOP/s
  *   tf32_gflops  cublasSgemm with TF32 tensor-core math, GFLOP/s
+ *   bf16_gflops  cublasGemmEx, bf16 A, B and C, FP32 sums (tensor cores), GFLOP/s
  * Measured by `make ceilings` (or the first bench on a new GPU), never read
  * off a datasheet. A file that lacks a roof of the table (one cached before
  * that roof was added) is measured again. Loading and saving are pure C and

@@ -79,6 +79,13 @@ FORWARD(cublasSgeam,
          const float *alpha, const float *A, int lda, const float *beta, const float *B, int ldb,
          float *C, int ldc),
         (handle, transa, transb, m, n, alpha, A, lda, beta, B, ldb, C, ldc))
+FORWARD(cublasGemmEx,
+        (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n,
+         int k, const void *alpha, const void *A, cudaDataType Atype, int lda, const void *B,
+         cudaDataType Btype, int ldb, const void *beta, void *C, cudaDataType Ctype, int ldc,
+         cublasComputeType_t computeType, cublasGemmAlgo_t algo),
+        (handle, transa, transb, m, n, k, alpha, A, Atype, lda, B, Btype, ldb, beta, C, Ctype, ldc,
+         computeType, algo))
 
 const char *CUBLASWINAPI cublasGetStatusName(cublasStatus_t status)
 {

@@ -29,7 +29,7 @@ typedef struct mw_bench_row {
     double median_ms;  /* NaN where no time was taken */
     double gbps, gflops; /* for the terminal table only */
     const char *flag;  /* "" or the flag */
-    const char *roof;  /* the roof it is measured against: "copy", "tf32" */
+    const char *roof;  /* the roof it is measured against: "copy", "tf32", "bf16" */
 } mw_bench_row;
 
 /* What is decided about it. */
@@ -68,10 +68,12 @@ const char *mw_flag_not_timed_why(const char *flag);
 void mw_facts_decide(const mw_bench_row *rows, int n, const mw_ceilings *c,
                      const mw_roof_table *t, mw_row_facts *facts);
 
-/* The chapter's roof as a bench.csv shows it: the roof of its first row
- * that is not a library's (bench.c measures every non-library row against
- * the chapter's roof; a library may have its own, "tf32"); the first row's
- * roof when all are libraries; NULL when n is 0. */
+/* The chapter's roof as a bench.csv without a chapter_roof column shows
+ * it: the roof of its first row that is not a library's (such a file was
+ * written when bench.c measured every non-library row against the
+ * chapter's roof; a library may have its own, "tf32"); the first row's
+ * roof when all are libraries; NULL when n is 0. A file with the column
+ * says it there: a version may now name a roof of its own ("bf16"). */
 const char *mw_facts_chapter_roof(const mw_bench_row *rows, int n);
 
 /* Row i's MW_FACTS_COLUMNS fields, appended to csv's current row. */

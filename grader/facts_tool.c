@@ -15,8 +15,10 @@
  *     read from FILE (default: ceilings.csv two folders up, as
  *     results/<gpu>/<chapter>/bench.csv has it), which is right as long as
  *     the GPU's ceilings were not measured again since; blank without one.
- *   - chapter_roof: the chapter's own roof is not in the file; it is the
- *     roof of its first non-library row (mw_facts_chapter_roof).
+ *   - chapter_roof: where the file has the column (the bench wrote it),
+ *     its first row's value is kept; a file from before it does not say,
+ *     and the chapter's roof is the roof of its first non-library row
+ *     (mw_facts_chapter_roof).
  *   - roof_unit to roof_description: from the roof table this tool is
  *     built with (grader/roofs.c); blank for a roof it lacks.
  *   - the terminal's GB/s and GFLOP/s (--table) are the file's, rounded to
@@ -41,6 +43,7 @@
 typedef struct columns {
     int impl, kind, size, median, flag, roof;
     int op, gbps, gflops; /* -1 where absent */
+    int chapter_roof;     /* among an earlier run's facts columns; -1 where absent */
 } columns;
 
 /* One file in memory: each data line twice, as written and split. */
@@ -52,6 +55,7 @@ typedef struct bench_file {
     int n, cap;
     int own;   /* columns of the file before the facts' */
     columns c;
+    const char *chapter_roof; /* the first row's chapter_roof; NULL where absent */
 } bench_file;
 
 /* Length of the first k fields of a line as written (quotes kept). */
@@ -97,7 +101,7 @@ static int read_header(bench_file *b, const char *path)
                  mw_csv_column(h, count, "size"),   mw_csv_column(h, count, "median_ms"),
                  mw_csv_column(h, count, "flag"),   mw_csv_column(h, count, "roof"),
                  mw_csv_column(h, count, "op"),     mw_csv_column(h, count, "gbps"),
-                 mw_csv_column(h, count, "gflops")};
+                 mw_csv_column(h, count, "gflops"), mw_csv_column(h, count, "chapter_roof")};
     b->c = c;
     int first = mw_csv_column(h, count, "roof_value");
     b->own = first < 0 ? count : first;
@@ -123,12 +127,15 @@ static int add_row(bench_file *b, char *line, const char *path)
     char *f[MAX_COLUMNS];
     b->raw[b->n] = line;
     b->split[b->n] = strdup(line);
-    if (mw_csv_split(b->split[b->n], f, MAX_COLUMNS) < b->own) {
+    int n = mw_csv_split(b->split[b->n], f, MAX_COLUMNS);
+    if (n < b->own) {
         fprintf(stderr, "mw-facts: %s: row %d has fewer than %d columns\n", path, b->n + 2,
                 b->own);
         return -1;
     }
     const columns *c = &b->c;
+    if (b->n == 0 && c->chapter_roof >= 0 && c->chapter_roof < n)
+        b->chapter_roof = f[c->chapter_roof];
     b->rows[b->n++] = (mw_bench_row){f[c->impl],
                                      f[c->kind],
                                      number(f[c->size]),
@@ -162,6 +169,17 @@ static int read_file(bench_file *b, const char *path)
     return bad;
 }
 
+/* The chapter's roof as the bench wrote it: no row's roof tells it for
+ * sure, as a version may name its own. A file from before the column was
+ * written before versions could, when every non-library row had the
+ * chapter's roof. */
+static const char *file_chapter_roof(const bench_file *b)
+{
+    if (b->chapter_roof && b->chapter_roof[0])
+        return b->chapter_roof;
+    return mw_facts_chapter_roof(b->rows, b->n);
+}
+
 /* The file's own columns as written, then the facts. */
 static int write_file(const bench_file *b, const char *out)
 {
@@ -171,7 +189,7 @@ static int write_file(const bench_file *b, const char *out)
              MW_FACTS_COLUMNS);
     if (mw_csv_open(&csv, out, header) != 0)
         return -1;
-    const char *chapter_roof = mw_facts_chapter_roof(b->rows, b->n);
+    const char *chapter_roof = file_chapter_roof(b);
     for (int i = 0; i < b->n; i++) {
         fprintf(csv.fp, "%.*s", (int)prefix_len(b->raw[i], b->own), b->raw[i]);
         csv.fields_in_row = b->own;

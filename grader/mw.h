@@ -46,6 +46,13 @@ typedef struct mw_version {
      * whose workspace does not fit the GPU is skipped, saying how much it
      * needed. NULL: none. */
     size_t (*workspace)(const struct mw_case *c);
+    /* Optional: the roof its "% of roof" is taken against when it is not the
+     * chapter's: "bf16" for a kernel on the bf16 tensor cores (such as
+     * chapter 05's 03_flash_bf16), which would otherwise read as faster
+     * than the FP32 roof. NULL: the chapter's roof. A name of the table in
+     * roofs.c, checked at startup, as mw_library.roof is. Last, so that a
+     * chapter's positional initializers leave it NULL. */
+    const char *roof;
 } mw_version;
 
 /* One test or bench case. The meaning of dim[] is the chapter's own. */

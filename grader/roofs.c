@@ -17,6 +17,7 @@
 #pragma weak mw_measure_copy
 #pragma weak mw_measure_fp32_gemm
 #pragma weak mw_measure_tf32_gemm
+#pragma weak mw_measure_bf16_gemm
 
 /* The details are ceilings.csv's, as committed under results/: keep them
  * as they are, or the cache files differ for no change in the method. The
@@ -35,6 +36,13 @@ static const mw_roof project_roofs[] = {
      "TF32 tensor-core GEMM rate (cuBLAS)",
      "cublasSgemm 8192^3, CUBLAS_TF32_TENSOR_OP_MATH, median",
      "measured; tensor cores, lower precision", mw_measure_tf32_gemm},
+    /* C in bf16, as a bf16 kernel writes its output (attention's O): the
+     * GEMM such a kernel is made of. C's writes are a small share of an
+     * 8192^3 GEMM's time in either precision. */
+    {"bf16", MW_ROOF_FLOPS, "GFLOP/s", "bf16_gflops", "bf16 GEMM", "bf16",
+     "bf16 tensor-core GEMM rate (cuBLAS, FP32 accumulation)",
+     "cublasGemmEx 8192^3, bf16 A and B, bf16 C, CUBLAS_COMPUTE_32F, median",
+     "measured; tensor cores, bf16", mw_measure_bf16_gemm},
 };
 
 _Static_assert(sizeof project_roofs / sizeof project_roofs[0] <= MW_MAX_ROOFS,
@@ -127,7 +135,7 @@ int mw_roofs_write_csv(FILE *f, const mw_roof_table *t, const mw_ceilings *c)
     return ferror(f) ? -1 : 0;
 }
 
-/* "copy, fp32, tf32": the names an error message offers instead. */
+/* "copy, fp32, tf32, bf16": the names an error message offers instead. */
 static void list_names(const mw_roof_table *t, char *text, size_t len)
 {
     size_t used = 0;
@@ -150,18 +158,41 @@ static int unknown_roof(const mw_roof_table *t, const char *who, const char *roo
     return -1;
 }
 
+/* The optional roofs of a chapter's versions and libraries: NULL is the
+ * chapter's, any other name must be in the table. */
+static int check_versions(const mw_roof_table *t, const mw_chapter *ch, char *why, size_t len)
+{
+    for (int i = 0; i < ch->nversions; i++) {
+        const char *roof = ch->versions[i].roof;
+        if (!roof || mw_roof_find(t, roof))
+            continue;
+        char who[256];
+        snprintf(who, sizeof who, "chapter %s, version %s,", ch->id, ch->versions[i].file);
+        return unknown_roof(t, who, roof, why, len);
+    }
+    return 0;
+}
+
+static int check_libraries(const mw_roof_table *t, const mw_chapter *ch, char *why, size_t len)
+{
+    for (int i = 0; i < ch->nlibraries; i++) {
+        const char *roof = ch->libraries[i].roof;
+        if (!roof || mw_roof_find(t, roof))
+            continue;
+        char who[256];
+        snprintf(who, sizeof who, "chapter %s, library %s,", ch->id, ch->libraries[i].name);
+        return unknown_roof(t, who, roof, why, len);
+    }
+    return 0;
+}
+
 int mw_roofs_check_chapter(const mw_roof_table *t, const mw_chapter *ch, char *why, size_t len)
 {
     char who[256];
     snprintf(who, sizeof who, "chapter %s", ch->id);
     if (!mw_roof_find(t, ch->roof))
         return unknown_roof(t, who, ch->roof, why, len);
-    for (int i = 0; i < ch->nlibraries; i++) {
-        const char *roof = ch->libraries[i].roof;
-        if (!roof || mw_roof_find(t, roof))
-            continue;
-        snprintf(who, sizeof who, "chapter %s, library %s,", ch->id, ch->libraries[i].name);
-        return unknown_roof(t, who, roof, why, len);
-    }
-    return 0;
+    if (check_versions(t, ch, why, len) != 0)
+        return -1;
+    return check_libraries(t, ch, why, len);
 }

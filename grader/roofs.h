@@ -1,16 +1,17 @@
 /* roofs.h: the roofs, in one table.
  *
  * A roof is a speed of light measured on the GPU at hand: a chapter's rows
- * (or a library's, in another precision) are given in percent of one, and
- * a row above 105% of its roof is flagged faster-than-roof. Each row of
- * the table says everything about one roof: the name chapters and
- * libraries give it (mw_chapter.roof, mw_library.roof), what its rate
- * counts (bytes or FLOPs), its unit, the metric it is cached under in
- * results/<gpu>/ceilings.csv, how the terminal, the plots and the tables
- * name it, how it is measured, and the function that measures it. Adding a
- * roof is one row in roofs.c and its measurement in ceilings.c; the bench,
- * the cache and the startup check follow the table, and bench.csv carries
- * the row's unit, count and names to the plots and tables (facts.h).
+ * (or a version's or library's, in another precision) are given in percent
+ * of one, and a row above 105% of its roof is flagged faster-than-roof.
+ * Each row of the table says everything about one roof: the name chapters,
+ * versions and libraries give it (mw_chapter.roof, mw_version.roof,
+ * mw_library.roof), what its rate counts (bytes or FLOPs), its unit, the
+ * metric it is cached under in results/<gpu>/ceilings.csv, how the
+ * terminal, the plots and the tables name it, how it is measured, and the
+ * function that measures it. Adding a roof is one row in roofs.c and its
+ * measurement in ceilings.c; the bench, the cache and the startup check
+ * follow the table, and bench.csv carries the row's unit, count and names
+ * to the plots and tables (facts.h).
  *
  * Everything here but the measurements is pure C and unit-tested
  * (tests/unit/test_roofs.c); the measurements are GPU code (ceilings.c). */
@@ -54,11 +55,12 @@ typedef struct mw_roof_table {
 /* The most roofs a table may hold: the size of mw_ceilings.value[]. */
 #define MW_MAX_ROOFS 8
 
-/* The project's roofs: copy, fp32, tf32. */
+/* The project's roofs: copy, fp32, tf32, bf16. */
 extern const mw_roof_table mw_roofs;
 
 /* The measurements of the project's roofs (ceilings.c). */
-mw_roof_measure mw_measure_copy, mw_measure_fp32_gemm, mw_measure_tf32_gemm;
+mw_roof_measure mw_measure_copy, mw_measure_fp32_gemm, mw_measure_tf32_gemm,
+    mw_measure_bf16_gemm;
 
 /* What a roof's rate counts, as bench.csv's roof_counts says it: "bytes"
  * or "flops", the suffix of the model_bytes and model_flops columns. */
@@ -92,10 +94,11 @@ void mw_roof_speed_label(const mw_roof *r, double value, char *text, size_t len)
 struct mw_ceilings;
 int mw_roofs_write_csv(FILE *f, const mw_roof_table *t, const struct mw_ceilings *c);
 
-/* Is every roof the chapter names, its own and its libraries', in table t?
- * Returns 0, or -1 with one line in `why` naming the chapter (and the
- * library) and the unknown roof. A chapter must name a roof; a library may
- * leave it NULL (the chapter's). */
+/* Is every roof the chapter names, its own, its versions' and its
+ * libraries', in table t? Returns 0, or -1 with one line in `why` naming
+ * the chapter (and the version or library) and the unknown roof. A chapter
+ * must name a roof; a version or library may leave it NULL (the
+ * chapter's). */
 int mw_roofs_check_chapter(const mw_roof_table *t, const struct mw_chapter *ch, char *why,
                            size_t len);
 

@@ -19,8 +19,8 @@ set title noenhanced font ',15'
 set grid xtics ytics back lt 1 lc rgb '#D9D9D9' lw 1
 set border lw 1.2
 # The colours of the roofs other than the memory and compute roofs (TF32,
-# then any a later row of the roof table adds), in the speed and roofline
-# plots alike.
+# bf16, then any a later row of the roof table adds), in the speed and
+# roofline plots alike.
 extracolour(i) = word('#009E73 #CC79A7 #D55E00 #56B4E9', (i - 1) % 4 + 1)
 # "on GPU (date)", or whatever part of it env.csv gave.
 on = (gpu ne '' ? ' on '.gpu : '').(date ne '' ? ' ('.date.')' : '')

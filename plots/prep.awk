@@ -59,9 +59,9 @@ function pow2(v,    k) {
 }
 
 # The k-th (0-based, cycling) of three space-separated words.
-function word3(list, k,    w) {
-    split(list, w, " ")
-    return w[k % 3 + 1]
+function word_cycle(list, k,    w, n) {
+    n = split(list, w, " ")
+    return w[k % n + 1]
 }
 
 # Shape text with its powers of two written 2^k ("n=16777216" -> "n=2^24").
@@ -160,9 +160,14 @@ BEGIN {
     np = split("#0072B2 #D55E00 #009E73 #CC79A7 #E69F00 #56B4E9 #8C564B #F0E442", pal, " ")
     nv = 0
     for (i = 1; i <= ni; i++) {
-        # Libraries in black, then dark purple and olive; roofs in greys.
-        if (kind[i] == "library") { colour[i] = word3("#000000 #6A3D9A #7F7F00", nlib++); continue }
-        if (kind[i] == "roof") { colour[i] = word3("#8C8C8C #BDBDBD #5A5A5A", nroof++); continue }
+        # Libraries in black, then dark purple, olive, dark red, dark teal and
+        # brown (chapter 05 has three libraries in four series each); roofs
+        # in greys.
+        if (kind[i] == "library") {
+            colour[i] = word_cycle("#000000 #6A3D9A #7F7F00 #8B1A1A #1B5E5E #6B4226", nlib++)
+            continue
+        }
+        if (kind[i] == "roof") { colour[i] = word_cycle("#8C8C8C #BDBDBD #5A5A5A", nroof++); continue }
         v = impl[i]; sub(/^[^\/]*\//, "", v)
         if (!(v in vcol)) vcol[v] = pal[nv++ % np + 1]
         colour[i] = vcol[v]

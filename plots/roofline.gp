@@ -24,8 +24,9 @@ if (!roofs) unset key
 set samples 3000
 
 # The memory roof (bandwidth times intensity) meets the compute roof at the
-# ridge point; left of it a kernel is memory-bound. Any other roof (TF32, on
-# the tensor cores at lower precision) is drawn apart, dashed, from the ridge.
+# ridge point; left of it a kernel is memory-bound. Any other roof (TF32 or
+# bf16, on the tensor cores at lower precision) is drawn apart, dashed, from
+# the ridge.
 ridge = roofs ? comproof / memroof : 1
 mem(x) = memroof * x
 cmd = 'plot '

@@ -74,8 +74,8 @@ END {
         if (timed(r)) {
             if (cell(r, "q1_ms") != "" && cell(r, "q3_ms") != "") iqr = fmt_time(cell(r, "q3_ms") - cell(r, "q1_ms"))
             if (cell(r, "pct_roof") != "") pct = sprintf("%.1f%%", cell(r, "pct_roof"))
-            # A row measured against another roof (a TF32 library call in an
-            # FP32 chapter) says which.
+            # A row measured against another roof (a TF32 library call or a
+            # bf16 kernel in an FP32 chapter) says which.
             if (pct != "" && cell(r, "roof") != roof)
                 pct = pct " of " (cell(r, "roof_label") != "" ? cell(r, "roof_label") : cell(r, "roof"))
             if (cell(r, "model_flops") + 0 > 0) gf = fmt_rate(cell(r, "gflops"))   # a copy has no FLOPs

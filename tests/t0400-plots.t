@@ -65,18 +65,20 @@ has "$d/traffic.svg" "model bytes only"; ok $? "no traffic.csv: model bytes from
 has "$d/roofline.svg" "no roofs drawn"; ok $? "no ceilings.csv: roofline says so"
 has "$d/speed.svg" "Amdahl"; ok $? "a quote in the title survives"
 
-# A GFLOP/s chapter with a TF32 library line 8x above the FP32 roof: the
-# speed axis turns logarithmic and draws the TF32 roof; the FP32 roof stays
-# the chapter's. (Made-up times, to exercise the drawing only.)
+# A GFLOP/s chapter with a TF32 library line 8x above the FP32 roof and a
+# bf16 version measured against its own roof: the speed axis turns
+# logarithmic and draws the TF32 roof; the FP32 roof stays the chapter's.
+# (Made-up times, to exercise the drawing only.)
 d=$tmp/fp32/09-gemm
 mkdir -p "$d"
 cp "$tmp/r/ceilings.csv" "$tmp/fp32/"
 awk 'BEGIN {
     print "chapter,impl,kind,size,shape,model_bytes,model_flops,reps,median_ms,q1_ms,q3_ms,wall_ms,gbps,gflops,roof,pct_roof,flag,op"
-    split("reference/01_k library/sgemm library/sgemm_TF32", im, " ")
-    split("reference library library", kd, " "); split("fp32 fp32 tf32", rf, " "); split("20000 50000 400000", gf, " ")
+    split("reference/01_k library/sgemm library/sgemm_TF32 reference/03_bf16", im, " ")
+    split("reference library library reference", kd, " "); split("fp32 fp32 tf32 bf16", rf, " ")
+    split("20000 50000 400000 600000", gf, " ")
     for (n = 1024; n <= 4096; n *= 2)
-        for (i = 1; i <= 3; i++) {
+        for (i = 1; i <= 4; i++) {
             f = 2 * n * n * n; b = 12 * n * n; ms = f / gf[i] / 1e6
             printf "09-gemm,%s,%s,%d,M=%d N=%d K=%d,%d,%d,10,%g,%g,%g,%g,%g,%g,%s,50,,0\n",
                 im[i], kd[i], n, n, n, n, b, f, ms, ms, ms, ms, b / ms / 1e6, gf[i], rf[i]
@@ -85,7 +87,7 @@ awk 'BEGIN {
 # The facts columns (timed, chapter_roof, roof_value, roof_counts, ...),
 # decided in C.
 "$root/build/tools/mw-facts" "$d/bench.csv"; ok $? "mw-facts adds the facts to the FP32 chapter"
-plot "$d"; ok $? "plot.sh draws an FP32 chapter with a TF32 library line"
+plot "$d"; ok $? "plot.sh draws an FP32 chapter with a TF32 library line and a bf16 version"
 has "$d/speed.svg" "log scale" && has "$d/speed.svg" "TF32 roof"
 ok $? "speed: log axis and the TF32 roof when a TF32 line would flatten the others"
 has "$d/speed.svg" "FP32 roof 51700 GFLOP/s (measured)"; ok $? "speed: the FP32 roof is still the chapter's"
@@ -103,6 +105,11 @@ if [ -x "$root/build/tests/test_roofs" ] &&
     ok $? "roofline: the made-up roof beside TF32, with the legend the table gives it"
     has "$d/speed.svg" "MADEUP roof 1234 GFLOP/s (made up for a test)"
     ok $? "speed: the made-up roof's line, as it counts FLOPs like the chapter"
+    # bf16, the project's fourth roof (measured in that listing): dashed
+    # beside TF32 and the made-up one, three extra roofs in all.
+    has "$d/roofline.svg" "bf16 roof: 800 TFLOP/s (measured; tensor cores, bf16)" &&
+        has "$d/speed.svg" "bf16 roof 800000 GFLOP/s (measured; tensor cores, bf16)"
+    ok $? "roofline and speed: the bf16 roof beside the other extra ones"
 else
     ok 1 "build/tests/test_roofs --madeup-roofs wrote the made-up table's roofs (run 'make build')"
 fi

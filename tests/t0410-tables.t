@@ -75,6 +75,24 @@ row library/sgemm_TF32 | grep -qF '| 84.1% of TF32 |'; ok $? "a TF32 row's % of 
 row library/sgemm | grep -qF '| 95.5% |'; ok $? "an FP32 row's % of roof is plain"
 grep -qF 'of the measured FP32 GEMM rate' "$tmp/table"; ok $? "the caption names the FP32 roof, not TF32's"
 
+# A bf16 version in an FP32 chapter (mw_version.roof), its row first, in a
+# bench.csv that has the facts columns as the bench writes them: mw-facts
+# keeps the chapter's roof the file names (the first non-library row's roof
+# would be bf16), and the table says which roof the version's % is of.
+facts_cols=roof_value,chapter_roof,timed,not_timed_why,vs_library,vs_library_impl,roof_unit,roof_counts,roof_label,roof_description
+cat > "$tmp/attn.csv" <<EOF
+chapter,impl,kind,size,shape,model_bytes,model_flops,reps,median_ms,q1_ms,q3_ms,wall_ms,gbps,gflops,roof,pct_roof,flag,op,$facts_cols
+09-a,reference/03_bf16,reference,4096,N=4096,201326592,137438953472,10,0.5,0.5,0.5,1,403,274877,bf16,37.9,,0,,fp32,,,,,,,,
+09-a,reference/01_k,reference,4096,N=4096,201326592,137438953472,10,5.6,5.6,5.6,6,35.9,24543,fp32,47.8,,0,,fp32,,,,,,,,
+09-a,library/lib,library,4096,N=4096,201326592,137438953472,10,2.8,2.8,2.8,3,71.9,49085,fp32,95.5,,0,,fp32,,,,,,,,
+EOF
+facts "$tmp/attn.csv"
+is "$(awk -F, 'NR > 1 { print $20 }' "$tmp/attn.csv" | sort -u)" fp32 "mw-facts keeps the chapter_roof the bench wrote"
+is "$(awk -F, 'NR == 2 { print $27 }' "$tmp/attn.csv")" bf16 "the bf16 row's roof_label is bf16's"
+awk -f "$root/plots/csv.awk" -f "$root/plots/table.awk" -v env="$tmp/genv.csv" "$tmp/attn.csv" > "$tmp/table"; ok $? "table.awk runs on a chapter with a bf16 version"
+row reference/03_bf16 | grep -qF '| 37.9% of bf16 |'; ok $? "a bf16 version's % of roof says bf16"
+grep -qF 'of the measured FP32 GEMM rate' "$tmp/table"; ok $? "the caption names the chapter's FP32 roof"
+
 # A file without the facts columns: table.awk decides nothing, and says
 # which column is missing and what adds it.
 printf 'chapter,impl,kind,size,shape,model_bytes,model_flops,reps,median_ms,q1_ms,q3_ms,wall_ms,gbps,gflops,roof,pct_roof,flag,op\n' > "$tmp/old.csv"

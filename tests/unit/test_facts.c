@@ -119,13 +119,18 @@ static void test_roofs(void)
         {"library/sgemm_TF32", "library", 8, 0, 1, 1, 1, "", "tf32"},
         {"reference/k", "reference", 8, 0, 1, 1, 1, "", "fp32"},
         {"library/odd", "library", 8, 0, 1, 1, 1, "", "fp64"},
+        {"reference/03_bf16", "reference", 8, 0, 1, 1, 1, "", "bf16"},
     };
-    mw_ceilings c = {{2988.79, 51382.2, 408485}, ""};
-    mw_row_facts f[3];
-    mw_facts_decide(r, 3, &c, &mw_roofs, f);
+    mw_ceilings c = {{2988.79, 51382.2, 408485, 725000}, ""};
+    mw_row_facts f[4];
+    mw_facts_decide(r, 4, &c, &mw_roofs, f);
     is_double(f[0].roof_value, 408485, 0, "a TF32 row: the TF32 roof's value");
     is_double(f[1].roof_value, 51382.2, 0, "an FP32 row: the FP32 roof's value");
     ok(isnan(f[2].roof_value), "an unknown roof: no value");
+    is_double(f[3].roof_value, 725000, 0,
+              "a version with a roof of its own: the bf16 roof's value");
+    ok(f[3].roof == mw_roof_find(&mw_roofs, "bf16") && strcmp(f[3].roof->plot_label, "bf16") == 0,
+       "and its row of the table, for its label");
     ok(f[0].roof == mw_roof_find(&mw_roofs, "tf32") &&
            f[1].roof == mw_roof_find(&mw_roofs, "fp32"),
        "each row's roof: its row of the table");
@@ -281,7 +286,8 @@ static void test_madeup(const char *out)
     for (int i = 0; i < NMADEUP; i++)
         rows[i] = (mw_bench_row){madeup_runs[i].impl, madeup_runs[i].kind, madeup_runs[i].size, 0,
                                  madeup_runs[i].ms, NAN, NAN, "", "madeup"};
-    mw_ceilings c = {{2988.79, 51382.2, 408485, MADEUP_VALUE}, ""};
+    mw_ceilings c = {{2988.79, 51382.2, 408485, 725000}, ""};
+    c.value[mw_roofs.count] = MADEUP_VALUE; /* its row: after the project's */
     mw_row_facts f[NMADEUP];
     mw_facts_decide(rows, NMADEUP, &c, &t, f);
     ok(f[3].roof == &madeup_rows[mw_roofs.count],

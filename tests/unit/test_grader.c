@@ -433,7 +433,8 @@ static void test_ceilings_cache(void)
     ok(mkdtemp(dir) != NULL, "temp dir");
     char path[256];
     snprintf(path, sizeof path, "%s/gpu/ceilings.csv", dir);
-    mw_ceilings c = {{3013.5, 51700, 454000}, "2026-11-22"}, back; /* copy, fp32, tf32 */
+    /* copy, fp32, tf32, bf16 */
+    mw_ceilings c = {{3013.5, 51700, 454000, 750000}, "2026-11-22"}, back;
     ok(mw_ceilings_load(path, &back) == -1, "a missing cache does not load");
     ok(mw_ceilings_save(path, &c, "Some GPU, 80GB") == 0, "cache saved (folders created)");
     ok(mw_ceilings_load(path, &back) == 0, "cache loads");
@@ -441,11 +442,18 @@ static void test_ceilings_cache(void)
               "copy bandwidth round-trips");
     is_double(mw_ceilings_value(&back, &mw_roofs, "fp32"), 51700, 1e-9, "FP32 rate round-trips");
     is_double(mw_ceilings_value(&back, &mw_roofs, "tf32"), 454000, 1e-9, "TF32 rate round-trips");
+    is_double(mw_ceilings_value(&back, &mw_roofs, "bf16"), 750000, 1e-9, "bf16 rate round-trips");
     is_str(back.date, "2026-11-22", "date round-trips");
     FILE *fp = fopen(path, "w");
     fputs("metric,value,unit,detail\ncopy_gbps,3000,GB/s,x\n", fp);
     fclose(fp);
     ok(mw_ceilings_load(path, &back) == -1, "an incomplete cache does not load");
+    fp = fopen(path, "w");
+    fputs("metric,value,unit,detail\ncopy_gbps,3000,GB/s,x\nfp32_gflops,50000,GFLOP/s,x\n"
+          "tf32_gflops,400000,GFLOP/s,x\ndate,,,2026-11-22\n", fp);
+    fclose(fp);
+    ok(mw_ceilings_load(path, &back) == -1,
+       "a cache of copy, fp32 and tf32 (before bf16) does not load: the roofs are measured again");
     unlink(path);
     snprintf(path, sizeof path, "%s/gpu", dir);
     rmdir(path);

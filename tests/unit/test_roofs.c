@@ -1,11 +1,13 @@
 /* test_roofs.c: the table of roofs (grader/roofs.c) and the ceilings cache
  * that follows it (grader/ceilings_cache.c), without a GPU: lookup, percent
- * of roof, the startup check of a chapter's roof names, the committed
- * caches read and written back byte for byte, and a made-up roof added in
- * one place (a table row) that the cache and the percent then follow.
+ * of roof, the startup check of a chapter's roof names (its own, its
+ * versions' and its libraries'), the committed caches read and written
+ * back byte for byte, and a made-up roof added in one place (a table row)
+ * that the cache and the percent then follow.
  *
  * Arguments: ceilings.csv files written by the grader (results/<gpu>/),
- * each of which must load, and save back to the same bytes. */
+ * each of which must load (or, cached before a roof was added, be measured
+ * again), and save back to the same bytes. */
 #define _POSIX_C_SOURCE 200809L
 #include "tap.h"
 #include "table_plus.h"
@@ -20,16 +22,24 @@
 
 static void test_lookup(void)
 {
-    const char *names[] = {"copy", "fp32", "tf32"};
-    const char *metrics[] = {"copy_gbps", "fp32_gflops", "tf32_gflops"};
-    is_int(mw_roofs.count, 3, "the project has three roofs");
-    for (int i = 0; i < 3; i++) {
+    const char *names[] = {"copy", "fp32", "tf32", "bf16"};
+    const char *metrics[] = {"copy_gbps", "fp32_gflops", "tf32_gflops", "bf16_gflops"};
+    is_int(mw_roofs.count, 4, "the project has four roofs");
+    for (int i = 0; i < 4; i++) {
         const mw_roof *r = mw_roof_find(&mw_roofs, names[i]);
         ok(r == &mw_roofs.roof[i], names[i]);
         is_int(mw_roof_index(&mw_roofs, names[i]), i, "its index is its row");
-        /* ceilings.h names value[0..2] after these three, for now. */
+        /* value[i] of a cache is roof i: a new roof goes last, so that the
+         * rows committed caches hold keep their place. */
         is_str(r ? r->metric : NULL, metrics[i], "cached under its metric, in this order");
     }
+    const mw_roof *bf16 = mw_roof_find(&mw_roofs, "bf16");
+    ok(bf16 && bf16->counts == MW_ROOF_FLOPS && strcmp(bf16->unit, "GFLOP/s") == 0 &&
+           strcmp(bf16->label, "bf16 GEMM") == 0 && strcmp(bf16->plot_label, "bf16") == 0,
+       "bf16 counts FLOPs, in GFLOP/s, and is called bf16");
+    ok(bf16 && strstr(bf16->detail, "cublasGemmEx 8192^3") &&
+           strstr(bf16->detail, "bf16 A and B") && strstr(bf16->detail, "CUBLAS_COMPUTE_32F"),
+       "measured by cublasGemmEx at 8192^3, bf16 inputs, FP32 accumulation");
     ok(mw_roof_find(&mw_roofs, "fp64") == NULL, "an unknown roof is not found");
     ok(mw_roof_find(&mw_roofs, "COPY") == NULL, "names are exact");
     ok(mw_roof_find(&mw_roofs, NULL) == NULL, "no name, no roof");
@@ -69,9 +79,13 @@ static void test_percent(void)
     ok(mw_roof_percent(copy, ceiling, bytes, 0, s) == 100 * bytes / s / 1e9 / ceiling,
        "the same double as before the table");
     mw_ceilings c = {0};
-    c.value[0] = 3000, c.value[1] = 50000, c.value[2] = 400000;
+    c.value[0] = 3000, c.value[1] = 50000, c.value[2] = 400000, c.value[3] = 800000;
     is_double(mw_ceilings_percent(&c, &mw_roofs, "tf32", 0, 4e11, 1e-3), 100, 1e-9,
               "by name: tf32 against the TF32 value");
+    is_double(mw_ceilings_percent(&c, &mw_roofs, "bf16", 0, 4e11, 1e-3), 50, 1e-9,
+              "bf16 against the bf16 value");
+    is_double(mw_ceilings_percent(&c, &mw_roofs, "fp32", 0, 4e11, 1e-3), 800, 1e-9,
+              "the same row against FP32: what a bf16 kernel would read without its roof");
     ok(isnan(mw_ceilings_percent(&c, &mw_roofs, "fp64", 1, 1, 1)),
        "an unknown roof is no percent, never the copy's");
     is_double(mw_ceilings_value(&c, &mw_roofs, "fp32"), 50000, 0, "value by name");
@@ -109,18 +123,49 @@ static void test_check_chapter(void)
     is_int(mw_roofs_check_chapter(&mw_roofs, &ch, why, sizeof why), -1,
            "an unknown chapter roof is an error");
     is_str(why, "chapter 99-test names roof 'fp64', which grader/roofs.c does not define "
-                "(roofs: copy, fp32, tf32)",
+                "(roofs: copy, fp32, tf32, bf16)",
            "one line: the chapter, the name, the names known");
     ch.roof = NULL;
     is_int(mw_roofs_check_chapter(&mw_roofs, &ch, why, sizeof why), -1, "no roof is an error");
     ok(strstr(why, "names no roof") != NULL, "saying so");
     ch.roof = "copy";
-    libs[1].roof = "bf16";
+    libs[1].roof = "fp64";
     is_int(mw_roofs_check_chapter(&mw_roofs, &ch, why, sizeof why), -1,
            "an unknown library roof is an error");
-    is_str(why, "chapter 99-test, library libB_TF32, names roof 'bf16', which grader/roofs.c "
-                "does not define (roofs: copy, fp32, tf32)",
+    is_str(why, "chapter 99-test, library libB_TF32, names roof 'fp64', which grader/roofs.c "
+                "does not define (roofs: copy, fp32, tf32, bf16)",
            "naming the library");
+}
+
+/* A version may name a roof of its own, as a library may: chapter 05's
+ * bf16 kernel against the bf16 roof, not the chapter's FP32 one. */
+static void test_check_versions(void)
+{
+    mw_version versions[] = {
+        {"01_k", "k1", "", 0, 0, NULL}, /* positional, as chapters write them: roof NULL */
+        {"02_bf16", "k2", "", 0, 1, NULL, "bf16"},
+    };
+    ok(versions[0].roof == NULL, "a version initialized without a roof has none (the chapter's)");
+    mw_chapter ch = {.id = "99-test", .roof = "fp32", .versions = versions, .nversions = 2};
+    char why[512] = "";
+    is_int(mw_roofs_check_chapter(&mw_roofs, &ch, why, sizeof why), 0,
+           "a version's roof (NULL: the chapter's) is known");
+    versions[1].roof = "fp64";
+    is_int(mw_roofs_check_chapter(&mw_roofs, &ch, why, sizeof why), -1,
+           "an unknown version roof is an error");
+    is_str(why, "chapter 99-test, version 02_bf16, names roof 'fp64', which grader/roofs.c "
+                "does not define (roofs: copy, fp32, tf32, bf16)",
+           "naming the version");
+    mw_library libs[] = {{"libX", "library", no_setup, no_run, NULL, NULL, 1, 0, "fp16"}};
+    ch.libraries = libs, ch.nlibraries = 1;
+    mw_roofs_check_chapter(&mw_roofs, &ch, why, sizeof why);
+    ok(strstr(why, "version 02_bf16") != NULL, "versions are checked before libraries");
+    versions[1].roof = "bf16";
+    mw_roofs_check_chapter(&mw_roofs, &ch, why, sizeof why);
+    ok(strstr(why, "library libX, names roof 'fp16'") != NULL, "then the libraries");
+    ch.roof = "fp64";
+    mw_roofs_check_chapter(&mw_roofs, &ch, why, sizeof why);
+    ok(strncmp(why, "chapter 99-test names roof 'fp64'", 33) == 0, "the chapter's own first");
 }
 
 /* The whole file, for byte comparisons. */
@@ -149,22 +194,62 @@ static void gpu_of(const char *path, char *gpu, size_t len)
         fclose(fp);
 }
 
+/* The project's roofs a loaded cache has a value of: its first n rows,
+ * where it was cached before the others were added (new roofs go last);
+ * -1 when it lacks a roof older than one it has. */
+static int held_prefix(const mw_ceilings *c)
+{
+    int n = 0;
+    while (n < mw_roofs.count && !isnan(c->value[n]))
+        n++;
+    for (int i = n; i < mw_roofs.count; i++)
+        if (!isnan(c->value[i]))
+            return -1;
+    return n;
+}
+
 /* A cache the grader wrote loads, and saves back to the same bytes: the
- * table reads and writes ceilings.csv exactly as the fixed fields did. */
+ * table reads and writes ceilings.csv exactly as the fixed fields did. One
+ * cached before a roof was added (a GPU not measured since) does not load:
+ * the bench measures every roof again, the new one included. */
 static void test_committed(const char *path, const char *tmp)
 {
     mw_ceilings c;
     char name[512], gpu[256];
-    snprintf(name, sizeof name, "%s loads", path);
-    ok(mw_ceilings_load(path, &c) == 0, name);
+    int loaded = mw_ceilings_load(path, &c), n = held_prefix(&c);
+    int whole = n == mw_roofs.count;
+    snprintf(name, sizeof name, "%s %s", path,
+             whole ? "loads"
+                   : "lacks only roofs added since: it does not load, so it is measured again");
+    ok(n > 0 && loaded == (whole ? 0 : -1), name);
+    mw_roof_table held = {mw_roofs.roof, n > 0 ? n : 0};
     char *before = slurp(path);
     gpu_of(path, gpu, sizeof gpu);
-    mw_ceilings_save(tmp, &c, gpu);
+    mw_ceilings_save_roofs(tmp, &held, &c, gpu);
     char *after = slurp(tmp);
     snprintf(name, sizeof name, "%s saves back to the same bytes", path);
     ok(before && after && strcmp(before, after) == 0, name);
     free(before);
     free(after);
+}
+
+/* A cache from before the bf16 roof, as every GPU's was: its three roofs
+ * are read, but it does not load, so the bf16 roof gets measured. */
+static void test_three_roof_cache(const char *dir)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/old/ceilings.csv", dir);
+    mw_roof_table three = {mw_roofs.roof, 3};
+    mw_ceilings c = {{2988.79, 51382.2, 408485}, "2026-11-22"}, back;
+    ok(mw_ceilings_save_roofs(path, &three, &c, "Some GPU") == 0, "a cache of copy, fp32, tf32");
+    is_int(mw_ceilings_load(path, &back), -1, "without bf16 it does not load: measured again");
+    is_double(back.value[2], 408485, 0, "what it holds is still read");
+    ok(isnan(mw_ceilings_value(&back, &mw_roofs, "bf16")), "bf16 has no value");
+    ok(isnan(mw_ceilings_percent(&back, &mw_roofs, "bf16", 0, 1e12, 1)),
+       "and no percent of it, never another roof's");
+    unlink(path);
+    snprintf(path, sizeof path, "%s/old", dir);
+    rmdir(path);
 }
 
 /* ---- a made-up roof, added in one place ----------------------------------- */
@@ -205,7 +290,13 @@ static void test_plot_words(void)
     mw_roof_speed_label(&t->roof[2], 408485, text, sizeof text);
     is_str(text, "TF32 roof 408485 GFLOP/s (measured; tensor cores, lower precision)",
            "the speed plot's label, in the speed axis' unit");
-    mw_ceilings c = {{2988.79, 51382.2, NAN}, ""};
+    is_str(mw_roof_role(t, 3), "extra", "bf16 an extra one too, dashed beside TF32");
+    mw_roof_legend(&t->roof[3], 725000, text, sizeof text);
+    is_str(text, "bf16 roof: 725 TFLOP/s (measured; tensor cores, bf16)", "the bf16 roof's legend");
+    mw_roof_speed_label(&t->roof[3], 725000, text, sizeof text);
+    is_str(text, "bf16 roof 725000 GFLOP/s (measured; tensor cores, bf16)",
+           "and its speed plot label");
+    mw_ceilings c = {{2988.79, 51382.2, NAN, 725000}, ""};
     char *csv = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&csv, &len);
@@ -217,7 +308,9 @@ static void test_plot_words(void)
            "fp32,compute,flops,GFLOP/s,51382.199999999997,"
            "\"FP32 roof: 51.4 TFLOP/s (measured, cuBLAS SGEMM)\","
            "\"FP32 roof 51382 GFLOP/s (measured, cuBLAS SGEMM)\"\n"
-           "tf32,extra,flops,GFLOP/s,,,\n",
+           "tf32,extra,flops,GFLOP/s,,,\n"
+           "bf16,extra,flops,GFLOP/s,725000,\"bf16 roof: 725 TFLOP/s (measured; tensor cores, "
+           "bf16)\",\"bf16 roof 725000 GFLOP/s (measured; tensor cores, bf16)\"\n",
            "one row a roof; a value that round-trips; blank where unmeasured");
     free(csv);
 }
@@ -226,23 +319,27 @@ static void test_madeup(const char *dir, const char *listing)
 {
     mw_roof_table t = madeup_table();
     const mw_roof *madeup = mw_roof_find(&t, "madeup");
-    ok(madeup != NULL && madeup->measure != NULL, "the new roof is found, with its measurement");
+    const int m = mw_roofs.count; /* its row: after the project's */
+    ok(madeup == &t.roof[m] && madeup->measure != NULL,
+       "the new roof is found, with its measurement");
     mw_ceilings c = {0};
-    c.value[0] = 3000, c.value[1] = 50000, c.value[2] = 400000;
-    c.value[3] = madeup ? madeup->measure(NULL) : NAN;
+    c.value[0] = 3000, c.value[1] = 50000, c.value[2] = 400000, c.value[3] = 800000;
+    c.value[m] = madeup ? madeup->measure(NULL) : NAN;
     snprintf(c.date, sizeof c.date, "2026-11-22");
     char path[512], old_path[512];
     snprintf(path, sizeof path, "%s/madeup/ceilings.csv", dir);
     ok(mw_ceilings_save_roofs(path, &t, &c, "Some GPU") == 0, "saved with the new roof");
     char *text = slurp(path);
     ok(text && strstr(text, "\ntf32_gflops,400000,GFLOP/s,\"cublasSgemm 8192^3") &&
-           strstr(text, "\nmadeup_gflops,1234.5,GFLOP/s,\"a made-up GEMM, 4096^3, median\"\n"
+           strstr(text, "\nbf16_gflops,800000,GFLOP/s,\"cublasGemmEx 8192^3, bf16 A and B, bf16 "
+                        "C, CUBLAS_COMPUTE_32F, median\"\n"
+                        "madeup_gflops,1234.5,GFLOP/s,\"a made-up GEMM, 4096^3, median\"\n"
                         "date,,,2026-11-22\n"),
        "its row follows the others, before the date");
     free(text);
     mw_ceilings back;
     ok(mw_ceilings_load_roofs(path, &t, &back) == 0, "and loads back");
-    is_double(back.value[3], 1234.5, 0, "its value round-trips");
+    is_double(back.value[m], 1234.5, 0, "its value round-trips");
     is_double(back.value[0], 3000, 0, "beside the others");
     is_double(mw_ceilings_percent(&back, &t, "madeup", 0, 2469e9, 1.0), 200, 1e-9,
               "a row's percent of the new roof: FLOPs over its value");
@@ -254,7 +351,7 @@ static void test_madeup(const char *dir, const char *listing)
     ok(mw_ceilings_load_roofs(old_path, &t, &back) == -1,
        "an older cache lacks it: measured again");
     is_double(back.value[2], 400000, 0, "what it has is still read");
-    ok(isnan(back.value[3]), "what it lacks is NaN");
+    ok(isnan(back.value[m]), "what it lacks is NaN");
     mw_chapter ch = {.id = "99-madeup", .roof = "madeup"};
     char why[512];
     is_int(mw_roofs_check_chapter(&t, &ch, why, sizeof why), 0, "a chapter may name it");
@@ -262,7 +359,7 @@ static void test_madeup(const char *dir, const char *listing)
            "but not where the table lacks it");
     /* The plots draw it with no other change: the listing they read has it
      * (t0400 draws a plot from this listing and finds its legend). */
-    is_str(mw_roof_role(&t, 3), "extra", "a fourth roof is an extra one on the roofline");
+    is_str(mw_roof_role(&t, m), "extra", "a roof added last is an extra one on the roofline");
     FILE *f = fopen(listing ? listing : "/dev/null", "w");
     ok(f && mw_roofs_write_csv(f, &t, &c) == 0 && fclose(f) == 0, "its roofs listing is written");
     if (listing) {
@@ -289,6 +386,7 @@ int main(int argc, char **argv)
     test_rows_whole();
     test_percent();
     test_check_chapter();
+    test_check_versions();
     test_plot_words();
     /* --madeup-roofs FILE: where to leave the made-up table's roofs listing. */
     const char *listing = NULL;
@@ -301,6 +399,7 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++)
         test_committed(argv[i], tmp);
     unlink(tmp);
+    test_three_roof_cache(dir);
     test_madeup(dir, listing);
     rmdir(dir);
     return done_testing();
