@@ -36,8 +36,13 @@
 
 enum { Qb, Kb, Vb, Ob, Lb };
 /* A case's op is OP_FULL or OP_CAUSAL; exercise 05.3 runs every case with
- * OP_BF16 set as well (MW_OP_FROM_CASE_WITH): bf16 Q, K, V and O. */
-enum { OP_FULL = 0, OP_CAUSAL = 1, OP_BF16 = 2 };
+ * OP_BF16 set as well (MW_OP_FROM_CASE_WITH): bf16 Q, K, V and O. The
+ * bench's d = 128 cases carry OP_D128, which changes nothing in what is
+ * computed (d is dim[3]) but makes them series of their own: a row's name
+ * takes the op's suffix ("-d128-causal"), and the bench pairs each row with
+ * the library row of the same size and op (grader/facts.c), so a d = 128
+ * row is never set against a d = 64 one. */
+enum { OP_FULL = 0, OP_CAUSAL = 1, OP_BF16 = 2, OP_D128 = 4 };
 
 /* dim[] = {B, H, N, d}; op as above; arg[1] is the scale (0: 1/sqrt(d)). */
 #define DB(c) ((c)->dim[0])
@@ -78,7 +83,7 @@ static const mw_version versions[] = {
     {"03_flash_bf16", "attention_flash_bf16",
      "02_flash on the tensor cores in bf16: Q, K, V read and O written once in bf16, 8 B H N d "
      "bytes; both products by mma.sync with FP32 accumulation",
-     MW_OP_FROM_CASE_WITH(OP_BF16), 1, NULL},
+     MW_OP_FROM_CASE_WITH(OP_BF16), 1, NULL, "bf16"},
 };
 
 /* ---- the cases, by construction ------------------------------------------
@@ -161,17 +166,27 @@ static const mw_case cases[] = {
 
 /* Fixed B = 4, H = 16, d = 64 (the shape of the published FP32 anchors),
  * N from 256 to 16384, causal and not; then N = 32768 at B H = 32, where
- * the scores alone (137 GB) exceed the GPU's memory. */
+ * the scores alone (137 GB) exceed the GPU's memory. Then d = 128 (the
+ * head size of the published bf16 anchors, where the tensor cores have the
+ * most work per byte) from N = 1024 to 16384: series "-d128". */
 #define BENCH(N, causal, B)                                                                    \
     {"bench", {(B), 16, (N), 64}, {0, 0, 0, 0}, UNI, 1, 0, {0.f, 0.f}, (causal)},
+#define BENCH128(N, causal)                                                                    \
+    {"bench", {4, 16, (N), 128}, {0, 0, 0, 0}, UNI, 1, 0, {0.f, 0.f}, OP_D128 | (causal)},
 static const mw_case bench_cases[] = {
     BENCH(256, 0, 4) BENCH(256, 1, 4) BENCH(512, 0, 4) BENCH(512, 1, 4)
     BENCH(1024, 0, 4) BENCH(1024, 1, 4) BENCH(2048, 0, 4) BENCH(2048, 1, 4)
     BENCH(4096, 0, 4) BENCH(4096, 1, 4) BENCH(8192, 0, 4) BENCH(8192, 1, 4)
     BENCH(16384, 0, 4) BENCH(16384, 1, 4) BENCH(32768, 0, 2) BENCH(32768, 1, 2)
+    BENCH128(1024, 0) BENCH128(1024, 1) BENCH128(2048, 0) BENCH128(2048, 1)
+    BENCH128(4096, 0) BENCH128(4096, 1) BENCH128(8192, 0) BENCH128(8192, 1)
+    BENCH128(16384, 0) BENCH128(16384, 1)
 };
 static const size_t traffic_sizes[] = {1024, 4096, 16384};
-static const char *const op_suffix[] = {NULL, "-causal", NULL, "-causal"}; /* by op */
+/* By op: OP_CAUSAL, OP_BF16 (no suffix: the version's own name says bf16)
+ * and OP_D128 combined. */
+static const char *const op_suffix[] = {NULL,    "-causal",      NULL,    "-causal",
+                                        "-d128", "-d128-causal", "-d128", "-d128-causal"};
 
 static void buffers(const mw_case *c, mw_buffer_spec *s)
 {
@@ -636,6 +651,61 @@ static void verdict_row(const mw_result *r, int count, double N, const char *suf
            f->median_ms, f->gflops / 1e3, lib_text, unf_text);
 }
 
+/* "1.23x" (a / b), or "-" when either was not timed. */
+static void ratio_text(double a, double b, char *text, size_t len)
+{
+    if (isnan(a) || isnan(b))
+        snprintf(text, len, "-");
+    else
+        snprintf(text, len, "%.2fx", a / b);
+}
+
+/* 05.3 at one size of one series: its rate, and how it stands against
+ * cuDNN's fused attention (the library a bf16 user calls), the bf16
+ * composition from library calls, and the FP32 flash reference. */
+static void verdict_bf16_row(const mw_result *r, int count, double N, const char *suffix,
+                             const char *label)
+{
+    char name[96];
+    snprintf(name, sizeof name, "reference/03_flash_bf16%s", suffix);
+    const mw_result *f = mw_result_at(r, count, name, N);
+    if (!f || isnan(f->median_ms))
+        return;
+    double sdpa = time_at(r, count, "library/cudnn_sdpa", suffix, N);
+    double unf = time_at(r, count, "library/cublas_cudnn_unfused_bf16", suffix, N);
+    double fp32 = time_at(r, count, "reference/02_flash", suffix, N);
+    char sdpa_rate[16] = "-", of_sdpa[16] = "-", vs_unf[16], vs_fp32[16];
+    if (!isnan(sdpa)) {
+        snprintf(sdpa_rate, sizeof sdpa_rate, "%.0f", f->gflops / 1e3 * f->median_ms / sdpa);
+        snprintf(of_sdpa, sizeof of_sdpa, "%.0f%%", 100 * sdpa / f->median_ms);
+    }
+    ratio_text(unf, f->median_ms, vs_unf, sizeof vs_unf);
+    ratio_text(fp32, f->median_ms, vs_fp32, sizeof vs_fp32);
+    printf("  %6.0f %-12s %8.0f %8s %10s %14s %10s\n", N, label, f->gflops / 1e3, sdpa_rate,
+           of_sdpa, vs_unf, vs_fp32);
+}
+
+static void verdict_bf16(const mw_result *r, int count)
+{
+    if (!mw_result_at(r, count, "reference/03_flash_bf16", 4096))
+        return;
+    printf("\nverdict, bf16 (exercise 05.3): the tensor-core reference and cuDNN's fused "
+           "attention,\nTFLOP/s; the reference in %% of cuDNN's speed, and how many times "
+           "faster it is\nthan the bf16 library composition and the FP32 flash reference:\n");
+    printf("  %6s %-12s %8s %8s %10s %14s %10s\n", "N", "series", "05.3", "cuDNN", "% of cuDNN",
+           "vs composition", "vs FP32");
+    static const char *const series[] = {"", "-causal", "-d128", "-d128-causal"};
+    static const char *const label[] = {"d=64", "d=64 causal", "d=128", "d=128 causal"};
+    static const double Ns[] = {4096, 16384};
+    for (int k = 0; k < 2; k++)
+        for (int s = 0; s < 4; s++)
+            verdict_bf16_row(r, count, Ns[k], series[s], label[s]);
+    printf("  On the tensor cores attention is compute-bound: the bytes are 02_flash's, halved,\n"
+           "  and the speed is decided by data movement inside the SM. cuDNN's Hopper kernels\n"
+           "  issue wgmma, past what mma.sync can reach: call it unless it cannot express\n"
+           "  your attention.\n");
+}
+
 static void verdict(const mw_result *r, int count, double copy_gbps)
 {
     (void)copy_gbps;
@@ -658,12 +728,13 @@ static void verdict(const mw_result *r, int count, double copy_gbps)
     printf("  The unfused forms write and read the N x N scores, 16 B H N^2 bytes that flash\n"
            "  attention never moves (make traffic measures them). Past the GPU's memory\n"
            "  (N = 32768, B H = 32: 137 GB of scores) only the flash kernel runs at all.\n");
+    verdict_bf16(r, count);
 }
 
 const mw_chapter mw_chapter_def = {
     .id = "05-attention",
     .title = "Chapter 05: flash attention",
-    .size_label = "sequence length N (B = 4, H = 16, d = 64)",
+    .size_label = "sequence length N (B = 4, H = 16, d = 64; d = 128 in the -d128 series)",
     .roof = "fp32",
     .versions = versions,
     .nversions = sizeof versions / sizeof versions[0],
@@ -689,7 +760,7 @@ const mw_chapter mw_chapter_def = {
     .nlibraries = sizeof libraries / sizeof libraries[0],
     .verdict = verdict,
     .op_suffix = op_suffix,
-    .nops = 4,
+    .nops = sizeof op_suffix / sizeof op_suffix[0],
     .name_element = name_element,
     .explain = explain,
     .tiled_dims = 1u << 2,
