@@ -86,6 +86,15 @@ FORWARD(cublasGemmEx,
          cublasComputeType_t computeType, cublasGemmAlgo_t algo),
         (handle, transa, transb, m, n, k, alpha, A, Atype, lda, B, Btype, ldb, beta, C, Ctype, ldc,
          computeType, algo))
+FORWARD(cublasGemmStridedBatchedEx,
+        (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n,
+         int k, const void *alpha, const void *A, cudaDataType Atype, int lda,
+         long long int strideA, const void *B, cudaDataType Btype, int ldb,
+         long long int strideB, const void *beta, void *C, cudaDataType Ctype, int ldc,
+         long long int strideC, int batchCount, cublasComputeType_t computeType,
+         cublasGemmAlgo_t algo),
+        (handle, transa, transb, m, n, k, alpha, A, Atype, lda, strideA, B, Btype, ldb, strideB,
+         beta, C, Ctype, ldc, strideC, batchCount, computeType, algo))
 
 const char *CUBLASWINAPI cublasGetStatusName(cublasStatus_t status)
 {

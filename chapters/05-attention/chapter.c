@@ -16,7 +16,10 @@
  * Baselines in the same run: the composition a user would write from
  * library calls (cublasSgemmStridedBatched, a mask kernel when causal,
  * cudnnSoftmaxForward, cublasSgemmStridedBatched; library.c), which needs
- * the N x N scores in memory and returns O only (no L). */
+ * the N x N scores in memory and returns O only (no L); for 05.3, in bf16,
+ * cuDNN's fused attention (cudnn_sdpa.c, through the backend API) and the
+ * same composition with bf16 GEMMs on the tensor cores. 05.3 and the bf16
+ * rows are measured against the bf16 roof (a cuBLAS bf16 GEMM). */
 #define MW_WITH_CUBLAS
 #include "mw.h"
 
@@ -615,11 +618,48 @@ static size_t lib_workspace(const mw_case *c)
     return mw05_lib_workspace((int)DB(c), (int)DH(c), (int)DN(c));
 }
 
-/* It computes O only: L is left out of its check (neither cuBLAS nor
- * cuDNN's softmax returns the logsumexp). */
+/* The bf16 rows (05.3's cases, OP_BF16 set): cuDNN's fused attention,
+ * which writes O and L, and the composition of bf16 library calls, which
+ * writes O only and needs the same N x N workspace as the FP32 one. */
+static int sdpa_setup(void **state)
+{
+    return mw05_sdpa_lib_setup(state);
+}
+
+static cudaError_t sdpa_run(void *state, const mw_case *c, float *const *b, cudaStream_t s)
+{
+    return mw05_sdpa_lib_run(state, b[Qb], b[Kb], b[Vb], b[Ob], b[Lb], (int)DB(c), (int)DH(c),
+                             (int)DN(c), (int)DD(c), scale_of(c), is_causal(c), s);
+}
+
+static int lib_bf16_setup(void **state)
+{
+    return mw05_lib_bf16_setup(state);
+}
+
+static cudaError_t lib_bf16_run(void *state, const mw_case *c, float *const *b, cudaStream_t s)
+{
+    return mw05_lib_bf16_run(state, b[Qb], b[Kb], b[Vb], b[Ob], b[5], (int)DB(c), (int)DH(c),
+                             (int)DN(c), (int)DD(c), scale_of(c), is_causal(c), s);
+}
+
+static size_t lib_bf16_workspace(const mw_case *c)
+{
+    return mw05_lib_bf16_workspace((int)DB(c), (int)DH(c), (int)DN(c));
+}
+
+/* The compositions compute O only: L is left out of their check (neither
+ * cuBLAS nor cuDNN's softmax returns the logsumexp). A bench row is set
+ * against the first library of its op (grader/facts.c): the FP32
+ * composition for the FP32 versions, cuDNN's fused attention for 05.3. */
 static const mw_library libraries[] = {
     {"cublas_cudnn_unfused", "library", lib_setup, lib_run, mw05_lib_teardown, NULL, 1,
      MW_OP_FROM_CASE, NULL, lib_workspace, 1u << Lb},
+    {"cudnn_sdpa", "library", sdpa_setup, sdpa_run, mw05_sdpa_lib_teardown, NULL, 1,
+     MW_OP_FROM_CASE_WITH(OP_BF16), "bf16", NULL, 0},
+    {"cublas_cudnn_unfused_bf16", "library", lib_bf16_setup, lib_bf16_run,
+     mw05_lib_bf16_teardown, NULL, 1, MW_OP_FROM_CASE_WITH(OP_BF16), "bf16", lib_bf16_workspace,
+     1u << Lb},
 };
 
 /* ---- verdict ------------------------------------------------------------ */

@@ -4,10 +4,10 @@
  *
  *   O = softmax(scale * Q K^T [+ causal mask]) V      L = logsumexp of each row
  *
- * Build and try it (from the repository root):
- *   make -f instructor/dev/05-bf16/sdpa.mk && instructor/dev/05-bf16/build/sdpa_driver
- * The driver checks against a CPU reference and times a few large shapes;
- * it exits 77 (skip) when cuDNN's fused attention cannot run on the machine.
+ * Chapter 05's library row for exercise 05.3 wraps it (library.h,
+ * mw05_sdpa_lib_*). Built without cuDNN 9 headers (no MW_HAVE_CUDNN, or
+ * cuDNN 8), the calls are stubs and mw05_sdpa_create says why: "cuDNN was
+ * not found at build time".
  *
  * Contract of the calls below, in short:
  *  - one state per device (the current device at create) and, because the
@@ -35,8 +35,8 @@ extern "C" {
 typedef struct mw05_sdpa mw05_sdpa; /* opaque: cuDNN handle, plan cache, workspace */
 
 /* 0 and *out set when cuDNN's fused attention can run here; else -1, *out
- * NULL and a one-line reason in why[] (cuDNN older than 9.0 at run time,
- * no CUDA device, GPU older than sm_80, or no engine found for a small probe
+ * NULL and a one-line reason in why[] (no cuDNN 9 at build time, cuDNN
+ * older than 9.0 at run time, no CUDA device, GPU older than sm_80, or no engine found for a small probe
  * graph, B=1 H=1 N=128 d=64 non-causal, whose plan stays in the cache). */
 int mw05_sdpa_create(mw05_sdpa **out, char *why, size_t why_len);
 
@@ -55,8 +55,9 @@ void mw05_sdpa_destroy(mw05_sdpa *s);
  * Returns cudaSuccess, cudaErrorInvalidValue for bad arguments, or the
  * error of the failing step; a cuDNN failure prints one line to stderr with
  * the status string and maps to cudaErrorNotSupported (no engine / not
- * supported) or cudaErrorUnknown. The first call for a shape may synchronise
- * (plan build, workspace growth); later ones only queue work. */
+ * supported) or cudaErrorUnknown (the stubs without cuDNN 9:
+ * cudaErrorNotSupported). The first call for a shape may synchronise (plan
+ * build, workspace growth); later ones only queue work. */
 cudaError_t mw05_sdpa_run(mw05_sdpa *s, const void *Q, const void *K, const void *V, void *O, float *L,
                           int B, int H, int N, int d, float scale, int causal, cudaStream_t stream);
 
