@@ -299,13 +299,13 @@ static void footprint_row(mw_csv *csv, const mw_chapter *ch, const mw_impl *im,
     mw_csv_end_row(csv);
 }
 
-/* Validates, then times, implementation im at bench case bi: its row,
- * flagged where there is no time or it is not to be trusted. */
-static row measure(const mw_chapter *ch, const mw_bench_opts *o, int bi, const mw_impl *im,
-                   mw_timer *timer, const mw_ceilings *ceilings, const mw_inputs *in,
-                   mw_views *v)
+/* Validates, then times, implementation im at bench case bi (c: that case
+ * as im runs it, with its op): its row, flagged where there is no time or
+ * it is not to be trusted. */
+static row measure(const mw_chapter *ch, const mw_bench_opts *o, int bi, const mw_case *c,
+                   const mw_impl *im, mw_timer *timer, const mw_ceilings *ceilings,
+                   const mw_inputs *in, mw_views *v)
 {
-    const mw_case *c = &ch->bench_cases[bi];
     row r = {.im = im, .size = ch->bench_x(c), .op = mw_case_for(c, im->op).op, .pct = NAN};
     double read, write;
     mw_impl_model(ch, im, c, &read, &write, &r.flops);
@@ -344,22 +344,27 @@ static void bench_case(const mw_chapter *ch, const mw_bench_opts *o, int bi, mw_
                        int nimpl, mw_timer *timer, const mw_ceilings *ceilings, mw_csv *footprint,
                        run *rn)
 {
-    const mw_case *c = &ch->bench_cases[bi];
-    mw_inputs in = mw_case_inputs_for(ch, c, bi, o->seed);
     mw_views v;
-    MW_CUDA(mw_views_alloc(ch, c, &v));
+    int have_views = 0;
     for (int i = 0; i < nimpl; i++) {
+        /* The case as this implementation runs it (its op: chapter 05's
+         * bf16 rows take bf16 buffers), with the same inputs, rounded to
+         * its buffers' types. */
+        const mw_case c = mw_case_for(&ch->bench_cases[bi], impls[i].op);
+        mw_inputs in = mw_case_inputs_for(ch, &c, bi, o->seed);
+        MW_CUDA(mw_views_refit(ch, &c, &v, &have_views));
         MW_CUDA(mw_views_fill(&v, &in, 0));
         if (footprint && strcmp(impls[i].kind, "roof") != 0)
-            footprint_row(footprint, ch, &impls[i], c, &v);
+            footprint_row(footprint, ch, &impls[i], &c, &v);
         row *r = &rn->rows[rn->n++];
-        *r = measure(ch, o, bi, &impls[i], timer, ceilings, &in, &v);
+        *r = measure(ch, o, bi, &c, &impls[i], timer, ceilings, &in, &v);
         if (strcmp(r->flag, "faster-than-roof") == 0)
             fprintf(stderr, "bench: %s is faster than the measured roof allows: check it\n",
                     impls[i].name);
         mw_views_free_workspace(&v);
     }
-    mw_views_free(&v);
+    if (have_views)
+        mw_views_free(&v);
 }
 
 /* Room for a run of `cases` bench cases: its rows, then their facts. */

@@ -62,6 +62,31 @@ cudaError_t mw_views_alloc(const mw_chapter *ch, const mw_case *c, mw_views *v)
     return cudaSuccess;
 }
 
+static int same_buffers(const mw_views *a, const mw_views *b)
+{
+    if (a->nbufs != b->nbufs)
+        return 0;
+    for (int i = 0; i < a->nbufs; i++)
+        if (a->spec[i].count != b->spec[i].count || a->spec[i].type != b->spec[i].type)
+            return 0;
+    return 1;
+}
+
+cudaError_t mw_views_refit(const mw_chapter *ch, const mw_case *c, mw_views *v, int *have)
+{
+    if (*have) {
+        mw_views want;
+        mw_views_specs(ch, c, &want);
+        if (same_buffers(&want, v))
+            return cudaSuccess;
+        mw_views_free(v);
+        *have = 0;
+    }
+    cudaError_t err = mw_views_alloc(ch, c, v);
+    *have = err == cudaSuccess;
+    return err;
+}
+
 static cudaError_t guard_and_poison_workspace(mw_views *v, cudaStream_t s)
 {
     int w = v->nbufs;

@@ -54,6 +54,12 @@ void mw_views_specs(const mw_chapter *ch, const mw_case *c, mw_views *v);
  * -1 when b has its own. */
 int mw_shares_storage(const mw_case *c, const mw_views *v, int b);
 cudaError_t mw_views_alloc(const mw_chapter *ch, const mw_case *c, mw_views *v);
+/* Views for case c where *have says whether v holds views already: kept
+ * when their buffers are the ones c asks for (count and type), else freed
+ * and allocated for c. The bench and traffic run implementations of
+ * several ops at one case: chapter 05's bf16 rows need bf16 buffers where
+ * the FP32 rows before them had FP32 ones. */
+cudaError_t mw_views_refit(const mw_chapter *ch, const mw_case *c, mw_views *v, int *have);
 /* On (1): views allocated from here on end exactly where the buffer ends,
  * with no guard band after it (at least one element is allocated), so that
  * compute-sanitizer's memcheck reports any access past the end; off (the

@@ -100,13 +100,17 @@ int mw_cmd_traffic_run(const mw_chapter *ch, const mw_bench_opts *o, const char 
         const mw_case *c = bench_case_at(ch, (double)ch->traffic_sizes[ti], &bi);
         if (!c)
             continue;
-        mw_inputs in = mw_case_inputs_for(ch, c, bi, o->seed);
         mw_views v;
-        MW_CUDA(mw_views_alloc(ch, c, &v));
-        MW_CUDA(mw_views_fill(&v, &in, 0));
+        int have_views = 0;
         for (int i = 0; i < nimpl; i++, k++) {
             if (!profiled(&impls[i]))
                 continue;
+            /* Buffers of the types this implementation's op asks for (the
+             * bf16 rows of chapter 05), filled with the same inputs. */
+            const mw_case ci = mw_case_for(c, impls[i].op);
+            mw_inputs in = mw_case_inputs_for(ch, &ci, bi, o->seed);
+            MW_CUDA(mw_views_refit(ch, &ci, &v, &have_views));
+            MW_CUDA(mw_views_fill(&v, &in, 0));
             if (workspace_for(ch, &impls[i], c, &v, pool) != 0)
                 continue;
             MW_CUDA(mw_views_poison_output(&v, 0));
@@ -125,7 +129,8 @@ int mw_cmd_traffic_run(const mw_chapter *ch, const mw_bench_opts *o, const char 
             mw_csv_num(&map, mw_case_for(c, impls[i].op).op, 6);
             mw_csv_end_row(&map);
         }
-        mw_views_free(&v);
+        if (have_views)
+            mw_views_free(&v);
     }
     cudaFree(pool);
     mw_impls_free(impls, nimpl);

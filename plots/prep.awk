@@ -1,6 +1,7 @@
 # prep.awk: turn a chapter's result CSVs into plain data files for gnuplot.
 #
 #   awk -f plots/csv.awk -f plots/prep.awk -v tmp=DIR -v bench=F -v roofs=F [-v traffic=F] [-v env=F]
+#       [-v only=REGEX]   (a view: only the series whose impl matches)
 #
 # All work happens in BEGIN, reading the files with getline, so that each CSV
 # is parsed once here (quoted fields included) and gnuplot only ever sees
@@ -141,9 +142,12 @@ BEGIN {
 
     # Implementations in kind order (student, reference, library, roof), then
     # in order of first appearance; largest timed size of each.
+    # A view (plot.sh, a chapter's plot-views) keeps the series whose name
+    # matches `only`.
     ni = 0
     for (r = 1; r <= nb; r++)
-        if (!(B[r, "impl"] in seen)) { seen[B[r, "impl"]] = ++ni; impl[ni] = B[r, "impl"]; kind[ni] = B[r, "kind"] }
+        if (only != "" && B[r, "impl"] !~ only) continue
+        else if (!(B[r, "impl"] in seen)) { seen[B[r, "impl"]] = ++ni; impl[ni] = B[r, "impl"]; kind[ni] = B[r, "kind"] }
     for (a = 2; a <= ni; a++)            # insertion sort: stable, few items
         for (b = a; b > 1 && kindrank(kind[b]) < kindrank(kind[b - 1]); b--) {
             t = impl[b]; impl[b] = impl[b - 1]; impl[b - 1] = t
@@ -161,10 +165,10 @@ BEGIN {
     nv = 0
     for (i = 1; i <= ni; i++) {
         # Libraries in black, then dark purple, olive, dark red, dark teal and
-        # brown (chapter 05 has three libraries in four series each); roofs
+        # brown, maroon and slate (chapter 05 has three libraries in four series each); roofs
         # in greys.
         if (kind[i] == "library") {
-            colour[i] = word_cycle("#000000 #6A3D9A #7F7F00 #8B1A1A #1B5E5E #6B4226", nlib++)
+            colour[i] = word_cycle("#000000 #6A3D9A #7F7F00 #8B1A1A #1B5E5E #6B4226 #B03060 #2F4F4F", nlib++)
             continue
         }
         if (kind[i] == "roof") { colour[i] = word_cycle("#8C8C8C #BDBDBD #5A5A5A", nroof++); continue }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# t0400-plots.t: plots/plot.sh draws the six plots from the sample results,
-# says so plainly when gnuplot, traffic counters, ceilings or bench.csv are
+# t0400-plots.t: plots/plot.sh draws the six plots from the sample results (and a
+# chapter's views: plot-views), says so plainly when gnuplot, traffic counters, ceilings or bench.csv are
 # missing, and fails when gnuplot fails. The bench.csv files carry the facts
 # columns (build/tools/mw-facts adds them to a made-up one). TAP; run with
 # prove from the root.
@@ -48,6 +48,29 @@ has "$d/roofline.svg" "memory roof: copy 3013 GB/s (measured)" && has "$d/roofli
 ok $? "roofline: measured roofs labelled"
 has "$d/roofline.svg" "reference/02_fast 250 GFLOP/s" && ! has "$d/roofline.svg" "(model bytes)"
 ok $? "roofline: points labelled, placed with measured bytes"
+
+# A chapter's views (chapters/<chapter>/plot-views): "speed" narrows the
+# main speed plot to the series it matches, "speed-..." and "roofline-..."
+# draw more, titled after the chapter; the other plots stay whole.
+cp -R "$tmp/r/01-vector-add" "$tmp/views"
+d=$tmp/views
+cat >"$tmp/plot-views" <<'V'
+# a comment
+speed          ^reference/   the references
+speed-library  ^library/     the library alone
+roofline-fast  _fast$        fast ones
+V
+MW_PLOT_VIEWS=$tmp/plot-views plot "$d"; ok $? "plot.sh draws a chapter with views"
+has "$d/speed.svg" "reference/02_fast" && ! has "$d/speed.svg" "library/cublasSgeam" &&
+    has "$d/speed.svg" "the references"
+ok $? "views: speed narrowed to the series its regex matches, titled"
+has "$d/speed-library.svg" "library/cublasSgeam" && ! has "$d/speed-library.svg" "reference/02_fast" &&
+    has "$tmp/out" "$d/speed-library.png"
+ok $? "views: speed-library drawn and listed, the library alone"
+has "$d/roofline-fast.svg" "reference/02_fast" && ! has "$d/roofline-fast.svg" "reference/01_naive"
+ok $? "views: roofline-fast has the matching points only"
+has "$d/roofline.svg" "reference/01_naive" && has "$d/roofline.svg" "library/cublasSgeam"
+ok $? "views: the main roofline, with no view of its own, stays whole"
 
 # No DRAM counters: traffic.csv has model rows only.
 d=$tmp/r/01-vector-add-model-only
