@@ -326,6 +326,7 @@ help:
 	@echo '  MW_NO_DROP=1          make grade as root runs submissions as root, not nobody'
 	@echo '  MW_TEST_LONG=1        make test and prove tests/... run the long tests too'
 	@echo '  MW_FACTS=path         the roofs listing tool plots/plot.sh runs (default build/tools/mw-facts)'
+	@echo '  MW_PLOT_VIEWS=file    the views plots/plot.sh draws (default chapters/<chapter>/plot-views)'
 	@echo '  MW_SANITIZE_FIRST=1   make sanitize stops at the first tool that finds a problem'
 	@echo '                        (make mutants sets it)'
 	@echo
