@@ -81,14 +81,19 @@ cudaError_t mw05_sdpa_lib_run(void *state, const void *Q, const void *K, const v
 
 #ifndef MW_HAVE_CUDNN
 
-/* Without cudnn.h at build time there is no softmax to compose with: the
- * composition is reported unavailable and never runs. */
-int mw05_lib_setup(void **state)
+/* Without cudnn.h at build time there is no softmax to compose with: both
+ * compositions are reported unavailable and never run. */
+static int refuse(void **state, const char *what)
 {
     *state = NULL;
-    fprintf(stderr, "cuDNN was not found at build time: the library composition needs "
-                    "cudnnSoftmaxForward\n");
+    fprintf(stderr, "cuDNN was not found at build time: the %s needs cudnnSoftmaxForward\n",
+            what);
     return -1;
+}
+
+int mw05_lib_setup(void **state)
+{
+    return refuse(state, "library composition");
 }
 
 void mw05_lib_teardown(void *state)
@@ -107,10 +112,7 @@ cudaError_t mw05_lib_run(void *state, const float *Q, const float *K, const floa
 
 int mw05_lib_bf16_setup(void **state)
 {
-    *state = NULL;
-    fprintf(stderr, "cuDNN was not found at build time: the bf16 library composition needs "
-                    "cudnnSoftmaxForward\n");
-    return -1;
+    return refuse(state, "bf16 library composition");
 }
 
 void mw05_lib_bf16_teardown(void *state)
