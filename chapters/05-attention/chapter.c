@@ -111,6 +111,10 @@ static const mw_version versions[] = {
     ATT(group, B, H, N, 128, 0, gen, g) ATT(group, B, H, N, 128, 1, gen, g)
 #define BOTH(group, B, H, N, d, gen, g)                                                        \
     ATT(group, B, H, N, d, 0, gen, g) ATT(group, B, H, N, d, 1, gen, g)
+/* The same with a scale of its own (not 0: 0 means 1/sqrt(d)). */
+#define BOTH_SCALED(group, B, H, N, d, sc)                                                     \
+    {(group), {(B), (H), (N), (d)}, {0, 0, 0, 0}, UNI, 1, SAMPLE(B, H, N, d), {0.f, (sc)}, 0}, \
+    {(group), {(B), (H), (N), (d)}, {0, 0, 0, 0}, UNI, 1, SAMPLE(B, H, N, d), {0.f, (sc)}, 1},
 #define UNI MW_GEN_UNIFORM
 #define NAN_IN MW_GEN_RARE_NAN
 #define OPP MW_GEN_OPPOSED
@@ -132,6 +136,11 @@ static const mw_case cases[] = {
     BOTH("scale", 1, 3, 1000, 64, UNI, 10)
     BOTH("scale", 2, 8, 4096, 128, UNI, 10)
     BOTH("scale", 1, 1, 16384, 32, UNI, 10)
+    /* A negative scale: the softmax of -|scale| Q K^T. A kernel that
+     * folds |scale| into its exponent and flips the sign elsewhere (of
+     * Q_i, say) must flip all of it. */
+    BOTH_SCALED("scale", 2, 8, 33, 32, -0.25f)
+    BOTH_SCALED("scale", 1, 3, 127, 128, -0.1f)
     /* Every score far below zero (Q and V in [5, 10), K in (-10, -5]: the
      * scores are -141 to -566 at d = 32, -480 to -1920 at d = 64 with scale
      * 0.3, -283 to -1131 at d = 128), as log-probabilities are: a softmax
@@ -149,6 +158,12 @@ static const mw_case cases[] = {
     BOTH("nan", 3, 1, 127, 128, NAN_IN, 1)
     BOTH("nan", 2, 8, 1000, 32, NAN_IN, 1)
     BOTH("nan", 1, 1, 16384, 64, NAN_IN, 1)
+    /* Many heads, every entry checked (the longer NaN cases are sampled):
+     * a NaN V row that only some rows of a causal tile attend is rare in
+     * one head (a few per cent of its diagonal tiles) but, over 64 heads of
+     * 128 rows, certain, and a row it spoils is always among those checked. */
+    BOTH("nan", 8, 8, 128, 32, NAN_IN, 1)
+    BOTH("nan", 8, 8, 128, 64, NAN_IN, 1)
     /* The longest rows, past the 50 MB L2 at d = 128 (B H N d floats:
      * 2 x 16384 x 128 x 4 B = 16 MB each for Q, K, V, O). */
     BOTH("long", 1, 1, 16384, 64, UNI, 1)
