@@ -138,9 +138,10 @@ static const mw_case cases[] = {
     BOTH("scale", 1, 1, 16384, 32, UNI, 10)
     /* A negative scale: the softmax of -|scale| Q K^T. A kernel that
      * folds |scale| into its exponent and flips the sign elsewhere (of
-     * Q_i, say) must flip all of it. */
+     * Q_i, say) must flip all of it: N = 129 puts a real row at the end of
+     * a 128-row tile and one in the next. */
     BOTH_SCALED("scale", 2, 8, 33, 32, -0.25f)
-    BOTH_SCALED("scale", 1, 3, 127, 128, -0.1f)
+    BOTH_SCALED("scale", 1, 3, 129, 128, -0.1f)
     /* Every score far below zero (Q and V in [5, 10), K in (-10, -5]: the
      * scores are -141 to -566 at d = 32, -480 to -1920 at d = 64 with scale
      * 0.3, -283 to -1131 at d = 128), as log-probabilities are: a softmax
