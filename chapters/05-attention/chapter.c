@@ -97,7 +97,8 @@ static const mw_version versions[] = {
  * whole tiles), d in {32, 64, 128}. (B, H) cycles through (1, 1), (1, 3),
  * (3, 1) and (2, 8) so that B and H are told apart and B H = 16 appears at
  * every length class. Scale: 1/sqrt(d), except at d = 64 where it is 0.3, so
- * that a kernel that ignores the argument fails. Cases whose full check
+ * that a kernel that ignores the argument fails (and two negative ones, in
+ * the "scale" group). Cases whose full check
  * would cost the CPU more than 2^26 multiply-adds per head-row product
  * (B H N^2 d) are checked on sampled entries (sample_* below). */
 #define SAMPLE(B, H, N, d) ((size_t)(B) * (H) * (N) * (N) * (d) > ((size_t)1 << 26))
