@@ -347,13 +347,9 @@ static void bench_case(const mw_chapter *ch, const mw_bench_opts *o, int bi, mw_
     mw_views v;
     int have_views = 0;
     for (int i = 0; i < nimpl; i++) {
-        /* The case as this implementation runs it (its op: chapter 05's
-         * bf16 rows take bf16 buffers), with the same inputs, rounded to
-         * its buffers' types. */
-        const mw_case c = mw_case_for(&ch->bench_cases[bi], impls[i].op);
-        mw_inputs in = mw_case_inputs_for(ch, &c, bi, o->seed);
-        MW_CUDA(mw_views_refit(ch, &c, &v, &have_views));
-        MW_CUDA(mw_views_fill(&v, &in, 0));
+        mw_case c;
+        mw_inputs in;
+        MW_CUDA(mw_impl_views(ch, &impls[i], bi, o->seed, &c, &in, &v, &have_views));
         if (footprint && strcmp(impls[i].kind, "roof") != 0)
             footprint_row(footprint, ch, &impls[i], &c, &v);
         row *r = &rn->rows[rn->n++];

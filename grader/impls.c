@@ -125,6 +125,15 @@ int mw_impl_workspace_alloc(const mw_chapter *ch, const mw_impl *im, const mw_ca
     return -1;
 }
 
+cudaError_t mw_impl_views(const mw_chapter *ch, const mw_impl *im, int index, uint64_t seed,
+                          mw_case *c, mw_inputs *in, mw_views *v, int *have)
+{
+    *c = mw_case_for(&ch->bench_cases[index], im->op);
+    *in = mw_case_inputs_for(ch, c, index, seed);
+    cudaError_t err = mw_views_refit(ch, c, v, have);
+    return err == cudaSuccess ? mw_views_fill(v, in, 0) : err;
+}
+
 /* The row's name: the implementation's, plus the op's suffix where the
  * implementation computes the case's op. */
 const char *mw_impl_row_name(const mw_chapter *ch, const mw_impl *im, const mw_case *c,

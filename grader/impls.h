@@ -46,5 +46,11 @@ size_t mw_impl_workspace(const mw_chapter *ch, const mw_impl *im, const mw_case 
  * `who`) how many bytes it needed when the GPU cannot hold it. */
 int mw_impl_workspace_alloc(const mw_chapter *ch, const mw_impl *im, const mw_case *c,
                             mw_views *v, const char *who);
+/* Bench case `index` as im runs it (*c: its op applied, so chapter 05's
+ * bf16 rows take bf16 buffers), its inputs for `seed` (*in, rounded to
+ * those buffers' types) and views v filled with them: kept from the last
+ * call when their buffers fit (*have, as mw_views_refit), else made anew. */
+cudaError_t mw_impl_views(const mw_chapter *ch, const mw_impl *im, int index, uint64_t seed,
+                          mw_case *c, mw_inputs *in, mw_views *v, int *have);
 
 #endif

@@ -105,12 +105,9 @@ int mw_cmd_traffic_run(const mw_chapter *ch, const mw_bench_opts *o, const char 
         for (int i = 0; i < nimpl; i++, k++) {
             if (!profiled(&impls[i]))
                 continue;
-            /* Buffers of the types this implementation's op asks for (the
-             * bf16 rows of chapter 05), filled with the same inputs. */
-            const mw_case ci = mw_case_for(c, impls[i].op);
-            mw_inputs in = mw_case_inputs_for(ch, &ci, bi, o->seed);
-            MW_CUDA(mw_views_refit(ch, &ci, &v, &have_views));
-            MW_CUDA(mw_views_fill(&v, &in, 0));
+            mw_case ci;
+            mw_inputs in;
+            MW_CUDA(mw_impl_views(ch, &impls[i], bi, o->seed, &ci, &in, &v, &have_views));
             if (workspace_for(ch, &impls[i], c, &v, pool) != 0)
                 continue;
             MW_CUDA(mw_views_poison_output(&v, 0));
