@@ -45,9 +45,13 @@ opt() { if [ -f "$1" ]; then printf '%s' "$1"; fi; }
 # ranges, ...).
 "$facts" --roofs "$dir/../ceilings.csv" >"$tmp/roofs.csv" ||
     { echo "plot: $facts --roofs failed" >&2; exit 1; }
-vars=$(awk -f "$here/csv.awk" -f "$here/prep.awk" -v tmp="$tmp" -v bench="$dir/bench.csv" \
-    -v traffic="$(opt "$dir/traffic.csv")" -v env="$(opt "$dir/env.csv")" \
-    -v roofs="$tmp/roofs.csv")
+prep() {   # prep DATA_DIR [REGEX]: prep.awk's data files into DATA_DIR, its variables
+    # into $vars (REGEX: only the series it matches, for a view)
+    vars=$(awk -f "$here/csv.awk" -f "$here/prep.awk" -v tmp="$1" -v bench="$dir/bench.csv" \
+        -v traffic="$(opt "$dir/traffic.csv")" -v env="$(opt "$dir/env.csv")" \
+        -v roofs="$tmp/roofs.csv" -v only="${2:-}")
+}
+prep "$tmp"
 eval "$vars"
 
 # A value as a gnuplot string literal: inside '...' a quote is written ''.
@@ -84,22 +88,25 @@ view_of() {   # view_of NAME: the REGEX and TITLE of view NAME, or nothing
         awk -v name="$1" '$1 == name { $1 = ""; sub(/^ +/, ""); print; exit }' "$views"
     fi
 }
-prepare_view() {   # prepare_view REGEX TITLE: prep.awk's variables and data files for the view
+prepare_view() {   # prepare_view "REGEX TITLE": prep.awk's variables and data files for the view
+    regex=${1%% *}
+    label=$(printf '%s' "${1#"$regex"}" | sed 's/^ *//')
     data_dir=$(mktemp -d "$tmp/view.XXXXXX")
-    vars=$(awk -f "$here/csv.awk" -f "$here/prep.awk" -v tmp="$data_dir" -v bench="$dir/bench.csv" \
-        -v traffic="$(opt "$dir/traffic.csv")" -v env="$(opt "$dir/env.csv")" \
-        -v roofs="$tmp/roofs.csv" -v only="$1")
+    prep "$data_dir" "$regex"
     eval "$vars"
-    [ -z "$2" ] || title="$title: $2"
+    [ -z "$label" ] || title="$title: $label"
     common="title=$(q "$title"); gpu=$(q "$gpu"); date=$(q "$date")"
+}
+restore_all() {   # the variables, title and data files of the whole chapter again
+    eval "$all_vars"; common=$all_common; data_dir=$tmp
 }
 draw_main() {   # draw_main KIND: the main plot, narrowed where a view says so
     view=$(view_of "$1")
     if [ -n "$view" ]; then
-        prepare_view "${view%% *}" "$(printf '%s' "$view" | awk '{ $1 = ""; sub(/^ +/, ""); print }')"
+        prepare_view "$view"
     fi
     "draw_$1" "$1"
-    if [ -n "$view" ]; then eval "$all_vars"; common=$all_common; data_dir=$tmp; fi
+    if [ -n "$view" ]; then restore_all; fi
 }
 data_dir=$tmp
 all_vars=$vars
@@ -112,10 +119,10 @@ draw_main roofline
 if [ -f "$views" ]; then
     for name in $(awk '$1 ~ /^(speed|roofline)-/ { print $1 }' "$views"); do
         view=$(view_of "$name")
-        prepare_view "${view%% *}" "$(printf '%s' "$view" | awk '{ $1 = ""; sub(/^ +/, ""); print }')"
+        prepare_view "$view"
         "draw_${name%%-*}" "$name"
     done
-    eval "$all_vars"; common=$all_common; data_dir=$tmp
+    restore_all
 fi
 # Device memory against size, where some implementation needs a workspace.
 if [ -f "$dir/footprint.csv" ]; then
