@@ -150,6 +150,16 @@ static const char *label(const row *r) {
 /* ---- correctness ------------------------------------------------------------------- */
 
 /* One correctness case of one row; 1 when it passes. with_l: ask for L (the SDPA row). */
+/* The device buffers of a check or of the timing; ws may be NULL. */
+static void free_device(void *q, void *k, void *v, void *o, float *l, float *ws) {
+    CUDA(cudaFree(q));
+    CUDA(cudaFree(k));
+    CUDA(cudaFree(v));
+    CUDA(cudaFree(o));
+    CUDA(cudaFree(l));
+    if (ws) CUDA(cudaFree(ws));
+}
+
 static int check(const row *r, shape sh, int with_l) {
     const int B = sh.B, H = sh.H, N = sh.N, d = sh.d;
     const size_t n = (size_t)B * H * N * d, nl = (size_t)B * H * N;
@@ -207,12 +217,7 @@ static int check(const row *r, shape sh, int with_l) {
         printf("max|dO| %.2e (max|O| %.2f), max|dL| %s%.2e  %s\n", eo, omax, with_l ? "" : "(not asked) ", el,
                pass ? "PASS" : "FAIL");
     }
-    CUDA(cudaFree(q));
-    CUDA(cudaFree(k));
-    CUDA(cudaFree(v));
-    CUDA(cudaFree(o));
-    CUDA(cudaFree(l));
-    if (ws) CUDA(cudaFree(ws));
+    free_device(q, k, v, o, l, ws);
     free(hq), free(hk), free(hv), free(ho), free(hl), free(ro), free(rl);
     return pass;
 }
@@ -357,12 +362,7 @@ int main(int argc, char **argv) {
                     if (have[r]) ok &= bench(&rows[r], q, k, v, o, l, ws, ds[i], causal, st);
         CUDA(cudaStreamSynchronize(st));
         CUDA(cudaStreamDestroy(st));
-        CUDA(cudaFree(q));
-        CUDA(cudaFree(k));
-        CUDA(cudaFree(v));
-        CUDA(cudaFree(o));
-        CUDA(cudaFree(l));
-        if (ws) CUDA(cudaFree(ws));
+        free_device(q, k, v, o, l, ws);
     }
     mw05_sdpa_destroy(s);
     mw05_lib_bf16_teardown(rows[1].state);
