@@ -97,8 +97,20 @@ static int find_file(const char *dir, const char *name, char *out, size_t len, i
 
 /* ---- the chapter ----------------------------------------------------------- */
 
-/* Versions, which are optional, and the number of cases, from the
- * listing `mw-chapter list --csv` makes for programs (columns by name). */
+/* Notes a case's group once; a chapter with more groups than a rubric can
+ * name could never be scored whole. */
+static void add_group(context *cx, const char *group)
+{
+    for (int g = 0; g < cx->ngroups; g++)
+        if (strcmp(cx->groups[g], group) == 0)
+            return;
+    if (cx->ngroups == MW_RUBRIC_MAX)
+        die("the chapter's cases have more groups than a rubric can name (%s)", "32");
+    snprintf(cx->groups[cx->ngroups++], sizeof cx->groups[0], "%s", group);
+}
+
+/* Versions, which are optional, the number of cases and their groups, from
+ * the listing `mw-chapter list --csv` makes for programs (columns by name). */
 static void read_chapter(context *cx)
 {
     char cmd[PATH_MAX + 24];
@@ -109,13 +121,15 @@ static void read_chapter(context *cx)
     char header[512], line[512], *h[16], *f[16];
     int nh = fgets(header, sizeof header, p) ? mw_csv_split(header, h, 16) : 0;
     int kind = mw_csv_column(h, nh, "kind"), name = mw_csv_column(h, nh, "name"),
-        optional = mw_csv_column(h, nh, "optional");
-    while (kind >= 0 && name >= 0 && optional >= 0 && fgets(line, sizeof line, p)) {
+        optional = mw_csv_column(h, nh, "optional"), group = mw_csv_column(h, nh, "group");
+    while (kind >= 0 && name >= 0 && optional >= 0 && group >= 0 && fgets(line, sizeof line, p)) {
         int n = mw_csv_split(line, f, 16);
-        if (n <= kind || n <= name || n <= optional)
+        if (n <= kind || n <= name || n <= optional || n <= group)
             continue;
-        if (strcmp(f[kind], "case") == 0)
+        if (strcmp(f[kind], "case") == 0) {
             cx->ncases++;
+            add_group(cx, f[group]);
+        }
         else if (strcmp(f[kind], "version") == 0 && cx->nversions < MAX_VERSIONS) {
             snprintf(cx->versions[cx->nversions], sizeof cx->versions[0], "%s", f[name]);
             cx->optional[cx->nversions++] = strcmp(f[optional], "1") == 0;
@@ -541,6 +555,27 @@ static void load_rubric_and_hidden(context *cx)
     }
 }
 
+/* Every group of the cases, and `hidden` when there are hidden cases, is
+ * named by the rubric in force: a group it leaves out would be worth 0
+ * points with nobody having decided so. */
+static void check_rubric_groups(context *cx)
+{
+    if (cx->nhidden > 0)
+        add_group(cx, "hidden");
+    const char *groups[MW_RUBRIC_MAX];
+    for (int g = 0; g < cx->ngroups; g++)
+        groups[g] = cx->groups[g];
+    char names[1024], why[1400];
+    int n = mw_rubric_unnamed(&cx->rubric, groups, cx->ngroups, names, sizeof names);
+    if (n == 0)
+        return;
+    snprintf(why, sizeof why,
+             "%s names no line for the case group%s %s: give %s points, or 0 with a # "
+             "comment saying why (group NAME POINTS)",
+             cx->opt.rubric, n > 1 ? "s" : "", names, n > 1 ? "each" : "it");
+    die("%s", why);
+}
+
 static void setup(context *cx)
 {
     if (!getcwd(cx->root, sizeof cx->root))
@@ -565,6 +600,7 @@ static void setup(context *cx)
     absolute(cx->opt.hidden, sizeof cx->opt.hidden);
     load_rubric_and_hidden(cx);
     read_chapter(cx);
+    check_rubric_groups(cx);
     int known = cx->rubric.perf_points <= 0;
     for (int v = 0; v < cx->nversions; v++)
         known |= strcmp(cx->versions[v], cx->rubric.perf_version) == 0;

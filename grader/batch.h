@@ -42,6 +42,8 @@ typedef struct context {
     int sanitizer;                       /* compute-sanitizer is installed */
     int nhidden;                         /* cases in the hidden file */
     int ncases;                          /* the chapter's own cases */
+    char groups[MW_RUBRIC_MAX][32];      /* their groups, each once */
+    int ngroups;
 } context;
 
 /* ---- batch_sandbox.c ---------------------------------------------------- */

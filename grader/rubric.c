@@ -19,17 +19,27 @@ int mw_rubric_load(const char *path, mw_rubric *r, char *err, size_t errlen)
     if (!fp)
         return fail(err, errlen, path, 0, "cannot read the rubric");
     char line[512];
-    int lineno = 0, status = 0;
+    int lineno = 0, status = 0, comment_above = 0;
     while (status == 0 && fgets(line, sizeof line, fp)) {
         lineno++;
         char *p = line + strspn(line, " \t");
         char name[64], version[64];
         double points, size, full_at;
+        int was_comment = comment_above;
+        comment_above = *p == '#';
         if (*p == '#' || *p == '\n' || *p == '\0')
             continue;
         if (sscanf(p, "group %31s %lf", name, &points) == 2 && points >= 0) {
             if (r->ngroups == MW_RUBRIC_MAX)
                 status = fail(err, errlen, path, lineno, "too many groups");
+            else if (mw_rubric_names(r, name))
+                status = fail(err, errlen, path, lineno, "this group is named twice");
+            else if (points == 0 && !was_comment && !strchr(p, '#'))
+                /* A group worth nothing is a decision a reader must see
+                 * argued, or it reads as a forgotten line. */
+                status = fail(err, errlen, path, lineno,
+                              "a group worth 0 points needs a # comment saying why, on "
+                              "its line or the line above");
             else {
                 snprintf(r->group[r->ngroups], sizeof r->group[0], "%s", name);
                 r->group_points[r->ngroups++] = points;
@@ -59,6 +69,30 @@ void mw_rubric_tally(mw_group_tally *g, const char *status)
         return;
     g->total++;
     g->passed += strcmp(status, "pass") == 0;
+}
+
+int mw_rubric_names(const mw_rubric *r, const char *group)
+{
+    for (int i = 0; i < r->ngroups; i++)
+        if (strcmp(r->group[i], group) == 0)
+            return 1;
+    return 0;
+}
+
+int mw_rubric_unnamed(const mw_rubric *r, const char *const *groups, int n, char *out,
+                      size_t len)
+{
+    int count = 0;
+    size_t used = 0;
+    out[0] = '\0';
+    for (int i = 0; i < n; i++) {
+        if (mw_rubric_names(r, groups[i]))
+            continue;
+        int w = snprintf(out + used, len - used, "%s'%s'", count ? ", " : "", groups[i]);
+        used = w > 0 && used + (size_t)w < len ? used + (size_t)w : used;
+        count++;
+    }
+    return count;
 }
 
 double mw_rubric_group_score(const mw_rubric *r, const mw_group_tally *g, double *max)

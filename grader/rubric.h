@@ -10,7 +10,11 @@
  *                                         only when every case passes: full
  *                                         points at t <= FULL_AT * t_ref, else
  *                                         POINTS * FULL_AT * t_ref / t
- * and # comments. Pure C, unit-tested. */
+ * and # comments. A group worth 0 points must say why in a comment (on its
+ * line or the line above), and every group of a chapter's cases (and
+ * `hidden`, with hidden cases) must be named: a group the rubric leaves
+ * out would be worth nothing without anyone deciding so. Pure C,
+ * unit-tested. */
 #ifndef MW_RUBRIC_H
 #define MW_RUBRIC_H
 
@@ -32,6 +36,14 @@ typedef struct mw_rubric {
 /* 0, or -1 with "FILE:LINE: what" in err. */
 int mw_rubric_load(const char *path, mw_rubric *r, char *err, size_t errlen);
 
+/* 1 when the rubric has a `group GROUP` line (points or an explicit 0). */
+int mw_rubric_names(const mw_rubric *r, const char *group);
+
+/* The groups of groups[0..n) the rubric does not name, quoted and joined
+ * by ", " into out; returns how many. */
+int mw_rubric_unnamed(const mw_rubric *r, const char *const *groups, int n, char *out,
+                      size_t len);
+
 /* Case counts of one group in a submission's results. */
 typedef struct mw_group_tally {
     char name[32];
@@ -44,7 +56,7 @@ typedef struct mw_group_tally {
 void mw_rubric_tally(mw_group_tally *g, const char *status);
 
 /* Points for one group: its rubric points times the share of cases passed;
- * groups the rubric does not name are worth 0. */
+ * the batch refuses a rubric that leaves a group of the cases unnamed. */
 double mw_rubric_group_score(const mw_rubric *r, const mw_group_tally *g, double *max);
 
 /* Performance points: 0 unless every case passed and both times are known;

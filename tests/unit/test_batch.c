@@ -80,6 +80,29 @@ static void test_rubric(void)
     path = write_file("bad-rubric", "group edge 10\nperformance 20 02_fast 0 1.2\n");
     ok(mw_rubric_load(path, &r, err, sizeof err) != 0, "a bad line is refused");
     ok(strstr(err, "bad-rubric:2:") != NULL, "and named by its line");
+
+    path = write_file("zero-rubric", "group edge 10\ngroup tail 0\n");
+    ok(mw_rubric_load(path, &r, err, sizeof err) != 0, "a group worth 0 with no reason is refused");
+    ok(strstr(err, "zero-rubric:2:") != NULL && strstr(err, "comment") != NULL,
+       "naming its line and asking for the comment");
+    path = write_file("zero-ok", "# tail: graded by the hidden cases instead\ngroup tail 0\n"
+                                 "group edge 0 # the skeleton passes it\n");
+    ok(mw_rubric_load(path, &r, err, sizeof err) == 0, "a 0 with a comment above or beside loads");
+    is_int(r.ngroups, 2, "both zero groups are named");
+    ok(mw_rubric_names(&r, "tail") && mw_rubric_names(&r, "edge") && !mw_rubric_names(&r, "offset"),
+       "mw_rubric_names: named at 0 points, not named");
+    path = write_file("twice", "group edge 10\ngroup edge 5\n");
+    ok(mw_rubric_load(path, &r, err, sizeof err) != 0 && strstr(err, "twice:2:") != NULL,
+       "a group named twice is refused");
+
+    path = write_file("rubric", "group edge 10\ngroup tail 15\n");
+    mw_rubric_load(path, &r, err, sizeof err);
+    const char *groups[] = {"edge", "masked", "tail", "below"};
+    char names[128];
+    is_int(mw_rubric_unnamed(&r, groups, 4, names, sizeof names), 2, "two groups unnamed");
+    is_str(names, "'masked', 'below'", "listed in the cases' order");
+    is_int(mw_rubric_unnamed(&r, groups, 1, names, sizeof names), 0, "none unnamed");
+    is_str(names, "", "an empty list");
 }
 
 static void test_cases_file(void)
