@@ -175,7 +175,14 @@ $(BUILD)/$(1)/%.o: chapters/$(1)/%.c
 	@mkdir -p $$(@D)
 	$(Q)$$(CC) $$(CFLAGS) -Ichapters/$(1) $(if $(CUDNN_H),-DMW_HAVE_CUDNN -I$(dir $(CUDNN_H))) -c $$< -o $$@
 
-$(BUILD)/$(1)/mw-chapter: $$($(1)_OBJS) $(GRADER_OBJS) $(BUILD)/grader/main.o
+# The folder's name, compiled in: mw-chapter refuses to run when the
+# chapter's id is another (grader/chapter_folder.c).
+$(BUILD)/$(1)/folder.o: grader/chapter_folder.c
+	$$(call say,CC,$$@)
+	@mkdir -p $$(@D)
+	$(Q)$$(CC) $$(CFLAGS) -DMW_CHAPTER_FOLDER='"$(1)"' -c $$< -o $$@
+
+$(BUILD)/$(1)/mw-chapter: $$($(1)_OBJS) $(GRADER_OBJS) $(BUILD)/grader/main.o $(BUILD)/$(1)/folder.o
 	$$(call say,LINK,$$@)
 	$(Q)$$(CC) -o $$@ $$^ $(if $(CUDNN_H),-lcudnn) $(LDLIBS)
 

@@ -192,6 +192,17 @@ int main(int argc, char **argv)
         usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;
     }
+    /* A chapter is what its folder says: its id names the results folder,
+     * the plots and every report, so another chapter's id (a copy not yet
+     * renamed) would write over that chapter's results. */
+    if (strcmp(mw_chapter_def.id, mw_chapter_folder) != 0) {
+        fprintf(stderr,
+                "mw-chapter: chapters/%s/ declares the id '%s': a chapter's id must be its "
+                "folder's name (results, plots and reports are filed under it); set .id = "
+                "\"%s\" in chapters/%s/chapter.c\n",
+                mw_chapter_folder, mw_chapter_def.id, mw_chapter_folder, mw_chapter_folder);
+        return 2;
+    }
     /* A roof name the table does not know is the chapter's mistake: stop
      * before it turns into a percent of nothing. */
     char why[512];

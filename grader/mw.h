@@ -308,5 +308,7 @@ static inline const char *mw_index_limit_label(size_t n, const size_t *offset, i
 
 /* Defined by the chapter. */
 extern const mw_chapter mw_chapter_def;
+/* The chapter's folder name (grader/chapter_folder.c), which its id must be. */
+extern const char mw_chapter_folder[];
 
 #endif
