@@ -146,6 +146,12 @@ int mw_diagnose(const mw_mismatch *m, const mw_run_facts *f, char hints[][256], 
                  f->written_off_stream);
         count = add_hint(hints, count, max, text);
     }
+    if (f->forked_unjoined)
+        count = add_hint(hints, count, max,
+                         "work forked onto another stream was never joined back: before "
+                         "returning, record an event on that stream and make `stream` wait "
+                         "for it (cudaStreamWaitEvent), or the caller's next step on `stream` "
+                         "may read the output before it is written");
     if (f->guard_after > 0) {
         snprintf(text, sizeof text,
                  "wrote %zu element(s) past the end of the output (up to index n+%zu): "

@@ -81,6 +81,8 @@ typedef struct mw_run_facts {
     int runs_differ;           /* two runs on the same inputs gave different bits */
     size_t written_off_stream; /* output elements written before the launcher's
                                   stream ran: work launched elsewhere */
+    int forked_unjoined;       /* work forked off the launcher's stream was
+                                  never joined back to it */
 } mw_run_facts;
 
 /* Writes up to `max` hints (static strings or into `buf`) a student can act

@@ -204,16 +204,18 @@ static cudaError_t call_launcher(void *arg, cudaStream_t stream)
 
 /* One launch on the harness's stream, plus synchronize; a CUDA error is
  * reported and is fatal. With `judge`, the launcher's stream is recorded
- * rather than run until the rest of its work is done, and *outside
- * receives the output elements that work wrote (-1: could not tell;
- * stream_rule.h). */
+ * rather than run until the rest of its work is done, *outside receives
+ * the output elements that work wrote (-1: could not tell) and *unjoined
+ * whether it forked work it never joined (stream_rule.h). */
 static int launch_once(checker *k, void *fn, const mw_case *c, mw_views *v, const char *label,
-                       int jnum, job_result *res, int judge, long long *outside)
+                       int jnum, job_result *res, int judge, long long *outside, int *unjoined)
 {
     launch_call call = {k->ch, fn, c, v};
     cudaError_t ran = cudaSuccess;
     *outside = -1;
-    cudaError_t err = judge ? mw_stream_rule_run(k->stream, v, call_launcher, &call, outside, &ran)
+    *unjoined = 0;
+    cudaError_t err = judge ? mw_stream_rule_run(k->stream, v, call_launcher, &call, outside, &ran,
+                                                 unjoined)
                             : call_launcher(&call, k->stream);
     if (err == MW_NOT_IMPLEMENTED) {
         res->status = ST_NOTIMPL;
@@ -303,10 +305,11 @@ static job_result run_job(checker *k, int jnum, mw_loaded *lib)
          * (stream_rule.h). Not the first: a launcher may tune itself on its
          * first call, synchronizing, which a capture forbids. */
         long long seen = -1;
-        if (launch_once(k, lib->fn, c, &v, label, jnum, &res, run == 1, &seen) != 0)
+        int forked = 0;
+        if (launch_once(k, lib->fn, c, &v, label, jnum, &res, run == 1, &seen, &forked) != 0)
             goto done;
         if (run == 1)
-            outside = seen;
+            outside = seen, facts.forked_unjoined = forked;
         err = mw_check_output(k->ch, c, &in, &v, 0, &m[run], &copy[run], &count[run]);
         if (err != cudaSuccess)
             break;
@@ -329,7 +332,7 @@ static job_result run_job(checker *k, int jnum, mw_loaded *lib)
      * order that changes from run to run (split-K with atomics) is correct,
      * only not reproducible. Differing runs that fail are called a race. */
     int clean = facts.guard_before == 0 && facts.guard_after == 0 && facts.input_guard == 0 &&
-                !facts.input_changed && facts.written_off_stream == 0;
+                !facts.input_changed && facts.written_off_stream == 0 && !facts.forked_unjoined;
     res.status = (worst->wrong == 0 && clean) ? ST_PASS : ST_FAIL;
     report(k, "L   %-5s %s", status_word[res.status], label);
     if (res.status == ST_PASS && facts.runs_differ)

@@ -33,10 +33,11 @@ static cudaError_t run_plainly(cudaStream_t stream, mw_views *v, mw_launch_fn la
 }
 
 cudaError_t mw_stream_rule_run(cudaStream_t stream, mw_views *v, mw_launch_fn launch,
-                               void *arg, long long *outside, cudaError_t *ran)
+                               void *arg, long long *outside, cudaError_t *ran, int *unjoined)
 {
     *outside = -1;
     *ran = cudaSuccess;
+    *unjoined = 0;
     /* Relaxed: the launcher may still call cudaMalloc and the like. */
     if (cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed) != cudaSuccess)
         return run_plainly(stream, v, launch, arg);
@@ -46,6 +47,10 @@ cudaError_t mw_stream_rule_run(cudaStream_t stream, mw_views *v, mw_launch_fn la
     if (launched != cudaSuccess || captured != cudaSuccess || !graph) {
         if (graph)
             cudaGraphDestroy(graph);
+        /* A stream that waited on an event of the captured one joined the
+         * capture; ending it with that stream's work not waited for again
+         * fails with this error alone: forked, never joined. */
+        *unjoined = launched == cudaSuccess && captured == cudaErrorStreamCaptureUnjoined;
         /* A launcher that failed is called again, so that its own error is
          * what the check reports, now outside any capture. */
         return run_plainly(stream, v, launch, arg);

@@ -18,10 +18,17 @@
  * graph on the stream, and the run is checked as any other.
  *
  * Capture forbids some calls (a synchronize, cudaFree); a launcher that
- * makes one breaks the capture. The run is then not judged: the recorded
- * work is dropped, the output poisoned again, and the launcher called once
- * more, plainly. The first run of a case is never captured: a launcher may
- * tune itself or load its kernels on its first call. */
+ * makes one breaks the capture. The recorded work is then dropped, the
+ * output poisoned again, and the launcher called once more, plainly. Such
+ * a run is judged by why the capture failed: work forked onto another
+ * stream (that stream waited on an event recorded on `stream`) and never
+ * joined back (`stream` never waited on that stream again) ends the capture
+ * with cudaErrorStreamCaptureUnjoined, and breaks the rule as surely as a
+ * launch elsewhere: the caller's `stream` does not wait for that work.
+ * Other failures (a synchronize, an allocation that needs one) break no
+ * rule, and the run is not judged. The first run of a case is never
+ * captured: a launcher may tune itself or load its kernels on its first
+ * call. */
 #ifndef MW_STREAM_RULE_H
 #define MW_STREAM_RULE_H
 
@@ -39,11 +46,13 @@ typedef cudaError_t (*mw_launch_fn)(void *arg, cudaStream_t stream);
 /* Runs launch(arg, stream) under capture as above. Returns the launcher's
  * own result; *ran receives the error of running what it recorded (the
  * kernels' own failures among them), *outside the output elements of v
- * written off the stream, or -1 when the run could not be judged (the
- * launcher broke the capture, or failed, and was called again plainly:
- * its work may still be running). */
+ * written off the stream, or -1 when the run could not be judged that way
+ * (the launcher broke the capture, or failed, and was called again
+ * plainly: its work may still be running), and *unjoined 1 when the
+ * capture broke because the launcher forked work off `stream` and never
+ * joined it back. */
 cudaError_t mw_stream_rule_run(cudaStream_t stream, mw_views *v, mw_launch_fn launch,
-                               void *arg, long long *outside, cudaError_t *ran);
+                               void *arg, long long *outside, cudaError_t *ran, int *unjoined);
 
 #ifdef __cplusplus
 }

@@ -129,6 +129,11 @@ static void test_diagnosis(void)
     f.written_off_stream = 0;
     n = mw_diagnose(&m, &f, hints, 6);
     ok(!has_hint(hints, n, "stream you are given"), "stream: no such hint when none was");
+    ok(!has_hint(hints, n, "never joined"), "stream: nor of an unjoined fork");
+    f.forked_unjoined = 1;
+    n = mw_diagnose(&m, &f, hints, 6);
+    ok(n >= 1 && strstr(hints[0], "forked onto another stream was never joined back") != NULL,
+       "stream: a fork never joined back is named first");
 
     /* A race. */
     memset(&f, 0, sizeof f);
