@@ -87,7 +87,7 @@ endif
 # ---- the shared grader -------------------------------------------------------
 
 # Pure C, no CUDA: also linked into the unit tests.
-GRADER_PURE := check stats parallel csv ncu roofs ceilings_cache facts cases_file rubric gradebook batch_layout \
+GRADER_PURE := check sanitize_step stats parallel csv ncu roofs ceilings_cache facts cases_file rubric gradebook batch_layout \
                buffers
 GRADER_CUDA := devinfo timing harness stream_rule checker impls bench traffic ceilings vector_libs cublas_lazy
 GRADER_OBJS := $(GRADER_PURE:%=$(BUILD)/grader/%.o) $(GRADER_CUDA:%=$(BUILD)/grader/%.o) \
@@ -267,7 +267,8 @@ help:
 	@echo 'Students:'
 	@echo '  make check CH=01      grade exercises/01-*/ (exit 0 pass, 1 wrong answer,'
 	@echo '                        2 build failure, CUDA error, crash or timeout,'
-	@echo '                        77 not implemented yet or no GPU)'
+	@echo '                        77 not implemented yet or no GPU); ends with memcheck and'
+	@echo '                        initcheck on the 4 smallest cases of each version'
 	@echo '  make bench CH=01      time your versions, the reference and the library;'
 	@echo '                        writes results/<gpu>/<chapter>/bench.csv'
 	@echo '  make traffic CH=01    measured DRAM bytes with Nsight Compute (traffic.csv)'
@@ -300,6 +301,7 @@ help:
 	@echo '  SRC=solutions         grade the reference solutions instead of exercises/'
 	@echo '  EX=02                 only the versions whose file starts with 02 (check, sanitize)'
 	@echo '  SEED=123              replay the inputs of an earlier run (a whole number)'
+	@echo '  SANITIZE=0            make check without its memcheck and initcheck step'
 	@echo '  TIMEOUT=30            seconds a case may run before it counts as hung, plus 2 s'
 	@echo '                        per GiB of the case (check, grade)'
 	@echo '  GPU=NVIDIA_H100_80GB_HBM3   the results/ folder make plot and make tables read'
@@ -355,7 +357,8 @@ lib: $(GRADER)
 # "Error 77" (not implemented yet, or no GPU).
 check: $(GRADER) $(SRC_LIBS)
 	$(Q)$(GRADER) check --lib-dir $(BUILD)/$(SRC)/$(CHAPTER) --label $(SRC)/$(CHAPTER) \
-	    --timeout $(TIMEOUT) $(if $(EX),--version $(EX)) $(if $(SEED),--seed $(SEED))
+	    --timeout $(TIMEOUT) $(if $(EX),--version $(EX)) $(if $(SEED),--seed $(SEED)) \
+	    $(if $(filter 0,$(SANITIZE)),,--quick-sanitize)
 
 bench: $(GRADER) $(STUDENT_LIBS) $(REF_LIBS)
 	$(Q)$(GRADER) bench $(BENCH_ARGS)

@@ -19,6 +19,10 @@ typedef struct mw_check_opts {
     int required_only;        /* leave out optional versions (the batch's sanitizer) */
     int exact_views;          /* no guard bands: each view allocated exactly (sanitizers) */
     const char *results_path; /* per-case CSV for the batch grader, or NULL */
+    int first_cases;          /* with smallest_first: only each version's first N (0: all) */
+    int quick_sanitize;       /* end with memcheck and initcheck on the smallest cases
+                                 (sanitize_step.h; make check) */
+    const char *self;         /* the chapter program, which that step runs again */
 } mw_check_opts;
 
 /* Exit codes: 0 pass, 1 wrong answer, 2 CUDA error/crash/timeout,

@@ -29,13 +29,17 @@ static void usage(FILE *fp)
             "            [--smallest-first] [--below BYTES] [--from BYTES]\n"
             "            [--no-fork] [--required-only]\n"
             "            [--exact-views] [--cases FILE] [--results FILE]\n"
+            "            [--first-cases N] [--quick-sanitize]\n"
             "            grade the versions built in DIR; exit 0 pass, 1 wrong answer,\n"
             "            2 CUDA error, crash or timeout, 77 not implemented or no GPU;\n"
             "            --cases adds cases (and a seed) from FILE, --results writes a CSV\n"
             "            row per case, --required-only leaves optional versions out,\n"
             "            --exact-views drops the guard bands (for compute-sanitizer),\n"
             "            --smallest-first grades each version's cases by size, smallest first;\n"
-            "            --below and --from keep only the cases of fewer, or at least, BYTES\n"
+            "            --below and --from keep only the cases of fewer, or at least, BYTES;\n"
+            "            --first-cases N (with --smallest-first) each version's N smallest;\n"
+            "            --quick-sanitize ends with memcheck and initcheck on the smallest\n"
+            "            cases, where compute-sanitizer is found (make check)\n"
             "  bench     [--student DIR] [--reference DIR] [--results DIR] [--seed S]\n"
             "            time every implementation and the library; write bench.csv\n"
             "  traffic   [--student DIR] [--reference DIR] [--results DIR]\n"
@@ -220,6 +224,7 @@ int main(int argc, char **argv)
     ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
     self[len > 0 ? len : 0] = '\0';
     bench.self = self;
+    check.self = self;
 
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
@@ -247,6 +252,11 @@ int main(int argc, char **argv)
         } else if (strcmp(a, "--from") == 0 && val) {
             if (parse_positive(val, &check.from_bytes) != 0)
                 return bad_value(a, val, "a positive number of bytes");
+        } else if (strcmp(a, "--first-cases") == 0 && val) {
+            double count = 0;
+            if (parse_positive(val, &count) != 0 || count != (int)count)
+                return bad_value(a, val, "a whole number of cases, 1 or more");
+            check.first_cases = (int)count;
         } else if (strcmp(a, "--results") == 0 && val && strcmp(cmd, "check") == 0)
             check.results_path = val;
         else if (strcmp(a, "--student") == 0 && val)
@@ -276,6 +286,8 @@ int main(int argc, char **argv)
                 check.exact_views = 1;
             else if (strcmp(a, "--required-only") == 0)
                 check.required_only = 1;
+            else if (strcmp(a, "--quick-sanitize") == 0)
+                check.quick_sanitize = 1;
             else if (strcmp(a, "--force") == 0)
                 bench.force_ceilings = 1;
             else if (strcmp(a, "--csv") == 0 && strcmp(cmd, "list") == 0)

@@ -35,6 +35,11 @@ printf '%s' "$out" | grep -q -- '--lib-dir build/solutions/01-vector-add' &&
     printf '%s' "$out" | grep -q -- '--seed 7' &&
     printf '%s' "$out" | grep -q -- '--timeout 9'
 ok $? "SRC, EX, SEED and TIMEOUT reach the grader"
+printf '%s' "$out" | grep -q -- '--quick-sanitize'
+ok $? "make check ends with the sanitizer step (--quick-sanitize)"
+out=$(make --no-print-directory -n check CH=01 SANITIZE=0 2>&1)
+printf '%s' "$out" | grep -q -- '--lib-dir' && ! printf '%s' "$out" | grep -q -- '--quick-sanitize'
+ok $? "SANITIZE=0 leaves it out"
 
 out=$(make --no-print-directory -n clean 2>&1)
 printf '%s' "$out" | grep -q 'rm -rf build' && ! printf '%s' "$out" | grep -q results

@@ -1,8 +1,9 @@
 /* test_grader.c: unit tests of the grader's pure-C parts (no GPU needed):
  * tolerance and NaN policy, diagnosis, statistics, CSV, the ncu parser on a
  * sample ncu wrote on an H100, the ceilings cache, the input generator, the
- * loop split over cores, mismatch counts merged from parts, bf16 rounding
- * and the bytes of a case's buffers by element type. */
+ * loop split over cores, mismatch counts merged from parts, bf16 rounding,
+ * the bytes of a case's buffers by element type, and compute-sanitizer's
+ * reports as make check's sanitizer step reads them. */
 #define _POSIX_C_SOURCE 200809L
 #include "tap.h"
 
@@ -14,6 +15,7 @@
 #include "ncu.h"
 #include "parallel.h"
 #include "rng.h"
+#include "sanitize_step.h"
 #include "stats.h"
 
 #include <float.h>
@@ -782,6 +784,30 @@ static void test_case_for(void)
        "mw_op_from_case: true for both forms, false for a fixed op");
 }
 
+/* Logs shaped as compute-sanitizer 2025 writes them, the check's own
+ * lines among its findings. */
+static void test_sanitize_parse(void)
+{
+    char path[512];
+    mw_sanitize_finding f;
+    snprintf(path, sizeof path, "%s/sanitize/memcheck.log", data_dir);
+    ok(mw_sanitize_parse(path, &f) == 1, "sanitize: memcheck's finding is found");
+    is_str(f.kind, "Invalid __global__ read of size 4 bytes", "sanitize: what it is");
+    is_str(f.where, "add_naive_kernel in 01_naive.cu:14", "sanitize: kernel, file and line");
+    is_str(f.file, "01_naive", "sanitize: the version whose file it is");
+    is_str(f.who, "thread (1,0,0) in block (0,0,0)", "sanitize: thread and block");
+    ok(strstr(f.address, "is out of bounds") != NULL, "sanitize: the address line");
+    is_str(f.during, "01_naive     edge     n=1", "sanitize: the case it ran, not the one before");
+    snprintf(path, sizeof path, "%s/sanitize/initcheck.log", data_dir);
+    ok(mw_sanitize_parse(path, &f) == 1, "sanitize: initcheck's finding is found");
+    is_str(f.kind, "Uninitialized __global__ memory read of size 4 bytes", "sanitize: initcheck's kind");
+    is_str(f.where, "softmax_fused_kernel in 02_fused.cu:57", "sanitize: a path without folders");
+    is_str(f.during, "02_fused       shape    rows=2 cols=1", "sanitize: its case");
+    snprintf(path, sizeof path, "%s/sanitize/clean.log", data_dir);
+    ok(mw_sanitize_parse(path, &f) == 0, "sanitize: a clean run has no finding");
+    ok(mw_sanitize_parse("/nonexistent/log", &f) == 0, "sanitize: no log, no finding");
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1)
@@ -800,5 +826,6 @@ int main(int argc, char **argv)
     test_generator();
     test_bf16_round();
     test_case_bytes();
+    test_sanitize_parse();
     return done_testing();
 }
