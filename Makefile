@@ -292,7 +292,8 @@ help:
 	@echo '  make grade-build CH=01   build one chapter'"'"'s grader and the versions make check runs'
 	@echo '  make lib CH=01 KERNEL=file.cu LIBDIR=dir   build one kernel file as an exercise'
 	@echo '  make mutants CH=01    mutation testing of the grader: plant one mistake at a time in'
-	@echo '                        the solutions and grade each (TIMEOUT=10 per case, EX=, SEED=);'
+	@echo '                        the solutions and grade each (TIMEOUT=10 per case, EX=, SEED=;'
+	@echo '                        RESUME=1 goes on from a run that was cut off);'
 	@echo '                        results/<gpu>/<chapter>/mutants.csv (docs/mutation-testing.md)'
 	@echo '  make clean            remove build/ (never results/)'
 	@echo
@@ -432,7 +433,8 @@ endif
 mutants: $(BUILD)/$(MUTANTS_CH)/mw-chapter $(BUILD)/tools/mw-mutate
 	$(Q)MAKE='$(value MAKE_COMMAND)' ARCH='$(ARCH)' sh grader/mutants.sh --chapter $(MUTANTS_CH) --grader $(BUILD)/$(MUTANTS_CH)/mw-chapter \
 	    --tool $(BUILD)/tools/mw-mutate --work $(BUILD)/mutants/$(MUTANTS_CH) --results $(RESULTS) \
-	    --timeout $(MUTANTS_TIMEOUT) $(if $(SEED),--seed $(SEED)) $(if $(EX),--version $(EX))
+	    --timeout $(MUTANTS_TIMEOUT) $(if $(SEED),--seed $(SEED)) $(if $(EX),--version $(EX)) \
+	    $(if $(filter 1,$(RESUME)),--resume)
 
 $(BUILD)/tools/mw-mutate: grader/mutate.c grader/textbuf.h
 	$(call say,CC,$@)

@@ -38,6 +38,13 @@
 # graded, because the GPU became unusable during the run (their status is
 # ungraded, and the score counts only the graded ones); 2 an error.
 #
+# --resume (make mutants RESUME=1) goes on from the last run's work folder
+# instead of starting afresh: its built mutants (kept, with their
+# libraries, under DIR/libs) are not built again and a mutant's stage that
+# has a result is not graded again, so a run cut off by a time limit is
+# finished by the same command. Without it the work folder is emptied and
+# the libraries built in a scratch folder, removed at the end.
+#
 # Internal entries, for xargs: --build-one and --grade-one (below).
 set -u
 
@@ -65,6 +72,9 @@ grade_jobs=4 # mutants graded at once on one GPU (small cases only)
 if [ "${1:-}" = --build-one ]; then
     chapter=$2 work=$3 scratch=$4 version=$5 k=$6
     dir=$work/$version/$k
+    # --resume: built by the last run, library and all.
+    [ "${mutants_resume:-0}" = 1 ] && [ "$(cat "$dir/build.rc" 2>/dev/null)" = 0 ] &&
+        [ -f "$scratch/$version/$k/$version.so" ] && exit 0
     $make_cmd -s --no-print-directory lib CH="$chapter" KERNEL="$dir/$version.cu" \
         LIBDIR="$scratch/$version/$k" >"$dir/build.log" 2>&1
     echo $? >"$dir/build.rc"
@@ -78,6 +88,11 @@ if [ "${1:-}" = --grade-one ]; then
     grader=$2 timeout=$3 seed=$4 mode=$5 work=$6 scratch=$7 version=$8 k=$9
     dir=$work/$version/$k
     log=$dir/$mode.log
+    # --resume: this stage was graded by the last run.
+    if [ "${mutants_resume:-0}" = 1 ] && [ -s "$dir/$mode.result" ] &&
+        ! grep -q '^ungraded' "$dir/$mode.result"; then
+        exit 0
+    fi
     # The shell's own notes ("Terminated", for the check stopped below) go
     # beside the log, not to the terminal.
     exec 2>"$dir/$mode.stderr"
@@ -196,7 +211,13 @@ fail() {
 }
 
 chapter= grader= tool= work= results= timeout=10 seed=20261122 ex=
+mutants_resume=0
 while [ $# -gt 0 ]; do
+    if [ "$1" = --resume ]; then
+        mutants_resume=1
+        shift
+        continue
+    fi
     [ $# -ge 2 ] || fail "option $1 needs a value"
     case "$1" in
     --chapter) chapter=$2 ;;
@@ -227,9 +248,18 @@ fi
 equivalents=solutions/$chapter/equivalent-mutants
 
 start=$(date +%s)
-rm -rf "$work" && mkdir -p "$work" || fail "cannot create $work"
-scratch=$(mktemp -d "${TMPDIR:-/tmp}/mw-mutants.XXXXXX") || fail "cannot create a scratch folder"
-trap 'rm -rf "$scratch"' EXIT
+export mutants_resume
+if [ $mutants_resume = 1 ]; then
+    # Mutants listed from the same solutions come out the same, key for key.
+    mkdir -p "$work/libs" || fail "cannot create $work/libs"
+    rm -f "$work/gpu-lost"
+    scratch=$work/libs
+    echo "mutants: going on from $work (--resume): built mutants and graded stages are kept"
+else
+    rm -rf "$work" && mkdir -p "$work" || fail "cannot create $work"
+    scratch=$(mktemp -d "${TMPDIR:-/tmp}/mw-mutants.XXXXXX") || fail "cannot create a scratch folder"
+    trap 'rm -rf "$scratch"' EXIT
+fi
 trap 'exit 2' INT TERM
 
 # The GPU, first: its name is the results folder, as for make bench.
@@ -395,6 +425,8 @@ if [ "$full_jobs" -gt 1 ]; then
     done <"$work/full.list"
     if [ -s "$work/again.list" ]; then
         echo "mutants: $(wc -l <"$work/again.list") passed with a case skipped: grading those again, alone"
+        # Their first result goes, or --resume would keep it.
+        while read -r version k; do rm -f "$work/$version/$k/full.result"; done <"$work/again.list"
         mutants_split=$split xargs -P 1 -L 1 sh "$self" --grade-one "$grader" "$timeout" "$seed" \
             full "$work" "$scratch" <"$work/again.list"
     fi

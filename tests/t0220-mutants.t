@@ -276,6 +276,31 @@ printf '%s' "$out" | grep -q 'lists 01_sample.cu:1:1:narrow, which is no mutant'
 ok $? "it warns about a listed key that names no mutant, and lists the survivor"
 printf '%s\n' "$out" | grep '^mutants:' | diag
 
+# --resume: a run cut off (here, one killed mutant's stages and one
+# library removed, as if the limit struck there) is finished by the same
+# command: that mutant alone is built and graded again, and mutants.csv
+# comes out as the whole run's.
+out=$(cd "$fake" && MAKE=$fake/bin/make sh "$driver" --chapter 99-fake --grader "$fake/bin/mw-chapter" \
+    --tool "$tool" --work "$fake/work-resume" --results "$fake/resume" --timeout 10 --resume 2>&1)
+rc=$?
+rcsv=$fake/resume/Fake_GPU_80GB__test_/99-fake/mutants.csv
+[ $rc -eq 0 ] && [ "$(tail -n +2 "$rcsv" | cut -d, -f 1-8)" = "$(tail -n +2 "$csv" | cut -d, -f 1-8)" ] &&
+    [ -n "$(ls "$fake"/work-resume/libs/01_sample/*/01_sample.so 2>/dev/null)" ]
+ok $? "--resume from nothing: the same statuses as a plain run, the libraries kept under the work folder"
+cut_key=$(tail -n +2 "$rcsv" | awk -F, '$8 == "killed" && /offset n=33/ { print NR; exit }')
+cut_dir=$fake/work-resume/01_sample/$(printf '%03d' "$cut_key")
+rm -f "$cut_dir"/*.result "$fake/work-resume/libs/01_sample/$(basename "$cut_dir")/01_sample.so"
+: >"$FAKE_PIDS.calls"
+out=$(cd "$fake" && MAKE=$fake/bin/make sh "$driver" --chapter 99-fake --grader "$fake/bin/mw-chapter" \
+    --tool "$tool" --work "$fake/work-resume" --results "$fake/resume" --timeout 10 --resume 2>&1)
+rc=$?
+calls=$(grep -c . "$FAKE_PIDS.calls")
+[ $rc -eq 0 ] && [ -n "$cut_key" ] && [ "$calls" -eq 1 ] &&
+    grep -q -e "--lib-dir $fake/work-resume/libs/01_sample/$(basename "$cut_dir") " "$FAKE_PIDS.calls" &&
+    [ "$(tail -n +2 "$rcsv" | cut -d, -f 1-9)" = "$(tail -n +2 "$csv" | cut -d, -f 1-9)" ] &&
+    printf '%s' "$out" | grep -q 'going on from'
+ok $? "--resume after a cut: only the mutant cut off is graded again ($calls check), rebuilt; the same mutants.csv"
+
 # A largest case of 32 GiB on the 80 GiB stand-in holds the checks to two
 # at a time: the cases under what four hold at once (80 x 0.95 / 4 - 1.5 =
 # 17.5 GiB) run four at a time (--below), and the mutants that pass them
