@@ -252,7 +252,11 @@ const char *mw_cuda_error_hint(const char *name)
          "grid.z at most 65535, and no zero-sized grid (return early when n == 0)"},
         {"cudaErrorInvalidValue",
          "a launch or call got an invalid argument: more than 1024 threads per block, a "
-         "zero-sized grid (return early when n == 0), or a bad pointer"},
+         "zero-sized grid (return early when n == 0), a bad pointer, or more shared memory "
+         "than a block may have: static __shared__ arrays plus the dynamic bytes past 48 KiB "
+         "need cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, "
+         "bytes) first, and no block gets more than cudaDevAttrMaxSharedMemoryPerBlockOptin "
+         "(227 KiB on an H100)"},
         {"cudaErrorLaunchOutOfResources",
          "too many registers or too much shared memory per block for this launch"},
         {"cudaErrorInvalidDeviceFunction",
