@@ -241,6 +241,13 @@ int mw_diagnose(const mw_mismatch *m, const mw_run_facts *f, char hints[][256], 
     return count;
 }
 
+/* The shared memory a block may have, as the two launch hints below say it. */
+#define SMEM_LIMIT                                                                             \
+    "; shared memory: static __shared__ arrays plus the dynamic bytes past 48 KiB need "       \
+    "cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes) "        \
+    "first, and no block gets more than cudaDevAttrMaxSharedMemoryPerBlockOptin (227 KiB "     \
+    "on an H100)"
+
 const char *mw_cuda_error_hint(const char *name)
 {
     static const struct {
@@ -253,12 +260,15 @@ const char *mw_cuda_error_hint(const char *name)
         {"cudaErrorIllegalAddress",
          "read or wrote outside any allocation: check the bounds test and the index "
          "type (an int overflows past 2^31)"},
+        /* A launch past a limit of the GPU: the runtime may name either
+         * error for it, so both hints list every limit. */
         {"cudaErrorInvalidConfiguration",
          "invalid launch configuration: at most 1024 threads per block, grid.y and "
-         "grid.z at most 65535, and no zero-sized grid (return early when n == 0)"},
+         "grid.z at most 65535, and no zero-sized grid (return early when n == 0)" SMEM_LIMIT},
         {"cudaErrorInvalidValue",
-         "a launch or call got an invalid argument: more than 1024 threads per block, a "
-         "zero-sized grid (return early when n == 0), or a bad pointer"},
+         "a launch or call got an invalid argument: more than 1024 threads per block, "
+         "grid.y and grid.z at most 65535, a zero-sized grid (return early when n == 0), "
+         "or a bad pointer" SMEM_LIMIT},
         {"cudaErrorLaunchOutOfResources",
          "too many registers or too much shared memory per block for this launch"},
         {"cudaErrorInvalidDeviceFunction",

@@ -12,6 +12,7 @@
 
 #include "csv.h"
 #include "devinfo.h"
+#include "gpu_limits.h"
 #include "harness.h"
 #include "sanitize_step.h"
 #include "stream_rule.h"
@@ -750,8 +751,74 @@ static int write_results(const checker *k, const tally *t, const char *path)
     return mw_csv_close(&csv);
 }
 
-int mw_cmd_check(const mw_chapter *ch, const mw_check_opts *opt)
+/* The shared memory a block may have on device 0, in bytes. Returns 0, or
+ * -1 when there is no GPU to ask. */
+static int ask_limits(mw_gpu_limits *g)
 {
+    int dflt = 0, optin = 0;
+    if (cudaDeviceGetAttribute(&dflt, cudaDevAttrMaxSharedMemoryPerBlock, 0) != cudaSuccess ||
+        cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0) != cudaSuccess ||
+        dflt <= 0 || optin <= 0)
+        return -1;
+    *g = (mw_gpu_limits){.smem_default = (size_t)dflt, .smem_optin = (size_t)optin};
+    return 0;
+}
+
+/* ask_limits() in a child process: this one must not initialize CUDA, or
+ * the children it forks for the jobs could not use it. In-process (no_fork,
+ * for compute-sanitizer) it asks itself. */
+static int probe_limits(mw_gpu_limits *g, int in_process)
+{
+    if (in_process)
+        return ask_limits(g);
+    int fds[2];
+    if (pipe(fds) != 0)
+        return -1;
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fds[0]);
+        mw_gpu_limits got = {0};
+        ask_limits(&got);
+        ssize_t w = write(fds[1], &got, sizeof got);
+        _exit(w == (ssize_t)sizeof got ? 0 : 1);
+    }
+    close(fds[1]);
+    mw_gpu_limits got = {0};
+    ssize_t r = pid > 0 ? read(fds[0], &got, sizeof got) : -1;
+    close(fds[0]);
+    if (pid > 0)
+        waitpid(pid, NULL, 0);
+    if (r != (ssize_t)sizeof got || got.smem_default == 0 || got.smem_optin == 0)
+        return -1;
+    *g = got;
+    return 0;
+}
+
+/* The chapter with its cases set against the GPU's limits (mw_case.at)
+ * resolved on this GPU, in *own (cases in *owned, to free); the chapter
+ * itself when it has none, or there is no GPU to ask (the check then says
+ * so and skips every case). */
+static const mw_chapter *at_this_gpu(const mw_chapter *ch, const mw_check_opts *opt,
+                                     mw_chapter *own, mw_case **owned)
+{
+    mw_gpu_limits g;
+    *owned = NULL;
+    if (mw_cases_at_limits(ch->cases, ch->ncases) == 0 || probe_limits(&g, opt->no_fork) != 0)
+        return ch;
+    *owned = mw_cases_resolve(ch->cases, ch->ncases, &g);
+    if (!*owned)
+        return ch;
+    *own = *ch;
+    own->cases = *owned;
+    return own;
+}
+
+int mw_cmd_check(const mw_chapter *chapter, const mw_check_opts *opt)
+{
+    mw_chapter resolved;
+    mw_case *owned;
+    const mw_chapter *ch = at_this_gpu(chapter, opt, &resolved, &owned);
     checker k = {ch, opt, NULL, 0, -1, NULL, -1, 0};
     mw_views_exact(opt->exact_views);
     if (build_jobs(&k) == 0) {
@@ -822,6 +889,7 @@ int mw_cmd_check(const mw_chapter *ch, const mw_check_opts *opt)
     free(t.seconds);
     free(t.status);
     free(k.jobs);
+    free(owned);
     if (t.n[ST_ERROR] > 0)
         return 2;
     if (t.n[ST_FAIL] > 0)

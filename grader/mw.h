@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cuda_runtime_api.h>
 
@@ -55,6 +56,30 @@ typedef struct mw_version {
     const char *roof;
 } mw_version;
 
+/* A limit of the GPU at hand that a case's size may be set against: the
+ * shared memory a block may have. A kernel that holds a row in shared
+ * memory breaks at these sizes, and they differ from GPU to GPU, so such a
+ * case is written against the limit (mw_case.at) and resolved when a check
+ * starts (grader/limits.c). */
+enum { MW_LIMIT_NONE, MW_LIMIT_SMEM_DEFAULT, MW_LIMIT_SMEM_OPTIN };
+
+typedef struct mw_gpu_limits {
+    size_t smem_default; /* bytes per block without opting in: cudaDevAttrMaxSharedMemoryPerBlock */
+    size_t smem_optin;   /* with cudaFuncSetAttribute: cudaDevAttrMaxSharedMemoryPerBlockOptin */
+} mw_gpu_limits;
+
+/* The H100's (48 KiB and 227 KiB): what a case shows before a GPU is
+ * asked (make list, a machine without one). */
+#define MW_H100_SMEM_DEFAULT ((size_t)48 << 10)
+#define MW_H100_SMEM_OPTIN ((size_t)227 << 10)
+
+/* dim[dim] = the limit's bytes / 4 (FP32 values) + delta. */
+typedef struct mw_dim_at_limit {
+    int limit;  /* MW_LIMIT_*; MW_LIMIT_NONE (0): the case's dims are fixed */
+    int dim;    /* the dim[] entry it sets */
+    long delta; /* floats added to the limit's */
+} mw_dim_at_limit;
+
 /* One test or bench case. The meaning of dim[] is the chapter's own. */
 typedef struct mw_case {
     const char *group;           /* "edge", "tail", "offset", "special", "large"... */
@@ -76,6 +101,8 @@ typedef struct mw_case {
                                     alias), so a limit case needs one input
                                     buffer, not two, and fits a smaller GPU. The
                                     offsets of the later inputs are ignored. */
+    mw_dim_at_limit at;          /* optional: a dim set by the GPU's limits; dim[]
+                                    holds the H100's value until a check resolves it */
 } mw_case;
 
 /* One buffer of a case: inputs first, then the outputs.
@@ -304,6 +331,28 @@ static inline const char *mw_index_limit_label(size_t n, const size_t *offset, i
         return " [limit: 2^31, an int index; crossed in the scalar path (misalignments differ)]";
     return body_end > two31 ? " [limit: 2^31, an int index; crossed in the float4 body]"
                             : " [limit: 2^31, an int index; crossed in the scalar tail]";
+}
+
+/* The floats of a limit: its bytes / 4. */
+static inline size_t mw_limit_floats(const mw_gpu_limits *g, int limit)
+{
+    return (limit == MW_LIMIT_SMEM_OPTIN ? g->smem_optin : g->smem_default) / 4;
+}
+
+/* The label of a case set against a limit, for describe(): "" for a fixed
+ * case, else e.g. " [smem: 12288 floats, the default 48 KiB per block, +1]". */
+static inline void mw_dim_at_limit_label(const mw_case *c, char *text, size_t len)
+{
+    text[0] = '\0';
+    if (c->at.limit == MW_LIMIT_NONE)
+        return;
+    long floats = (long)c->dim[c->at.dim] - c->at.delta;
+    char delta[32] = "";
+    if (c->at.delta != 0)
+        snprintf(delta, sizeof delta, ", %+ld", c->at.delta);
+    snprintf(text, len, " [smem: %ld floats, the %s %ld KiB per block%s]", floats,
+             c->at.limit == MW_LIMIT_SMEM_OPTIN ? "opt-in maximum" : "default", floats * 4 / 1024,
+             delta);
 }
 
 /* Defined by the chapter. */

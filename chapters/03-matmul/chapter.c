@@ -121,6 +121,11 @@ static const mw_case cases[] = {
      * or an odd size, where a kernel takes its scalar path. 17 GB; 4.4
      * TFLOP, a second for the naive kernel. */
     {"limit", MNK(((size_t)1 << 21) + 1, 1024, 1024), NOOFF, UNI, 1, 1},
+    /* C past 2^32 elements: 65537^2 = 2^32 + 2^17 + 1 (17.2 GB; A and B
+     * 256 KB), where m * N + n in unsigned 32 bits wraps onto C's first
+     * rows. K = 1: the GPU writes 17 GB once, the sampled check costs the
+     * CPU one product per entry. */
+    {"limit", MNK(65537, 65537, 1), NOOFF, UNI, 1, 1},
 };
 
 /* Squares from 128 to 8192, and one shape that is a multiple of nothing:
@@ -150,6 +155,8 @@ static void buffers(const mw_case *c, mw_buffer_spec *s)
 static const char *limit_label(size_t M, size_t N, size_t K)
 {
     const size_t two31 = (size_t)1 << 31, rows_y = (size_t)65535 * 8;
+    if (M * N > 2 * two31)
+        return " [limit: M N past 2^32, where an unsigned m * N + n wraps]";
     if (M * N > two31 && M * K > two31)
         return " [limit: M N and M K past 2^31, where m * N + n and m * K + k overflow an int]";
     if (M * N > two31)

@@ -138,6 +138,35 @@ static const mw_case cases[] = {
      * partial sum is exact in FP32. A block of 256 threads takes 12 s for
      * the three passes over it, twice: 2^32 columns would double that. */
     {"large", RC(1, ((size_t)1 << 31) + 4), NOOFF, MW_GEN_TAIL, 1, 1},
+    /* Rows around the shared memory a block may have, on the GPU at hand
+     * (mw_case.at, resolved when the check starts; the H100's values until
+     * then): a row of 12288 floats fills the default 48 KiB, 58112 the
+     * 227 KiB opt-in maximum. A kernel that keeps its row in dynamic shared
+     * memory must opt in past the default (cudaFuncSetAttribute) and fall
+     * back past the maximum; its static __shared__ arrays count against the
+     * same limit, so a 32-float reduction array (128 B) moves the edge 32
+     * floats down. Each edge: one under, at, one past; and the same 32
+     * floats lower. 7 rows of at most 227 KiB: small. */
+#define SMEM(lim, dlt)                                                                        \
+    {.group = "smem",                                                                         \
+     .dim = {7, (size_t)((long)((lim) == MW_LIMIT_SMEM_OPTIN ? MW_H100_SMEM_OPTIN             \
+                                                              : MW_H100_SMEM_DEFAULT) / 4 +   \
+                         (dlt))},                                                             \
+     .gen = MW_GEN_UNIFORM, .scale = 1, .at = {.limit = (lim), .dim = 1, .delta = (dlt)}}
+#define SMEM_EDGE(lim) SMEM(lim, -33), SMEM(lim, -32), SMEM(lim, -31), \
+                       SMEM(lim, -1), SMEM(lim, 0), SMEM(lim, 1)
+    SMEM_EDGE(MW_LIMIT_SMEM_DEFAULT),
+    SMEM_EDGE(MW_LIMIT_SMEM_OPTIN),
+    /* Grid limits. 65537 rows of 32769 columns (8.6 GB each way, sampled):
+     * rows past gridDim.y's 65535 that are too long for one block, where a
+     * kernel that splits a row over blocks may put the rows on y (the
+     * shorter rows past 65535 are in the large group). Then 2^31 - 1 rows,
+     * the most the header allows, of 2 columns (17 GB each way): one block
+     * a row is gridDim.x's largest, 2^31 - 1 blocks, and a launcher that
+     * rounds the row count up in an int or adds a block overflows. */
+    {.group = "grid", .dim = {65537, 32769}, .gen = MW_GEN_UNIFORM, .scale = 1, .sampled = 1},
+    {.group = "grid", .dim = {((size_t)1 << 31) - 1, 2}, .gen = MW_GEN_UNIFORM, .scale = 1,
+     .sampled = 1},
 };
 
 /* 2^28 elements whatever the row length. */
@@ -171,7 +200,13 @@ static void describe(const mw_case *c, char *text, size_t len)
             ? " [limit: 2^32 elements, where a row offset or a thread index in 32 bits wraps]"
         : n > ((size_t)1 << 31) ? " [limit: 2^31 elements, where row * cols overflows an int]"
                                 : "";
-    snprintf(text, len, "rows=%zu cols=%zu%s%s", c->dim[0], c->dim[1], what, limit);
+    const char *grid = c->dim[0] >= ((size_t)1 << 31) - 1 ? " [grid: 2^31 - 1 rows, gridDim.x's most]"
+                       : c->dim[0] > 65535 && c->dim[1] > 16384
+                           ? " [grid: rows past gridDim.y's 65535, longer than one block holds]"
+                           : "";
+    char smem[96];
+    mw_dim_at_limit_label(c, smem, sizeof smem);
+    snprintf(text, len, "rows=%zu cols=%zu%s%s%s%s", c->dim[0], c->dim[1], what, limit, grid, smem);
 }
 
 static double bench_x(const mw_case *c)

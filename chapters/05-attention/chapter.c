@@ -173,6 +173,14 @@ static const mw_case cases[] = {
     /* 9 x 16384^2 scores: the unfused workspace past 2^31 elements (an int
      * index into it wraps); 9.7 GB. */
     ATT("limit", 1, 9, 16384, 32, 0, UNI, 1)
+    /* One head of N = 65537: N^2 = 2^32 + 2^17 + 1 scores, the unfused
+     * workspace past 2^32 elements (16 GiB), where an unsigned 32-bit index
+     * into it wraps (onto the first rows' scores, inside the workspace: no
+     * illegal address, wrong values). d = 32 keeps Q, K, V and O at 8.4 MB
+     * each; the two products are 0.55 TFLOP, and a sampled row costs the
+     * CPU reference 4 M multiply-adds. Past 128 x the resident blocks of
+     * 05.3 as well: fewer resident blocks than query tiles of one head. */
+    ATT("limit", 1, 1, 65537, 32, 0, UNI, 1)
     /* B H N d past 2^31 (2 x 65537 heads of 128 x 128: 8 GiB for each of
      * Q, K, V and O, 43 GB with the unfused workspace): the offset of a
      * head, b h N d, wraps in an int. Cheap to compute (1.1 TFLOP), dear
@@ -234,6 +242,8 @@ static void describe(const mw_case *c, char *text, size_t len)
         strcmp(c->group, "limit") != 0 ? ""
         : rows * DD(c) > two31 ? " [limit: 2^31 elements in Q, K, V and O, where a head's offset "
                                  "in an int wraps]"
+        : rows * DN(c) > 2 * two31 ? " [limit: 2^32 scores in the unfused workspace, where an "
+                                     "unsigned 32-bit index into it wraps]"
         : rows * DN(c) > two31 ? " [limit: 2^31 scores in the unfused workspace, where an int "
                                  "index into it wraps]"
                                : " [limit: more than 65535 heads, where gridDim.y and gridDim.z "

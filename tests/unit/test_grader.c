@@ -2,8 +2,9 @@
  * tolerance and NaN policy, diagnosis, statistics, CSV, the ncu parser on a
  * sample ncu wrote on an H100, the ceilings cache, the input generator, the
  * loop split over cores, mismatch counts merged from parts, bf16 rounding,
- * the bytes of a case's buffers by element type, and compute-sanitizer's
- * reports as make check's sanitizer step reads them. */
+ * the bytes of a case's buffers by element type, cases set against the
+ * GPU's shared-memory limits, and compute-sanitizer's reports as make
+ * check's sanitizer step reads them. */
 #define _POSIX_C_SOURCE 200809L
 #include "tap.h"
 
@@ -11,6 +12,7 @@
 #include "ceilings.h"
 #include "check.h"
 #include "csv.h"
+#include "gpu_limits.h"
 #include "harness.h"
 #include "ncu.h"
 #include "parallel.h"
@@ -808,6 +810,32 @@ static void test_sanitize_parse(void)
     ok(mw_sanitize_parse("/nonexistent/log", &f) == 0, "sanitize: no log, no finding");
 }
 
+/* Cases set against a limit (mw_case.at) take the GPU's limit in floats
+ * plus their delta, in the dim they name; fixed cases are copied as they
+ * are; the label says which limit and the delta. An A100's 48 KiB and
+ * 163 KiB stand in for a GPU other than the H100 the table is written for. */
+static void test_cases_at_limits(void)
+{
+    const mw_case cases[] = {
+        {.group = "fixed", .dim = {7, 1000}},
+        {.group = "smem", .dim = {7, 12289}, .at = {.limit = MW_LIMIT_SMEM_DEFAULT, .dim = 1, .delta = 1}},
+        {.group = "smem", .dim = {7, 58080}, .at = {.limit = MW_LIMIT_SMEM_OPTIN, .dim = 1, .delta = -32}},
+    };
+    const mw_gpu_limits a100 = {.smem_default = 48 << 10, .smem_optin = 163 << 10};
+    ok(mw_cases_at_limits(cases, 3) == 2, "two of the three cases are set against a limit");
+    mw_case *r = mw_cases_resolve(cases, 3, &a100);
+    ok(r && r[0].dim[1] == 1000 && r[1].dim[1] == 12289 && r[2].dim[1] == 41728 - 32 &&
+           r[2].dim[0] == 7,
+       "resolved: fixed dims kept, 12288 + 1 and the A100's 41728 - 32 floats");
+    char text[128];
+    mw_dim_at_limit_label(&r[2], text, sizeof text);
+    ok(strcmp(text, " [smem: 41728 floats, the opt-in maximum 163 KiB per block, -32]") == 0,
+       "the label names the opt-in limit, its floats and the delta");
+    mw_dim_at_limit_label(&r[0], text, sizeof text);
+    ok(text[0] == '\0', "a fixed case has no limit label");
+    free(r);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1)
@@ -826,6 +854,7 @@ int main(int argc, char **argv)
     test_generator();
     test_bf16_round();
     test_case_bytes();
+    test_cases_at_limits();
     test_sanitize_parse();
     return done_testing();
 }
