@@ -60,6 +60,43 @@ static const mw_version versions[] = {
     {"edge", N(2), OFF(o, o, o), U, 1, 0, ARGS(-2.5f, 0.75f)}, \
     {"edge", N(3), OFF(o, o, o), U, 1, 0, ARGS(1.5f, -0.75f)}
 
+/* ---- scalars: every a with every s, on every input class -----------------
+ *
+ * a and s each take 0, 1, -1, -2, a tiny and a huge value, every a with
+ * every s (36 pairs), on each of four input classes: 144 cases of 2053 to
+ * 4103 elements. 0 is there for a kernel that skips x when a == 0, or
+ * writes 0 when s == 0: 0 * NaN and 0 * Inf are NaN. Every value but 0 and
+ * +-1 is a power of two, so that a * x is exact in float and a * x + y is
+ * rounded once, FMA or not: a float kernel's zeros, and its overflows in the
+ * last multiply, fall where the reference's do. Tiny: a = 2^-140, a
+ * subnormal (flushed to 0, it turns a * Inf = Inf into NaN); s = 2^-100,
+ * normal, since the tolerance of a subnormal s, 2^-22 (|a| + 1) m |s|, would
+ * fall below the 2^-149 spacing of the subnormal results it scales to.
+ * Huge: 2^100, so that (a * x + y) * s overflows to Inf, as the reference
+ * says too (reference() rounds to float's range).
+ *
+ * The classes: uniform in [-1, 1); special (NaN, +-Inf, +-0, +-1e-30, one
+ * element in 8); near 0 (2^-20); large, 2^27: the largest magnitude at which
+ * a * x + y stays finite in float at a = 2^100 (below 2^127 + 2^27), so that
+ * only the last multiply can overflow. At 2^28, a * x would reach 2^128,
+ * Inf in float, while s = 0 or 2^-100 brings the exact answer back into
+ * range: a finite reference against a float kernel's Inf (or 0 * Inf = NaN),
+ * which would not be the kernel's fault. The near-0 and large views are
+ * offset (1,1,1: a scalar head and tail; 1,2,3: the scalar-only path). */
+#define SC_CASE(kind, g, n, ox, oy, oo, a, s) \
+    {.group = "scalars", .dim = {(n)}, .offset = {(ox), (oy), (oo)}, .gen = (kind), .scale = (g), \
+     .arg = {(a), (s)}},
+#define SC_EVERY_S(...) \
+    SC_CASE(__VA_ARGS__, 0.f) SC_CASE(__VA_ARGS__, 1.f) SC_CASE(__VA_ARGS__, -1.f) \
+    SC_CASE(__VA_ARGS__, -2.f) SC_CASE(__VA_ARGS__, 0x1p-100f) SC_CASE(__VA_ARGS__, 0x1p100f)
+#define SC_EVERY_A(...) \
+    SC_EVERY_S(__VA_ARGS__, 0.f) SC_EVERY_S(__VA_ARGS__, 1.f) SC_EVERY_S(__VA_ARGS__, -1.f) \
+    SC_EVERY_S(__VA_ARGS__, -2.f) SC_EVERY_S(__VA_ARGS__, 0x1p-140f) \
+    SC_EVERY_S(__VA_ARGS__, 0x1p100f)
+#define SCALARS \
+    SC_EVERY_A(U, 1.f, 4099, 0, 0, 0) SC_EVERY_A(MW_GEN_SPECIAL, 1.f, 4103, 0, 0, 0) \
+    SC_EVERY_A(U, 0x1p-20f, 3001, 1, 1, 1) SC_EVERY_A(U, 0x1p27f, 2053, 1, 2, 3)
+
 /* a and s are exact in binary; s < 0 in some cases, where scaling before the
  * ReLU (a classic mistake) gives a different answer from scaling after. */
 static const mw_case cases[] = {
@@ -103,6 +140,7 @@ static const mw_case cases[] = {
     {"huge", N(TWO32 + 3), OFF(0, 0, 0), U, 1, 1, ARGS(1.5f, 0.75f)},
     {"huge", N(TWO32 + 3), OFF(1, 2, 3), U, 1, 1, ARGS(1.5f, -0.75f)},
     {"huge", N(TWO33 + 8), OFF(0, 0, 0), U, 1, 1, ARGS(-2.5f, 0.75f), .shared_inputs = 1},
+    SCALARS
 };
 
 #define BENCH(k) {"bench", N((size_t)1 << (k)), OFF(0, 0, 0), MW_GEN_UNIFORM, 1, 0, ARGS(1.5f, 0.75f)}
@@ -130,6 +168,8 @@ static void describe(const mw_case *c, char *text, size_t len)
         snprintf(gen, sizeof gen, " (with NaN, Inf, -0)");
     else if (c->scale != 0.f && c->scale < 1e-3f)
         snprintf(gen, sizeof gen, " (values near 0)");
+    else if (c->scale > 1.f)
+        snprintf(gen, sizeof gen, " (values up to %g)", (double)c->scale);
     else if (c->shared_inputs)
         snprintf(gen, sizeof gen, " (x and y one buffer)");
     snprintf(text, len, "n=%zu a=%g s=%g%s%s%s", c->dim[0], (double)c->arg[0],
@@ -158,12 +198,21 @@ static double relu(double v)
     return v < 0 ? 0 : v;
 }
 
+/* The exact answer as a float output holds it: from 2^128 - 2^103, halfway
+ * between FLT_MAX and 2^128, up, it rounds to Inf (the scalars cases' s =
+ * 2^100 takes a * x + y there); below, the value itself, which the
+ * tolerance compares. */
+static double float_range(double r)
+{
+    return fabs(r) >= 0x1.ffffffp127 ? copysign(INFINITY, r) : r;
+}
+
 static double reference(const mw_case *c, const mw_inputs *in, size_t i)
 {
     double x = mw_input(in, X, i), y = mw_input(in, Y, i);
     if (c->op == OP_CHAIN)
-        return relu((double)c->arg[0] * x + y) * (double)c->arg[1];
-    return relu(x + y);
+        return float_range(relu((double)c->arg[0] * x + y) * (double)c->arg[1]);
+    return float_range(relu(x + y));
 }
 
 /* op 0: one float add, rounded once: within half an ulp of the exact sum;
@@ -195,8 +244,8 @@ static double relu_first(const mw_case *c, const mw_inputs *in, size_t i)
 {
     double x = mw_input(in, X, i), y = mw_input(in, Y, i);
     if (c->op == OP_CHAIN)
-        return (relu((double)c->arg[0] * x) + relu(y)) * (double)c->arg[1];
-    return relu(x) + relu(y);
+        return float_range((relu((double)c->arg[0] * x) + relu(y)) * (double)c->arg[1]);
+    return float_range(relu(x) + relu(y));
 }
 
 /* fmaxf(v, 0) returns 0 for a NaN v. */
@@ -210,8 +259,8 @@ static double no_relu(const mw_case *c, const mw_inputs *in, size_t i)
 {
     double x = mw_input(in, X, i), y = mw_input(in, Y, i);
     if (c->op == OP_CHAIN)
-        return ((double)c->arg[0] * x + y) * (double)c->arg[1];
-    return x + y;
+        return float_range(((double)c->arg[0] * x + y) * (double)c->arg[1]);
+    return float_range(x + y);
 }
 
 static double scale_first(const mw_case *c, const mw_inputs *in, size_t i)
@@ -219,13 +268,56 @@ static double scale_first(const mw_case *c, const mw_inputs *in, size_t i)
     double x = mw_input(in, X, i), y = mw_input(in, Y, i);
     if (c->op != OP_CHAIN)
         return NAN;
-    return relu(((double)c->arg[0] * x + y) * (double)c->arg[1]);
+    return float_range(relu(((double)c->arg[0] * x + y) * (double)c->arg[1]));
+}
+
+/* a == 0 taken as "x is not needed": out = relu(y) * s, x never read. */
+static double x_skipped(const mw_case *c, const mw_inputs *in, size_t i)
+{
+    if (c->op != OP_CHAIN || c->arg[0] != 0.f)
+        return NAN;
+    return float_range(relu(mw_input(in, Y, i)) * (double)c->arg[1]);
+}
+
+static int chain_a_zero(const mw_case *c)
+{
+    return c->op == OP_CHAIN && c->arg[0] == 0.f;
+}
+
+/* 0 everywhere with s == 0: a kernel that writes 0 without reading, and
+ * one whose ReLU drops NaN (nan_to_zero), give the same outputs there. */
+static double zero_for_s_zero(const mw_case *c, const mw_inputs *in, size_t i)
+{
+    (void)in;
+    (void)i;
+    return c->op == OP_CHAIN && c->arg[1] == 0.f ? 0.0 : NAN;
+}
+
+static int chain_s_zero(const mw_case *c)
+{
+    return c->op == OP_CHAIN && c->arg[1] == 0.f;
+}
+
+static int not_chain_s_zero(const mw_case *c)
+{
+    return !chain_s_zero(c);
 }
 
 static const mw_mistake mistakes[] = {
     {"ReLU applied before the add (relu(x) + relu(y)): add first, then the ReLU", relu_first},
-    {"NaN became 0: fmaxf(v, 0.f) drops a NaN, PyTorch's ReLU keeps it; write v < 0.f ? 0.f : v",
-     nan_to_zero},
+    {.message = "NaN became 0: fmaxf(v, 0.f) drops a NaN, PyTorch's ReLU keeps it; write "
+                "v < 0.f ? 0.f : v",
+     .value = nan_to_zero,
+     .applies = not_chain_s_zero},
+    {.message = "a = 0 but x is still an operand: 0 * x is NaN where x is NaN or +-Inf, so "
+                "relu(0 * x + y) * s is NaN there; read x and compute a * x + y whatever a is",
+     .value = x_skipped,
+     .applies = chain_a_zero},
+    {.message = "s = 0 but the answer is not all zeros: relu(v) * 0 is NaN where v = a*x + y is "
+                "NaN or +Inf (0 * Inf is NaN); multiply by s rather than write 0 when s == 0, "
+                "and keep the ReLU's NaN (v < 0.f ? 0.f : v, not fmaxf)",
+     .value = zero_for_s_zero,
+     .applies = chain_s_zero},
     {"no ReLU: negative values came through", no_relu},
     {"scaled before the ReLU: relu(v * s) differs from relu(v) * s when s < 0", scale_first},
 };

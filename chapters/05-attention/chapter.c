@@ -47,7 +47,8 @@ enum { Qb, Kb, Vb, Ob, Lb };
  * row is never set against a d = 64 one. */
 enum { OP_FULL = 0, OP_CAUSAL = 1, OP_BF16 = 2, OP_D128 = 4 };
 
-/* dim[] = {B, H, N, d}; op as above; arg[1] is the scale (0: 1/sqrt(d)). */
+/* dim[] = {B, H, N, d}; op as above; arg[1] is the scale (0: 1/sqrt(d)),
+ * or with arg[0] = AS_GIVEN the scale as given, 0 included. */
 #define DB(c) ((c)->dim[0])
 #define DH(c) ((c)->dim[1])
 #define DN(c) ((c)->dim[2])
@@ -63,9 +64,13 @@ static int is_bf16(const mw_case *c)
     return (c->op & OP_BF16) != 0;
 }
 
+#define AS_GIVEN 1.f
+
 static float scale_of(const mw_case *c)
 {
-    return c->arg[1] != 0.f ? c->arg[1] : (float)(1.0 / sqrt((double)DD(c)));
+    if (c->arg[0] == AS_GIVEN || c->arg[1] != 0.f)
+        return c->arg[1];
+    return (float)(1.0 / sqrt((double)DD(c)));
 }
 
 /* The unfused version's scores: B H N N floats (past 2^31 at N = 16384). */
@@ -119,6 +124,42 @@ static const mw_version versions[] = {
 #define UNI MW_GEN_UNIFORM
 #define NAN_IN MW_GEN_RARE_NAN
 #define OPP MW_GEN_OPPOSED
+
+/* ---- scalars: the scale at its special values, on every input class ----
+ *
+ * Every scale in SCALARS on each input class (SC_EVERY_CLASS), causal and
+ * not: 56 cases of at most 8 heads of 130 rows. 0: S = 0, uniform weights, yet
+ * 0 * NaN is NaN. -1, -0.3 and -2^15: a kernel that takes the row max of the
+ * unscaled Q K^T and scales it has, with a negative scale, the smallest
+ * score for its max, and exp(S - m) overflows once the scores span more
+ * than 88 (inputs of magnitude 10, or -2^15 at any magnitude). 2^-100:
+ * every exp(S - m) is 1 to within 2^-85. +-2^15, the huge one: a one-hot
+ * softmax. Not 1e30: a kernel may fold the scale into one FMA,
+ * 2^(fma(S, c, -c m)) with c = |scale| log2(e) (05.3 does, as
+ * FlashAttention-2 does), whose exponent at the row max is then the
+ * rounding error of c m, up to 2^-24 |c m|, not 0: a factor on P that the
+ * tolerance allows (2^-24 |c m| ln 2 is at most e_s of tolerance.h) as long
+ * as 2^x stays finite. |c m| is at most 2^15 x 128 x 10^2 x log2(e) =
+ * 6.0e8 < 2^30 here: the exponent stays within +-64. With a scale of 1e30
+ * it reaches about 2^90, and 2^(2^90) is Inf: a NaN row where the double reference is finite, a
+ * limit of float and of that fold, not a mistake of the kernel. Powers of
+ * two scale exactly, so the relative roundings are those of scale 1.
+ * The classes and their shapes: uniform (B H = 3, N = 77, d = 64);
+ * magnitude 10 (B H = 6, N = 31, d = 32: one key tile for a kernel with
+ * tiles of 32 keys or more, so where exp overflows does not depend on how a
+ * running max grows from tile to tile); Q, V > 0 > K
+ * (B H = 2, N = 130, d = 128); rare NaN (B H = 8, N = 100, d = 64). */
+#define SC_CASE(kind, g, B, H, N, d, causal, sc)                                               \
+    {.group = "scalars", .dim = {(B), (H), (N), (d)}, .gen = (kind), .scale = (g),            \
+     .sampled = SAMPLE(B, H, N, d), .arg = {AS_GIVEN, (sc)}, .op = (causal)},
+#define SC_CLASS(kind, g, B, H, N, d, sc)                                                      \
+    SC_CASE(kind, g, B, H, N, d, 0, sc) SC_CASE(kind, g, B, H, N, d, 1, sc)
+#define SC_EVERY_CLASS(sc)                                                                     \
+    SC_CLASS(UNI, 1, 1, 3, 77, 64, sc) SC_CLASS(UNI, 10, 2, 3, 31, 32, sc)                    \
+    SC_CLASS(OPP, 10, 1, 2, 130, 128, sc) SC_CLASS(NAN_IN, 1, 2, 4, 100, 64, sc)
+#define SCALARS                                                                                \
+    SC_EVERY_CLASS(0.f) SC_EVERY_CLASS(1.f) SC_EVERY_CLASS(-1.f) SC_EVERY_CLASS(-0.3f)         \
+    SC_EVERY_CLASS(0x1p-100f) SC_EVERY_CLASS(0x1p15f) SC_EVERY_CLASS(-0x1p15f)
 
 static const mw_case cases[] = {
     EVERY_D("shape", 1, 1, 1, UNI, 1)
@@ -190,6 +231,7 @@ static const mw_case cases[] = {
      * with the heads (or batches) on y or z fails here; B H N d is small. */
     ATT("limit", 1, 65537, 2, 32, 0, UNI, 1)
     ATT("limit", 65537, 1, 3, 64, 1, UNI, 1)
+    SCALARS
 };
 
 /* Fixed B = 4, H = 16, d = 64 (the shape of the published FP32 anchors),
@@ -234,7 +276,7 @@ static void describe(const mw_case *c, char *text, size_t len)
                        : c->scale > 1            ? " (inputs of magnitude 10)"
                                                  : "";
     char sc[32] = "";
-    if (c->arg[1] != 0.f)
+    if (c->arg[0] == AS_GIVEN || c->arg[1] != 0.f)
         snprintf(sc, sizeof sc, " scale=%g", c->arg[1]);
     /* The limit a "limit" case crosses (ch04's labels do the same). */
     const size_t rows = DB(c) * DH(c) * DN(c), two31 = (size_t)1 << 31;
@@ -289,6 +331,8 @@ typedef struct row_rule {
     int scale_after; /* softmax of the unscaled scores, O multiplied by scale */
     int no_scale;    /* the scale never applied */
     int sqrt_scale;  /* 1/sqrt(d) in place of the scale given */
+    int raw_max;     /* m = scale * max_j Q_i.K_j, the unscaled max scaled: with a
+                        negative scale the smallest score; exp overflows past 88 */
 } row_rule;
 
 static const row_rule exact_rule = {0, 0, 0, 0, 0};
@@ -342,7 +386,7 @@ static void attend_row(const mw_case *c, const mw_inputs *in, size_t row, row_ru
     double q[128], *s = mw_alloc_or_exit(N, sizeof *s, 0, "attention");
     for (size_t k = 0; k < d; k++)
         q[k] = mw_input(in, Qb, row * d + k);
-    double m = -INFINITY;
+    double m = -INFINITY, amax = -INFINITY;
     int nan = 0;
     for (long j = 0; j <= last; j++) {
         double acc = 0;
@@ -351,15 +395,18 @@ static void attend_row(const mw_case *c, const mw_inputs *in, size_t row, row_ru
         s[j] = scale * acc;
         nan |= isnan(s[j]);
         m = s[j] > m ? s[j] : m;
+        amax = acc > amax ? acc : amax;
     }
     if (rule.no_max)
         m = 0;
+    if (rule.raw_max)
+        m = scale * amax;
     double l = 0;
     for (size_t k = 0; k < d; k++)
         out[k] = 0;
     for (long j = 0; j <= last; j++) {
         double p = exp(s[j] - m);
-        if (rule.no_max && p > FLT_MAX)
+        if ((rule.no_max || rule.raw_max) && p > FLT_MAX)
             p = INFINITY; /* expf overflows: Inf / Inf below is NaN */
         l += p;
         for (size_t k = 0; k < d; k++)
@@ -572,7 +619,21 @@ static double no_scale(const mw_case *c, const mw_inputs *in, size_t i)
  * tell: elsewhere the two agree). */
 static double sqrt_scale(const mw_case *c, const mw_inputs *in, size_t i)
 {
-    return c->arg[1] != 0.f ? under_rule(c, in, i, (row_rule){0, 0, 0, 0, 1}) : NAN;
+    return c->arg[0] == AS_GIVEN || c->arg[1] != 0.f
+               ? under_rule(c, in, i, (row_rule){0, 0, 0, 0, 1})
+               : NAN;
+}
+
+/* The row max of the unscaled scores, then scaled: only a negative scale
+ * tells (scale * max is the max of the scaled scores for scale >= 0). */
+static double raw_max(const mw_case *c, const mw_inputs *in, size_t i)
+{
+    return under_rule(c, in, i, (row_rule){.raw_max = 1});
+}
+
+static int negative_scale(const mw_case *c)
+{
+    return scale_of(c) < 0.f;
 }
 
 /* L in base 2: a kernel that works with exp2 and forgets to convert back. */
@@ -603,6 +664,11 @@ static const mw_mistake mistakes[] = {
      sqrt_scale},
     {"L is in base 2: with exp2, L_i = (m_i + log2(l_i)) * ln(2) gives the natural log",
      log2_L},
+    {.message = "the row max was taken over the unscaled Q K^T and then scaled: with a negative "
+                "scale that is the smallest score, and exp(S_ij - m_i) overflows; take the max "
+                "of S = scale * Q K^T itself (or negate Q_i and use |scale|)",
+     .value = raw_max,
+     .applies = negative_scale},
 };
 
 /* Which output is wrong tells the normalisation from the weighted sum. */
