@@ -87,7 +87,7 @@ endif
 # ---- the shared grader -------------------------------------------------------
 
 # Pure C, no CUDA: also linked into the unit tests.
-GRADER_PURE := check stats parallel csv ncu roofs ceilings_cache facts cases_file rubric gradebook batch_layout \
+GRADER_PURE := check locate stats parallel csv ncu roofs ceilings_cache facts cases_file rubric gradebook batch_layout \
                buffers
 GRADER_CUDA := devinfo timing harness stream_rule checker impls bench traffic ceilings vector_libs cublas_lazy
 GRADER_OBJS := $(GRADER_PURE:%=$(BUILD)/grader/%.o) $(GRADER_CUDA:%=$(BUILD)/grader/%.o) \

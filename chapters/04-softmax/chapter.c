@@ -152,6 +152,14 @@ static void buffers(const mw_case *c, mw_buffer_spec *s)
     s[Y] = (mw_buffer_spec){"y", c->dim[0] * c->dim[1], 1};
 }
 
+/* y is rows by columns; a kernel splits a row, it does not tile it. */
+static void output_shape(const mw_case *c, int b, mw_shape *s)
+{
+    (void)b;
+    mw_shape_axis(s, "row", c->dim[0]);
+    mw_shape_axis(s, "col", c->dim[1]);
+}
+
 static void describe(const mw_case *c, char *text, size_t len)
 {
     const char *what = c->gen == MW_GEN_NEGINF     ? " (1 in 8 entries -inf)"
@@ -630,6 +638,7 @@ const mw_chapter mw_chapter_def = {
     .nbufs = 2,
     .buffers = buffers,
     .describe = describe,
+    .output_shape = output_shape,
     .bench_x = bench_x,
     .launch = launch,
     .reference = reference,

@@ -219,6 +219,20 @@ static void buffers(const mw_case *c, mw_buffer_spec *s)
     s[Lb] = (mw_buffer_spec){"L", rows, 1, MW_F32};
 }
 
+/* O[b, h, i, k] and L[b, h, i]: the query rows i are what a kernel tiles
+ * (tiled_dims); a causal case and the scale are named where they show. */
+static void output_shape(const mw_case *c, int b, mw_shape *s)
+{
+    mw_shape_axis(s, "b", DB(c));
+    mw_shape_axis(s, "h", DH(c));
+    int i = mw_shape_axis(s, "i", DN(c));
+    if (b == Ob)
+        mw_shape_axis(s, "k", DD(c));
+    s->tiled = 1u << i;
+    s->causal = is_causal(c);
+    s->scale = scale_of(c);
+}
+
 static void describe(const mw_case *c, char *text, size_t len)
 {
     const char *what = c->gen == MW_GEN_RARE_NAN ? " (rare NaN inputs)"
@@ -804,6 +818,7 @@ const mw_chapter mw_chapter_def = {
     .nbufs = 5,
     .buffers = buffers,
     .describe = describe,
+    .output_shape = output_shape,
     .bench_x = bench_x,
     .launch = launch,
     .reference = reference,
