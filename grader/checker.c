@@ -704,8 +704,12 @@ static int supervise(checker *k, tally *t, int first)
                      "endless loop, or a barrier that not every thread reaches?",
                      timeout_prefix, limit, k->opt->timeout_s, beyond);
         else if (WIFSIGNALED(wstatus))
-            snprintf(why, sizeof why, "crashed: the process died of signal %d (%s)",
-                     WTERMSIG(wstatus), strsignal(WTERMSIG(wstatus)));
+            snprintf(why, sizeof why, "crashed: the process died of signal %d (%s)%s",
+                     WTERMSIG(wstatus), strsignal(WTERMSIG(wstatus)),
+                     WTERMSIG(wstatus) == SIGSEGV
+                         ? ": host code touched memory it may not; does the launcher read or "
+                           "write through a device pointer on the host?"
+                         : "");
         else
             snprintf(why, sizeof why, "the process exited (status %d) in the middle of the case",
                      WEXITSTATUS(wstatus));

@@ -291,6 +291,24 @@ static size_t ranges_text(const mw_locate *l, const mw_shape *s, char *text, siz
     return at;
 }
 
+/* No tiled output axis confines the wrong elements, and the axis summed
+ * over ends in a partial tile: its last tile is the suspect (chapter 05's
+ * keys past N read as keys change every row of a head). A guess, said as
+ * one: the cases of whole tiles tell. */
+static int reduce_partial(const mw_locate *l, const mw_shape *s, char *text, size_t len)
+{
+    if (!s->reduce_name || s->reduce_extent % 16 == 0)
+        return 0;
+    for (int a = 0; a < s->naxes; a++)
+        if ((s->tiled >> a & 1) && restricted(l, s, a))
+            return 0;
+    snprintf(text, len,
+             ": %zu values of %s, not a multiple of 16: if cases of whole tiles pass, the last, "
+             "partial tile of %s needs bounds checks (%s < %zu)",
+             s->reduce_extent, s->reduce_name, s->reduce_name, s->reduce_name, s->reduce_extent);
+    return 1;
+}
+
 /* What the most telling restriction suggests, into text; "" when nothing. */
 static void where_cause(const mw_locate *l, const mw_shape *s, char *text, size_t len)
 {
@@ -324,6 +342,8 @@ static void where_cause(const mw_locate *l, const mw_shape *s, char *text, size_
             return;
         }
     }
+    if (reduce_partial(l, s, text, len))
+        return;
     int last = s->naxes - 1;
     if (last >= 0 && restricted(l, s, last) && s->extent[last] >= 8) {
         size_t e = s->extent[last];
@@ -378,8 +398,12 @@ static int where_hint(const mw_locate *l, const mw_shape *s, char *text, size_t 
         snprintf(text, len, "%s", diag);
         return 1;
     }
-    if (at == 0 && !period[0])
-        return 0;
+    if (at == 0 && !period[0]) {
+        if (!s->full || !reduce_partial(l, s, cause, sizeof cause))
+            return 0;
+        snprintf(text, len, "wrong throughout%s", cause);
+        return 1;
+    }
     where_cause(l, s, cause, sizeof cause);
     every_text(l, s, every, sizeof every);
     if (at == 0)

@@ -29,6 +29,8 @@ typedef struct mw_shape {
     int diag_row, diag_col;          /* a square pair of axes with a diagonal, or -1 */
     int causal;                      /* the case masks keys past the row (chapter 05) */
     double scale;                    /* the case's scale, a factor to name (0: none) */
+    const char *reduce_name;         /* the axis a kernel sums over in tiles, not an */
+    size_t reduce_extent;            /* output's: chapter 05's keys j (N), 03's k (K); 0: none */
     int full;                        /* every element is checked, not a sample */
     int inputs_nonfinite;            /* the case's inputs hold NaN or Inf */
 } mw_shape;

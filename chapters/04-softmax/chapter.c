@@ -460,6 +460,30 @@ static double masked_row_zero(const mw_case *c, const mw_inputs *in, size_t i)
     return max == -INFINITY ? 0.0 : reference(c, in, i);
 }
 
+/* A warp per short row whose lanes past the row's end hold 0, not -inf:
+ * the max is at least 0, and each of the 32 ceil(cols / 32) - cols
+ * padding lanes adds exp(0 - max) to the sum. Rows of a multiple of 32
+ * have no padding: NaN there, the mistake does not apply. */
+static double padded_lanes(const mw_case *c, const mw_inputs *in, size_t i)
+{
+    size_t cols = c->dim[1], row = i / cols, pad = (32 - cols % 32) % 32;
+    if (pad == 0)
+        return NAN;
+    double m = 0, sum = 0;
+    for (size_t j = 0; j < cols; j++)
+        m = fmax(m, (double)mw_input(in, X, row * cols + j));
+    for (size_t j = 0; j < cols; j++)
+        sum += exp((double)mw_input(in, X, row * cols + j) - m);
+    sum += (double)pad * exp(-m);
+    return exp((double)mw_input(in, X, i) - m) / sum;
+}
+
+/* A warp per row is for rows of up to a few warps' worth. */
+static int short_row(const mw_case *c)
+{
+    return c->dim[1] <= 1024;
+}
+
 /* no_max and unshifted_sum sum the whole row, on one core, for each element
  * a failure shows: a tenth of a second at 2^24 columns, a minute at 2^31,
  * past that case's time limit. Every input class meets them at 2^24 and
@@ -479,6 +503,9 @@ static const mw_mistake mistakes[] = {
     {"a row whose every entry is -inf came out 0: its softmax is 0/0, NaN (as PyTorch "
      "gives); let the NaN through rather than writing 0",
      masked_row_zero},
+    {"lanes past the row's end counted: lanes that hold 0 for a short row add exp(0 - max) "
+     "to the sum and raise the max to 0; give them -inf for the max and 0 in the sum",
+     padded_lanes, short_row},
 };
 
 /* Wrong elements of one row whose ratios to the right values agree (to

@@ -231,6 +231,8 @@ static void output_shape(const mw_case *c, int b, mw_shape *s)
     s->tiled = 1u << i;
     s->causal = is_causal(c);
     s->scale = scale_of(c);
+    s->reduce_name = "j";
+    s->reduce_extent = DN(c);
 }
 
 static void describe(const mw_case *c, char *text, size_t len)
@@ -613,13 +615,17 @@ static const mw_mistake mistakes[] = {
 static int explain(const mw_case *c, const mw_inputs *in, const mw_mismatch *per,
                    char hints[][256], int max)
 {
-    (void)c;
     (void)in;
     const mw_mismatch *o = &per[Ob], *l = &per[Lb];
     int count = 0;
     if (max <= 0)
         return 0;
-    if (o->wrong > o->unwritten && l->wrong == 0 && l->checked > 0)
+    /* O's only wrong values NaN or Inf, from inputs that hold NaN: a NaN V
+     * row reaching O (0 * NaN) leaves L right as well, and is not a
+     * missing rescale; the localisation names it. */
+    int nan_from_inputs = (c->gen == MW_GEN_RARE_NAN || c->gen == MW_GEN_SPECIAL) &&
+                          o->wrong_nonfinite > 0 && o->wrong_nonfinite == o->wrong - o->unwritten;
+    if (o->wrong > o->unwritten && l->wrong == 0 && l->checked > 0 && !nan_from_inputs)
         snprintf(hints[count++], 256,
                  "L is right but O is wrong: the softmax weights are right, their sum with "
                  "V is not: rescale O_i by exp(m_old - m_new) whenever the running max grows, "

@@ -99,6 +99,18 @@ static void test_where(void)
     m = check_all(&s, everywhere, NULL);
     ok(!mw_locate_hint(&m.loc, &m.shape, text, sizeof text),
        "everywhere: wrong in every place, nothing to localise");
+    s.reduce_name = "j";
+    s.reduce_extent = 100;
+    m = check_all(&s, everywhere, NULL);
+    ok(hint_has(&m, "wrong throughout: 100 values of j", text) &&
+           hint_has(&m, "partial tile of j needs bounds checks (j < 100)", text),
+       "everywhere, summed over 100 keys: the last partial tile of keys is the suspect");
+    s.reduce_extent = 128;
+    m = check_all(&s, everywhere, NULL);
+    ok(!mw_locate_hint(&m.loc, &m.shape, text, sizeof text),
+       "everywhere, summed over whole tiles of keys: nothing to say");
+    s.reduce_name = NULL;
+    s.reduce_extent = 0;
 
     s = attention_shape(64, 64);
     s.causal = 1;
