@@ -11,7 +11,8 @@
 # OUTDIR/<chapter>/<name>.log and its exit code to <name>.rc. A submission
 # whose log and exit code are there already is not graded again, so the
 # same command run once more (after a time limit cut it off) goes on where
-# it stopped; CHAPTER arguments limit it to those chapters.
+# it stopped; CHAPTER arguments limit it to those chapters. Without a GPU
+# it grades nothing and exits 77.
 #
 # `table` reads those logs and each submission's `expect` file, whose
 # `cause:` line is a phrase the first hint must contain to name the
@@ -34,6 +35,10 @@ run() {
     chapters=${*:-$(ls tests/wrong)}
     mkdir -p "$out" || exit 2
     make -s --no-print-directory build-fast || exit 2
+    if ! have_gpu; then # a log of "no CUDA GPU" is no result, and would not be graded again
+        echo "hint-table.sh run: $GPU_REASON" >&2
+        exit 77
+    fi
     scratch=$(mktemp -d) || exit 2
     trap 'rm -rf "$scratch"' EXIT
     : >"$scratch/list"

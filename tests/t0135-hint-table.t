@@ -4,7 +4,8 @@
 # line, or the first line under the first failing case where there is
 # none; it names the cause when it holds the expect file's `cause:`
 # phrase; a right submission (`cause: none`) is left out of the share, one
-# with no log counts as a miss; a `|` is escaped. And every known-wrong
+# with no log counts as a miss; a `|` is escaped; `run` without a GPU
+# grades nothing. And every known-wrong
 # submission has a `cause:` line, so that the table on a GPU's logs means
 # something.
 . tests/lib.sh
@@ -26,6 +27,17 @@ sh tests/hint-table.sh table 2>/dev/null
 ok "$([ $? -eq 2 ] && echo 0 || echo 1)" "table without OUTDIR: usage, exit 2"
 sh tests/hint-table.sh frobnicate x 2>/dev/null
 ok "$([ $? -eq 2 ] && echo 0 || echo 1)" "an unknown step: usage, exit 2"
+
+if have_gpu; then
+    skip "run on a GPU grades every submission: the GPU tier's job, not this test's"
+else
+    scratch=$(mktemp -d)
+    sh tests/hint-table.sh run "$scratch/logs" 02-add-relu >/dev/null 2>&1
+    rc=$?
+    [ $rc -eq 77 ] && [ -z "$(ls -A "$scratch/logs" 2>/dev/null)" ]
+    ok $? "run without a GPU: exit 77 (got $rc), no log written"
+    rm -rf "$scratch"
+fi
 
 missing=''
 if [ -d tests/wrong ]; then
