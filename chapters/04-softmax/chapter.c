@@ -463,7 +463,7 @@ static double masked_row_zero(const mw_case *c, const mw_inputs *in, size_t i)
 /* A warp per short row whose lanes past the row's end hold 0, not -inf:
  * the max is at least 0, and each of the 32 ceil(cols / 32) - cols
  * padding lanes adds exp(0 - max) to the sum. Rows of a multiple of 32
- * have no padding: NaN there, the mistake does not apply. */
+ * have no padding (short_row leaves them out). */
 static double padded_lanes(const mw_case *c, const mw_inputs *in, size_t i)
 {
     size_t cols = c->dim[1], row = i / cols, pad = (32 - cols % 32) % 32;
@@ -478,10 +478,12 @@ static double padded_lanes(const mw_case *c, const mw_inputs *in, size_t i)
     return exp((double)mw_input(in, X, i) - m) / sum;
 }
 
-/* A warp per row is for rows of up to a few warps' worth. */
+/* A warp per row is for rows of up to a few warps' worth, and only a row
+ * that is not a multiple of 32 has lanes past its end: elsewhere the
+ * value is NaN, which a NaN output would match. */
 static int short_row(const mw_case *c)
 {
-    return c->dim[1] <= 1024;
+    return c->dim[1] <= 1024 && c->dim[1] % 32 != 0;
 }
 
 /* no_max and unshifted_sum sum the whole row, on one core, for each element

@@ -589,13 +589,25 @@ static double log2_L(const mw_case *c, const mw_inputs *in, size_t i)
     return i < o_count ? exact : exact / log(2.0);
 }
 
+/* Where a mistake cannot happen its value is NaN, and a NaN output (from
+ * exp overflowing, say) would match it: it is not asked there. */
+static int causal_only(const mw_case *c)
+{
+    return is_causal(c);
+}
+
+static int scale_given(const mw_case *c)
+{
+    return c->arg[1] != 0.f;
+}
+
 static const mw_mistake mistakes[] = {
     {"causal mask off by one: row i attends keys j <= i, the diagonal included (with j < i "
      "row 0 has no key at all)",
-     mask_strict},
+     mask_strict, causal_only},
     {"causal mask off by one: row i attends keys j <= i, not j <= i + 1 (a token must not "
      "see the next one)",
-     mask_leaky},
+     mask_leaky, causal_only},
     {"no max subtraction: exp(S) overflows past S = 88 and Inf / Inf is NaN; keep the running "
      "max m_i and compute exp(S_ij - m_i)",
      no_max},
@@ -606,7 +618,7 @@ static const mw_mistake mistakes[] = {
      no_scale},
     {"the scale argument was ignored: 1/sqrt(d) was used where the launcher was given "
      "another scale; use the `scale` parameter",
-     sqrt_scale},
+     sqrt_scale, scale_given},
     {"L is in base 2: with exp2, L_i = (m_i + log2(l_i)) * ln(2) gives the natural log",
      log2_L},
 };
