@@ -33,6 +33,11 @@ void mw_mismatch_init(mw_mismatch *m)
     memset(m, 0, sizeof *m);
 }
 
+void mw_mismatch_shape(mw_mismatch *m, const mw_shape *shape)
+{
+    m->shape = *shape;
+}
+
 static void note_wrong(mw_mismatch *m, size_t index, float got, double ref)
 {
     if (m->wrong == 0) {
@@ -77,6 +82,8 @@ int mw_mismatch_add(mw_mismatch *m, size_t index, float got, double ref, mw_tol 
         m->wrong_nonfinite++;
     }
     note_wrong(m, index, got, ref);
+    mw_locate_add(&m->loc, &m->shape, index, got, ref,
+                  mw_float_bits(got) == MW_POISON_BITS);
     return 0;
 }
 
@@ -84,6 +91,9 @@ void mw_mismatch_merge(mw_mismatch *m, const mw_mismatch *next)
 {
     if (next->checked == 0)
         return;
+    if (m->shape.naxes == 0)
+        m->shape = next->shape;
+    mw_locate_merge(&m->loc, &next->loc);
     if (m->wrong == 0) { /* next holds the first wrong element, if any */
         if (next->wrong > 0) {
             m->first_wrong = next->first_wrong;
@@ -117,7 +127,6 @@ void mw_mismatch_merge(mw_mismatch *m, const mw_mismatch *next)
     }
 }
 
-/* Appends one hint; returns the new count. */
 /* Past 2^32 an index computed as blockIdx.x * blockDim.x (two unsigned
  * ints) wraps even when it is stored in a size_t. */
 static const char *wrap_2_32_hint =
@@ -125,6 +134,7 @@ static const char *wrap_2_32_hint =
     "blockIdx.x * blockDim.x wraps there; widen a factor first: "
     "(size_t)blockIdx.x * blockDim.x";
 
+/* Appends one hint; returns the new count. */
 static int add_hint(char hints[][256], int count, int max, const char *text)
 {
     if (count < max)
@@ -132,7 +142,7 @@ static int add_hint(char hints[][256], int count, int max, const char *text)
     return count;
 }
 
-int mw_diagnose(const mw_mismatch *m, const mw_run_facts *f, char hints[][256], int max)
+int mw_diagnose_run(const mw_run_facts *f, char hints[][256], int max)
 {
     char text[256];
     int count = 0;
@@ -191,6 +201,13 @@ int mw_diagnose(const mw_mismatch *m, const mw_run_facts *f, char hints[][256], 
         count = add_hint(hints, count, max,
                          "two runs on the same inputs gave different results: a race "
                          "(missing barrier, or threads writing the same element)");
+    return count;
+}
+
+int mw_diagnose_pattern(const mw_mismatch *m, const mw_run_facts *f, char hints[][256], int max)
+{
+    char text[256];
+    int count = 0;
     if (m->wrong == 0)
         return count;
 
@@ -221,12 +238,6 @@ int mw_diagnose(const mw_mismatch *m, const mw_run_facts *f, char hints[][256], 
         count = add_hint(hints, count, max,
                          "no output element was written: was the kernel launched, on "
                          "the stream given, with a non-empty grid?");
-    } else if (m->unwritten > 0) {
-        snprintf(text, sizeof text,
-                 "%zu element(s) were never written (first at %zu): some indices are "
-                 "skipped",
-                 m->unwritten, m->first_unwritten);
-        count = add_hint(hints, count, max, text);
     }
     if (!tail && m->wrong_past_2_32 > 0 && m->wrong_past_2_32 == m->wrong)
         count = add_hint(hints, count, max, wrap_2_32_hint);
@@ -234,11 +245,44 @@ int mw_diagnose(const mw_mismatch *m, const mw_run_facts *f, char hints[][256], 
         count = add_hint(hints, count, max,
                          "wrong only at indices >= 2^31: a 32-bit int index overflows "
                          "there; compute indices in size_t");
+    return count;
+}
+
+/* The tail, the whole output: what mw_diagnose_pattern names as never
+ * written; the weak hints leave those to it. */
+static int all_or_tail_unwritten(const mw_mismatch *m, const mw_run_facts *f)
+{
+    return m->unwritten == m->wrong &&
+           (m->unwritten == m->checked ||
+            (m->first_wrong > 0 && m->last_wrong == f->n - 1 &&
+             m->wrong == m->checked - m->checked_before_first_wrong));
+}
+
+int mw_diagnose_weak(const mw_mismatch *m, const mw_run_facts *f, char hints[][256], int max)
+{
+    char text[256];
+    int count = 0;
+    if (m->wrong == 0)
+        return count;
+    if (m->unwritten > 0 && !all_or_tail_unwritten(m, f)) {
+        snprintf(text, sizeof text,
+                 "%zu element(s) were never written (first at %zu): some indices are "
+                 "skipped",
+                 m->unwritten, m->first_unwritten);
+        count = add_hint(hints, count, max, text);
+    }
     if (m->wrong_nonfinite > 0 && m->wrong_nonfinite == m->wrong - m->unwritten)
         count = add_hint(hints, count, max,
                          "NaN or Inf where the reference is finite: overflow, or reading "
                          "memory that was never written");
     return count;
+}
+
+int mw_diagnose(const mw_mismatch *m, const mw_run_facts *f, char hints[][256], int max)
+{
+    int count = mw_diagnose_run(f, hints, max);
+    count += mw_diagnose_pattern(m, f, hints + count, max - count);
+    return count + mw_diagnose_weak(m, f, hints + count, max - count);
 }
 
 /* The shared memory a block may have, as the two launch hints below say it. */

@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "locate.h"
+
 /* The bit pattern the harness writes into every output before a run: a NaN
  * that no arithmetic produces (computed NaNs are 0x7fc00000 or 0xffc00000),
  * so "never written" is told apart from "wrote NaN". */
@@ -56,9 +58,15 @@ typedef struct mw_mismatch {
     size_t show_index[MW_SHOW];
     float show_got[MW_SHOW];
     double show_ref[MW_SHOW];
+    /* Where the wrong elements lie, in the output's own axes (locate.h):
+     * kept when `shape` has axes (mw_mismatch_shape), else empty. */
+    mw_shape shape;
+    mw_locate loc;
 } mw_mismatch;
 
 void mw_mismatch_init(mw_mismatch *m);
+/* Locates the wrong elements to come in these axes (after init). */
+void mw_mismatch_shape(mw_mismatch *m, const mw_shape *shape);
 /* Returns 1 when the element matches. */
 int mw_mismatch_add(mw_mismatch *m, size_t index, float got, double ref, mw_tol tol);
 /* Appends `next`, the accounting of the elements checked after m's (in
@@ -85,9 +93,20 @@ typedef struct mw_run_facts {
                                   never joined back to it */
 } mw_run_facts;
 
-/* Writes up to `max` hints (static strings or into `buf`) a student can act
- * on, given the mismatch and the facts. Returns the number written. */
+/* Writes up to `max` hints a student can act on, given the mismatch and
+ * the facts. Returns the number written. It is the three below in order;
+ * the checker puts a chapter's named mistakes and the localisation
+ * (locate.h) between them, so that the first hint is the most specific. */
 int mw_diagnose(const mw_mismatch *m, const mw_run_facts *f, char hints[][256], int max);
+/* What happened around the run, whatever the values: writes off the
+ * stream, out of bounds or into an input, two runs that differ. */
+int mw_diagnose_run(const mw_run_facts *f, char hints[][256], int max);
+/* Patterns of the indices that name their cause: a tail or half never
+ * written, nothing written, wrong only past 2^31 or 2^32. */
+int mw_diagnose_pattern(const mw_mismatch *m, const mw_run_facts *f, char hints[][256], int max);
+/* What is left, true but unspecific: some elements never written, NaN or
+ * Inf where the reference is finite. */
+int mw_diagnose_weak(const mw_mismatch *m, const mw_run_facts *f, char hints[][256], int max);
 
 /* A hint for a CUDA error, by name ("cudaErrorMisalignedAddress" -> ...).
  * Returns NULL when there is nothing to add to the error's own text. */

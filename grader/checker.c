@@ -111,11 +111,12 @@ static size_t flat_index(const mw_views *v, int b, size_t local)
 }
 
 /* The chapter's known mistakes that explain every wrong element shown, in
- * every output. */
-static void report_mistakes(checker *k, const mw_case *c, const mw_inputs *in,
-                            const mw_views *v, const mw_checked *r)
+ * every output, as hints. */
+static int mistake_hints(const checker *k, const mw_case *c, const mw_inputs *in,
+                         const mw_views *v, const mw_checked *r, char hints[][256], int max)
 {
-    for (int i = 0; i < k->ch->nmistakes && r->wrong > 0; i++) {
+    int count = 0;
+    for (int i = 0; i < k->ch->nmistakes && r->wrong > 0 && count < max; i++) {
         const mw_mistake *mk = &k->ch->mistakes[i];
         if (mk->applies && !mk->applies(c))
             continue;
@@ -133,8 +134,9 @@ static void report_mistakes(checker *k, const mw_case *c, const mw_inputs *in,
             }
         }
         if (all && some_number)
-            report(k, "L         hint: %s", mk->message);
+            snprintf(hints[count++], 256, "%s", mk->message);
     }
+    return count;
 }
 
 /* Element `local` of output buffer b, as the report names it. */
@@ -149,38 +151,176 @@ static void element_name(const checker *k, const mw_case *c, const mw_views *v, 
         snprintf(text, len, "[%zu]", local);
 }
 
+/* 1 when every element shown of buffer b holds the reference's value at
+ * source(shown index), a different element each. */
+static int shown_are_moved(const checker *k, const mw_case *c, const mw_inputs *in,
+                           const mw_views *v, int b, const mw_mismatch *m, const int *perm,
+                           int shift)
+{
+    mw_tol tol = mw_tolerance_of(k->ch, c, b);
+    size_t count = v->spec[b].count;
+    for (int j = 0; j < m->nshow; j++) {
+        size_t at = m->show_index[j];
+        size_t from = perm ? mw_shape_permuted(&m->shape, perm, at) : at + (size_t)shift;
+        if (from == at || from >= count || !isfinite(m->show_got[j]) ||
+            !mw_matches(m->show_got[j], k->ch->reference(c, in, flat_index(v, b, from)), tol))
+            return 0;
+    }
+    return 1;
+}
+
+/* Output b's wrong values, where each shown is the reference's value of
+ * another element: the whole output laid out with its axes in another
+ * order (transposed, two axes swapped), or shifted by one. Asks the
+ * reference for up to 25 other elements of each shown one: skipped for a
+ * sampled case, whose reference can cost seconds an element. */
+static int layout_hint(const checker *k, const mw_case *c, const mw_inputs *in,
+                       const mw_views *v, int b, const mw_mismatch *m, char *text)
+{
+    const mw_shape *s = &m->shape;
+    if (s->naxes == 0 || !s->full || m->nshow < 2 || m->unwritten > 0)
+        return 0;
+    int perm[MW_LOC_AXES] = {0, 1, 2, 3};
+    char want[64], as[64];
+    mw_shape_layout_text(s, NULL, want, sizeof want);
+    while (s->naxes > 1 && mw_shape_next_perm(perm, s->naxes))
+        if (shown_are_moved(k, c, in, v, b, m, perm, 0)) {
+            mw_shape_layout_text(s, perm, as, sizeof as);
+            snprintf(text, 256,
+                     "%s%seach wrong value is the reference's at another element, as if the "
+                     "output were laid out %s, not %s: %s",
+                     v->nout > 1 ? v->spec[b].name : "", v->nout > 1 ? ": " : "", as, want,
+                     s->naxes == 2 ? "it is written transposed" : "the index mixes up the axes");
+            return 1;
+        }
+    for (int shift = -1; shift <= 1; shift += 2)
+        if (shown_are_moved(k, c, in, v, b, m, NULL, shift)) {
+            snprintf(text, 256,
+                     "%s%seach wrong value is the reference's at the element %s it: an index "
+                     "off by one",
+                     v->nout > 1 ? v->spec[b].name : "", v->nout > 1 ? ": " : "",
+                     shift < 0 ? "before" : "after");
+            return 1;
+        }
+    return 0;
+}
+
+/* The localisation of each wrong output: how, then where (locate.h). */
+static int locate_hints(const checker *k, const mw_case *c, const mw_inputs *in,
+                        const mw_views *v, const mw_checked *r, char hints[][256], int max)
+{
+    int count = 0;
+    for (int o = 0; o < v->nout && count < max; o++) {
+        int b = v->out[o];
+        const mw_mismatch *m = &r->per[b];
+        char text[256];
+        if (m->wrong == 0)
+            continue;
+        if (layout_hint(k, c, in, v, b, m, hints[count])) {
+            count++;
+        } else if (mw_locate_hint(&m->loc, &m->shape, text, sizeof text)) {
+            snprintf(hints[count++], 256, "%s%s%s", v->nout > 1 ? v->spec[b].name : "",
+                     v->nout > 1 ? ": " : "", text);
+        }
+    }
+    return count;
+}
+
+/* Drops hints[i] that repeat an earlier one; returns the count left. */
+static int unique_hints(char hints[][256], int n)
+{
+    int kept = 0;
+    for (int i = 0; i < n; i++) {
+        int seen = 0;
+        for (int j = 0; j < kept && !seen; j++)
+            seen = strcmp(hints[j], hints[i]) == 0;
+        if (!seen && kept != i)
+            memcpy(hints[kept], hints[i], 256);
+        kept += !seen;
+    }
+    return kept;
+}
+
+enum { MAX_HINTS = 12 };
+
+/* A wrong case with a buffer past 2^31 elements, the workspace included,
+ * where no hint so far named an index limit: the output's own index
+ * patterns see only the output, and a 32-bit index into a larger input or
+ * scratch buffer wraps into rows far from any the output shows (the
+ * unfused scores at N = 65537: rows 0, 1, 65535 and 65536 wrong). */
+static int limit_hint(const mw_views *v, char hints[][256], int nh, int max)
+{
+    const size_t two31 = (size_t)1 << 31, two32 = (size_t)1 << 32;
+    int biggest = -1;
+    for (int b = 0; b <= v->nbufs && b <= MW_MAX_BUFS; b++)
+        if (v->view[b] && v->spec[b].count > two31 &&
+            (biggest < 0 || v->spec[b].count > v->spec[biggest].count))
+            biggest = b;
+    if (biggest < 0 || nh >= max)
+        return 0;
+    for (int i = 0; i < nh; i++)
+        if (strstr(hints[i], "2^31") || strstr(hints[i], "2^32"))
+            return 0;
+    const size_t count = v->spec[biggest].count;
+    snprintf(hints[nh], 256,
+             "%s holds %zu elements, past %s: an index into it computed in 32 bits (int, "
+             "unsigned, or a product such as blockIdx.x * blockDim.x) wraps there; if the "
+             "smaller cases pass, compute it in size_t",
+             v->spec[biggest].name, count, count > two32 ? "2^32" : "2^31");
+    return 1;
+}
+
+/* The hints of a failed case, most specific first, so that the first one
+ * a student reads names the cause: what happened around the run (writes
+ * off the stream or out of bounds, a changed input, a race); the
+ * chapter's named mistakes, recognised by value; its explain hook; the
+ * index patterns that name their cause (a tail never written, 2^31), and a
+ * buffer past 2^31 where none did; the localisation; last what is true but
+ * unspecific. */
+static int case_hints(checker *k, const mw_case *c, const mw_inputs *in, const mw_views *v,
+                      const mw_checked *r, const mw_run_facts *f, char hints[][256])
+{
+    int nh = mw_diagnose_run(f, hints, MAX_HINTS);
+    nh += mistake_hints(k, c, in, v, r, hints + nh, MAX_HINTS - nh);
+    if (k->ch->explain)
+        nh += k->ch->explain(c, in, r->per, hints + nh, MAX_HINTS - nh);
+    mw_run_facts facts;
+    memset(&facts, 0, sizeof facts);
+    facts.sampled = f->sampled;
+    for (int o = 0; o < v->nout; o++) {
+        facts.n = v->spec[v->out[o]].count;
+        nh += mw_diagnose_pattern(&r->per[v->out[o]], &facts, hints + nh, MAX_HINTS - nh);
+    }
+    nh += limit_hint(v, hints, nh, MAX_HINTS);
+    nh += locate_hints(k, c, in, v, r, hints + nh, MAX_HINTS - nh);
+    for (int o = 0; o < v->nout; o++) {
+        facts.n = v->spec[v->out[o]].count;
+        nh += mw_diagnose_weak(&r->per[v->out[o]], &facts, hints + nh, MAX_HINTS - nh);
+    }
+    return unique_hints(hints, nh);
+}
+
 static void report_mismatch(checker *k, const mw_case *c, const mw_inputs *in,
                             const mw_views *v, const mw_checked *r, const mw_run_facts *f)
 {
-    char hints[8][256];
-    int nh = 0;
-    mw_run_facts facts = *f;
+    char hints[MAX_HINTS][256];
     for (int o = 0; o < v->nout; o++) {
         int b = v->out[o];
         const mw_mismatch *m = &r->per[b];
-        if (m->wrong > 0) {
-            report(k, "L         %zu of %zu %s elements%s%s wrong (%zu never written)", m->wrong,
-                   m->checked, f->sampled ? "sampled" : "checked", v->nout > 1 ? " of " : "",
-                   v->nout > 1 ? v->spec[b].name : "", m->unwritten);
-            for (int i = 0; i < m->nshow; i++) {
-                int poison = mw_float_bits(m->show_got[i]) == MW_POISON_BITS;
-                char name[96];
-                element_name(k, c, v, b, m->show_index[i], name, sizeof name);
-                report(k, "L         %s got %.9g%s, expected %.9g", name, (double)m->show_got[i],
-                       poison ? " (never written)" : "", m->show_ref[i]);
-            }
-        }
-        /* The generic diagnosis per output, in that output's indices; the
-         * facts around the run (guards, inputs, races) only once. */
-        if (m->wrong > 0 || o == 0) {
-            facts.n = v->spec[b].count;
-            nh += mw_diagnose(m, &facts, hints + nh, 8 - nh);
-            memset(&facts, 0, sizeof facts);
-            facts.sampled = f->sampled;
+        if (m->wrong == 0)
+            continue;
+        report(k, "L         %zu of %zu %s elements%s%s wrong (%zu never written)", m->wrong,
+               m->checked, f->sampled ? "sampled" : "checked", v->nout > 1 ? " of " : "",
+               v->nout > 1 ? v->spec[b].name : "", m->unwritten);
+        for (int i = 0; i < m->nshow; i++) {
+            int poison = mw_float_bits(m->show_got[i]) == MW_POISON_BITS;
+            char name[96];
+            element_name(k, c, v, b, m->show_index[i], name, sizeof name);
+            report(k, "L         %s got %.9g%s, expected %.9g", name, (double)m->show_got[i],
+                   poison ? " (never written)" : "", m->show_ref[i]);
         }
     }
-    if (k->ch->explain)
-        nh += k->ch->explain(c, in, r->per, hints + nh, 8 - nh);
+    int nh = case_hints(k, c, in, v, r, f, hints);
     for (int i = 0; i < nh; i++)
         report(k, "L         hint: %s", hints[i]);
 }
@@ -343,7 +483,6 @@ static job_result run_job(checker *k, int jnum, mw_loaded *lib)
                   "reproducible");
     if (res.status == ST_FAIL) {
         report_mismatch(k, c, &in, &v, worst, &facts);
-        report_mistakes(k, c, &in, &v, worst);
     }
     report(k, "R %d %d", jnum, res.status);
 done:
@@ -599,8 +738,12 @@ static int supervise(checker *k, tally *t, int first)
                      "endless loop, or a barrier that not every thread reaches?",
                      timeout_prefix, limit, k->opt->timeout_s, beyond);
         else if (WIFSIGNALED(wstatus))
-            snprintf(why, sizeof why, "crashed: the process died of signal %d (%s)",
-                     WTERMSIG(wstatus), strsignal(WTERMSIG(wstatus)));
+            snprintf(why, sizeof why, "crashed: the process died of signal %d (%s)%s",
+                     WTERMSIG(wstatus), strsignal(WTERMSIG(wstatus)),
+                     WTERMSIG(wstatus) == SIGSEGV
+                         ? ": host code touched memory it may not; does the launcher read or "
+                           "write through a device pointer on the host?"
+                         : "");
         else
             snprintf(why, sizeof why, "the process exited (status %d) in the middle of the case",
                      WEXITSTATUS(wstatus));

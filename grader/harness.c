@@ -360,6 +360,7 @@ typedef struct check_part {
     size_t count, first_chunk;
     unsigned skip;
     const mw_tol *tol;
+    const mw_shape *shape; /* per buffer */
     mw_mismatch (*per)[MW_MAX_BUFS]; /* per chunk of this round */
 } check_part;
 
@@ -368,8 +369,10 @@ static void check_chunks(void *arg, size_t first, size_t end)
     const check_part *p = arg;
     for (size_t k = first; k < end; k++) {
         mw_mismatch *per = p->per[k];
-        for (int b = 0; b < MW_MAX_BUFS; b++)
+        for (int b = 0; b < MW_MAX_BUFS; b++) {
             mw_mismatch_init(&per[b]);
+            mw_mismatch_shape(&per[b], &p->shape[b]);
+        }
         size_t from = (p->first_chunk + k) * CHECK_CHUNK;
         size_t to = p->count - from < CHECK_CHUNK ? p->count : from + CHECK_CHUNK;
         for (size_t j = from; j < to; j++) {
@@ -384,13 +387,14 @@ static void check_chunks(void *arg, size_t first, size_t end)
 
 static int compare_outputs(const mw_chapter *ch, const mw_case *c, const mw_inputs *in,
                            const mw_views *v, const size_t *idx, const float *vals,
-                           size_t count, unsigned skip, const mw_tol *tol, mw_checked *r)
+                           size_t count, unsigned skip, const mw_tol *tol,
+                           const mw_shape *shape, mw_checked *r)
 {
     mw_mismatch (*per)[MW_MAX_BUFS] = malloc(CHECK_CHUNKS_AT_ONCE * sizeof *per);
     if (!per)
         return -1;
     size_t chunks = (count + CHECK_CHUNK - 1) / CHECK_CHUNK;
-    check_part p = {ch, c, in, v, idx, vals, count, 0, skip, tol, per};
+    check_part p = {ch, c, in, v, idx, vals, count, 0, skip, tol, shape, per};
     for (; p.first_chunk < chunks; p.first_chunk += CHECK_CHUNKS_AT_ONCE) {
         size_t round = chunks - p.first_chunk < CHECK_CHUNKS_AT_ONCE ? chunks - p.first_chunk
                                                                       : CHECK_CHUNKS_AT_ONCE;
@@ -403,6 +407,25 @@ static int compare_outputs(const mw_chapter *ch, const mw_case *c, const mw_inpu
     return 0;
 }
 
+void mw_output_shape(const mw_chapter *ch, const mw_case *c, const mw_views *v, int b,
+                     mw_shape *s)
+{
+    mw_shape_init(s);
+    int is_output = 0;
+    for (int o = 0; o < v->nout; o++)
+        is_output |= v->out[o] == b;
+    if (!ch->output_shape || !is_output)
+        return;
+    ch->output_shape(c, b, s);
+    if (mw_shape_count(s) != v->spec[b].count) { /* a hook that disagrees locates nothing */
+        mw_shape_init(s);
+        return;
+    }
+    s->full = !c->sampled;
+    s->inputs_nonfinite = c->gen == MW_GEN_SPECIAL || c->gen == MW_GEN_NEGINF ||
+                          c->gen == MW_GEN_RARE_NAN || c->gen == MW_GEN_MASKED;
+}
+
 cudaError_t mw_check_output(const mw_chapter *ch, const mw_case *c, const mw_inputs *in,
                             const mw_views *v, unsigned skip, mw_checked *r, float **host_copy,
                             size_t *host_count)
@@ -412,6 +435,11 @@ cudaError_t mw_check_output(const mw_chapter *ch, const mw_case *c, const mw_inp
     for (int b = 0; b < MW_MAX_BUFS; b++)
         mw_mismatch_init(&r->per[b]);
     r->wrong = r->checked = 0;
+    mw_shape shape[MW_MAX_BUFS];
+    for (int b = 0; b < MW_MAX_BUFS; b++) {
+        mw_output_shape(ch, c, v, b, &shape[b]);
+        mw_mismatch_shape(&r->per[b], &shape[b]);
+    }
     cudaError_t err = fetch_output(ch, c, v, in->seed, &vals, &idx, &count);
     if (err == cudaSuccess) {
         mw_tol tol[MW_MAX_BUFS];
@@ -419,7 +447,7 @@ cudaError_t mw_check_output(const mw_chapter *ch, const mw_case *c, const mw_inp
             tol[v->out[o]] = mw_tolerance_of(ch, c, v->out[o]);
         if (ch->prepare_reference)
             ch->prepare_reference(c, in, idx, count);
-        if (compare_outputs(ch, c, in, v, idx, vals, count, skip, tol, r) != 0)
+        if (compare_outputs(ch, c, in, v, idx, vals, count, skip, tol, shape, r) != 0)
             err = cudaErrorMemoryAllocation;
         for (int b = 0; b < MW_MAX_BUFS; b++) {
             r->wrong += r->per[b].wrong;

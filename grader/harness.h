@@ -109,6 +109,14 @@ cudaError_t mw_check_output(const mw_chapter *ch, const mw_case *c, const mw_inp
                             const mw_views *v, unsigned skip, mw_checked *r, float **host_copy,
                             size_t *host_count);
 
+/* The shape of output buffer b for the localisation (locate.h): the
+ * chapter's output_shape, with what the harness knows of the case (full
+ * check or sample, inputs with NaN or Inf). Empty for an input, where the
+ * chapter has no hook, or where the hook's element count is not the
+ * buffer's. */
+void mw_output_shape(const mw_chapter *ch, const mw_case *c, const mw_views *v, int b,
+                     mw_shape *s);
+
 /* Guards and inputs after a run, into the diagnosis facts. */
 cudaError_t mw_check_surroundings(const mw_views *v, const mw_inputs *in, mw_run_facts *f);
 

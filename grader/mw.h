@@ -246,6 +246,15 @@ typedef struct mw_chapter {
      * with all of them multiples of 16 passed, the check names a missing
      * bounds check on a partial tile. 0: no such hint. */
     unsigned tiled_dims;
+    /* Optional: the shape of output buffer b for the case, as up to four
+     * named axes, row-major (locate.h: chapter 05's O is b, h, i, k), with
+     * the axes a kernel tiles, a square pair of axes with a diagonal, and
+     * the case's causal flag and scale where they apply. The harness has
+     * set `s` empty (mw_shape_init) and fills what it knows itself (full,
+     * inputs_nonfinite). A failure then says where its wrong elements lie
+     * and, where one factor relates them to the reference, which. NULL:
+     * no localisation. */
+    void (*output_shape)(const struct mw_case *c, int b, mw_shape *s);
 
     /* Optional, 0 for the defaults. A sampled check takes sample_edge
      * consecutive elements at each end and around 2^31, 2^32 and 2^33 (default

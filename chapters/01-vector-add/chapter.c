@@ -105,6 +105,13 @@ static void buffers(const mw_case *c, mw_buffer_spec *s)
     s[C] = (mw_buffer_spec){"c", c->dim[0], 1};
 }
 
+/* c is one axis of n elements. */
+static void output_shape(const mw_case *c, int b, mw_shape *s)
+{
+    (void)b;
+    mw_shape_axis(s, "i", c->dim[0]);
+}
+
 static void describe(const mw_case *c, char *text, size_t len)
 {
     const char *limit = mw_index_limit_label(c->dim[0], c->offset, 3);
@@ -210,6 +217,7 @@ const mw_chapter mw_chapter_def = {
     .nbufs = 3,
     .buffers = buffers,
     .describe = describe,
+    .output_shape = output_shape,
     .bench_x = bench_x,
     .launch = launch,
     .reference = reference,

@@ -158,6 +158,15 @@ static void buffers(const mw_case *c, mw_buffer_spec *s)
     s[OUT] = (mw_buffer_spec){"out", c->dim[0], 1};
 }
 
+/* out is one axis of n elements; the chain's factor s is one to name. */
+static void output_shape(const mw_case *c, int b, mw_shape *s)
+{
+    (void)b;
+    mw_shape_axis(s, "i", c->dim[0]);
+    if (c->op == OP_CHAIN)
+        s->scale = c->arg[1];
+}
+
 static void describe(const mw_case *c, char *text, size_t len)
 {
     char off[64] = "", gen[48] = "";
@@ -516,6 +525,7 @@ const mw_chapter mw_chapter_def = {
     .nbufs = 3,
     .buffers = buffers,
     .describe = describe,
+    .output_shape = output_shape,
     .bench_x = bench_x,
     .launch = launch,
     .reference = reference,

@@ -151,6 +151,17 @@ static void buffers(const mw_case *c, mw_buffer_spec *s)
     s[C] = (mw_buffer_spec){"C", M * N, 1};
 }
 
+/* C is M rows by N columns, both tiled by a tiled kernel; square, it has
+ * a diagonal. */
+static void output_shape(const mw_case *c, int b, mw_shape *s)
+{
+    (void)b;
+    int m = mw_shape_axis(s, "m", c->dim[0]), n = mw_shape_axis(s, "n", c->dim[1]);
+    s->tiled = 1u << m | 1u << n;
+    if (c->dim[0] == c->dim[1])
+        s->diag_row = m, s->diag_col = n;
+}
+
 /* Which limit a case crosses, if any, for its label. */
 static const char *limit_label(size_t M, size_t N, size_t K)
 {
@@ -714,6 +725,7 @@ const mw_chapter mw_chapter_def = {
     .nbufs = 3,
     .buffers = buffers,
     .describe = describe,
+    .output_shape = output_shape,
     .bench_x = bench_x,
     .launch = launch,
     .reference = reference,

@@ -181,6 +181,14 @@ static void buffers(const mw_case *c, mw_buffer_spec *s)
     s[Y] = (mw_buffer_spec){"y", c->dim[0] * c->dim[1], 1};
 }
 
+/* y is rows by columns; a kernel splits a row, it does not tile it. */
+static void output_shape(const mw_case *c, int b, mw_shape *s)
+{
+    (void)b;
+    mw_shape_axis(s, "row", c->dim[0]);
+    mw_shape_axis(s, "col", c->dim[1]);
+}
+
 static void describe(const mw_case *c, char *text, size_t len)
 {
     const char *what = c->gen == MW_GEN_NEGINF     ? " (1 in 8 entries -inf)"
@@ -487,6 +495,32 @@ static double masked_row_zero(const mw_case *c, const mw_inputs *in, size_t i)
     return max == -INFINITY ? 0.0 : reference(c, in, i);
 }
 
+/* A warp per short row whose lanes past the row's end hold 0, not -inf:
+ * the max is at least 0, and each of the 32 ceil(cols / 32) - cols
+ * padding lanes adds exp(0 - max) to the sum. Rows of a multiple of 32
+ * have no padding (short_row leaves them out). */
+static double padded_lanes(const mw_case *c, const mw_inputs *in, size_t i)
+{
+    size_t cols = c->dim[1], row = i / cols, pad = (32 - cols % 32) % 32;
+    if (pad == 0)
+        return NAN;
+    double m = 0, sum = 0;
+    for (size_t j = 0; j < cols; j++)
+        m = fmax(m, (double)mw_input(in, X, row * cols + j));
+    for (size_t j = 0; j < cols; j++)
+        sum += exp((double)mw_input(in, X, row * cols + j) - m);
+    sum += (double)pad * exp(-m);
+    return exp((double)mw_input(in, X, i) - m) / sum;
+}
+
+/* A warp per row is for rows of up to a few warps' worth, and only a row
+ * that is not a multiple of 32 has lanes past its end: elsewhere the
+ * value is NaN, which a NaN output would match. */
+static int short_row(const mw_case *c)
+{
+    return c->dim[1] <= 1024 && c->dim[1] % 32 != 0;
+}
+
 /* no_max and unshifted_sum sum the whole row, on one core, for each element
  * a failure shows: a tenth of a second at 2^24 columns, a minute at 2^31,
  * past that case's time limit. Every input class meets them at 2^24 and
@@ -506,6 +540,9 @@ static const mw_mistake mistakes[] = {
     {"a row whose every entry is -inf came out 0: its softmax is 0/0, NaN (as PyTorch "
      "gives); let the NaN through rather than writing 0",
      masked_row_zero},
+    {"lanes past the row's end counted: lanes that hold 0 for a short row add exp(0 - max) "
+     "to the sum and raise the max to 0; give them -inf for the max and 0 in the sum",
+     padded_lanes, short_row},
 };
 
 /* Wrong elements of one row whose ratios to the right values agree (to
@@ -665,6 +702,7 @@ const mw_chapter mw_chapter_def = {
     .nbufs = 2,
     .buffers = buffers,
     .describe = describe,
+    .output_shape = output_shape,
     .bench_x = bench_x,
     .launch = launch,
     .reference = reference,

@@ -269,6 +269,22 @@ static void buffers(const mw_case *c, mw_buffer_spec *s)
     s[Lb] = (mw_buffer_spec){"L", rows, 1, MW_F32};
 }
 
+/* O[b, h, i, k] and L[b, h, i]: the query rows i are what a kernel tiles
+ * (tiled_dims); a causal case and the scale are named where they show. */
+static void output_shape(const mw_case *c, int b, mw_shape *s)
+{
+    mw_shape_axis(s, "b", DB(c));
+    mw_shape_axis(s, "h", DH(c));
+    int i = mw_shape_axis(s, "i", DN(c));
+    if (b == Ob)
+        mw_shape_axis(s, "k", DD(c));
+    s->tiled = 1u << i;
+    s->causal = is_causal(c);
+    s->scale = scale_of(c);
+    s->reduce_name = "j";
+    s->reduce_extent = DN(c);
+}
+
 static void describe(const mw_case *c, char *text, size_t len)
 {
     const char *what = c->gen == MW_GEN_RARE_NAN ? " (rare NaN inputs)"
@@ -644,13 +660,25 @@ static double log2_L(const mw_case *c, const mw_inputs *in, size_t i)
     return i < o_count ? exact : exact / log(2.0);
 }
 
+/* Where a mistake cannot happen its value is NaN, and a NaN output (from
+ * exp overflowing, say) would match it: it is not asked there. */
+static int causal_only(const mw_case *c)
+{
+    return is_causal(c);
+}
+
+static int scale_given(const mw_case *c)
+{
+    return c->arg[1] != 0.f;
+}
+
 static const mw_mistake mistakes[] = {
     {"causal mask off by one: row i attends keys j <= i, the diagonal included (with j < i "
      "row 0 has no key at all)",
-     mask_strict},
+     mask_strict, causal_only},
     {"causal mask off by one: row i attends keys j <= i, not j <= i + 1 (a token must not "
      "see the next one)",
-     mask_leaky},
+     mask_leaky, causal_only},
     {"no max subtraction: exp(S) overflows past S = 88 and Inf / Inf is NaN; keep the running "
      "max m_i and compute exp(S_ij - m_i)",
      no_max},
@@ -661,7 +689,7 @@ static const mw_mistake mistakes[] = {
      no_scale},
     {"the scale argument was ignored: 1/sqrt(d) was used where the launcher was given "
      "another scale; use the `scale` parameter",
-     sqrt_scale},
+     sqrt_scale, scale_given},
     {"L is in base 2: with exp2, L_i = (m_i + log2(l_i)) * ln(2) gives the natural log",
      log2_L},
     {.message = "the row max was taken over the unscaled Q K^T and then scaled: with a negative "
@@ -675,13 +703,17 @@ static const mw_mistake mistakes[] = {
 static int explain(const mw_case *c, const mw_inputs *in, const mw_mismatch *per,
                    char hints[][256], int max)
 {
-    (void)c;
     (void)in;
     const mw_mismatch *o = &per[Ob], *l = &per[Lb];
     int count = 0;
     if (max <= 0)
         return 0;
-    if (o->wrong > o->unwritten && l->wrong == 0 && l->checked > 0)
+    /* O's only wrong values NaN or Inf, from inputs that hold NaN: a NaN V
+     * row reaching O (0 * NaN) leaves L right as well, and is not a
+     * missing rescale; the localisation names it. */
+    int nan_from_inputs = (c->gen == MW_GEN_RARE_NAN || c->gen == MW_GEN_SPECIAL) &&
+                          o->wrong_nonfinite > 0 && o->wrong_nonfinite == o->wrong - o->unwritten;
+    if (o->wrong > o->unwritten && l->wrong == 0 && l->checked > 0 && !nan_from_inputs)
         snprintf(hints[count++], 256,
                  "L is right but O is wrong: the softmax weights are right, their sum with "
                  "V is not: rescale O_i by exp(m_old - m_new) whenever the running max grows, "
@@ -880,6 +912,7 @@ const mw_chapter mw_chapter_def = {
     .nbufs = 5,
     .buffers = buffers,
     .describe = describe,
+    .output_shape = output_shape,
     .bench_x = bench_x,
     .launch = launch,
     .reference = reference,
