@@ -216,7 +216,10 @@ int mw_diagnose_pattern(const mw_mismatch *m, const mw_run_facts *f, char hints[
      * last one is the output's last: a tail, full check or sampled. */
     int tail = all_unwritten && m->first_wrong > 0 && m->last_wrong == f->n - 1 &&
                m->wrong == m->checked - m->checked_before_first_wrong;
-    if (tail && !f->sampled && (m->first_wrong * 2 == f->n || m->first_wrong * 2 + 1 == f->n)) {
+    /* Below 4 elements the first half is element 0 alone: the pattern of a
+     * thread 0 that writes while the others write elsewhere (below). */
+    if (tail && !f->sampled && f->n >= 4 &&
+        (m->first_wrong * 2 == f->n || m->first_wrong * 2 + 1 == f->n)) {
         snprintf(text, sizeof text,
                  "only the first half was written (elements %zu..%zu never written): "
                  "the grid covers n/2 threads",
@@ -228,6 +231,16 @@ int mw_diagnose_pattern(const mw_mismatch *m, const mw_run_facts *f, char hints[
                          "overflows there; compute indices in size_t");
     } else if (tail && m->first_wrong == ((size_t)1 << 32)) {
         count = add_hint(hints, count, max, wrap_2_32_hint);
+    } else if (tail && m->first_wrong == 1) {
+        /* Only thread 0's store lands where it belongs when the output
+         * index is scaled: c[i * stride] is c[0] at i = 0 and far away
+         * (another buffer, or past every allocation) for the rest. */
+        snprintf(text, sizeof text,
+                 "only element 0 was written (1..%zu never): the other threads wrote "
+                 "elsewhere or not at all: an output index scaled or offset (c[i * stride] "
+                 "for c[i]), or a grid of one thread",
+                 f->n - 1);
+        count = add_hint(hints, count, max, text);
     } else if (tail) {
         snprintf(text, sizeof text,
                  "elements %zu..%zu (the tail) were never written: the grid is too "

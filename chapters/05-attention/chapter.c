@@ -679,6 +679,15 @@ static const mw_mistake mistakes[] = {
     {"causal mask off by one: row i attends keys j <= i, not j <= i + 1 (a token must not "
      "see the next one)",
      mask_leaky, causal_only},
+    /* Before "no max subtraction", whose values it gives wherever it applies
+     * (a negative scale and large scores): a kernel with no max at all
+     * fails the positive-scale cases of magnitude 10 first, which come
+     * earlier, so a first failure at a negative scale is this one. */
+    {.message = "the row max was taken over the unscaled Q K^T and then scaled: with a negative "
+                "scale that is the smallest score, and exp(S_ij - m_i) overflows; take the max "
+                "of S = scale * Q K^T itself (or negate Q_i and use |scale|)",
+     .value = raw_max,
+     .applies = negative_scale},
     {"no max subtraction: exp(S) overflows past S = 88 and Inf / Inf is NaN; keep the running "
      "max m_i and compute exp(S_ij - m_i)",
      no_max},
@@ -692,11 +701,6 @@ static const mw_mistake mistakes[] = {
      sqrt_scale, scale_given},
     {"L is in base 2: with exp2, L_i = (m_i + log2(l_i)) * ln(2) gives the natural log",
      log2_L},
-    {.message = "the row max was taken over the unscaled Q K^T and then scaled: with a negative "
-                "scale that is the smallest score, and exp(S_ij - m_i) overflows; take the max "
-                "of S = scale * Q K^T itself (or negate Q_i and use |scale|)",
-     .value = raw_max,
-     .applies = negative_scale},
 };
 
 /* Which output is wrong tells the normalisation from the weighted sum. */

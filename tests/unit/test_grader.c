@@ -95,6 +95,16 @@ static void test_diagnosis(void)
         mw_mismatch_add(&m, i, i < 500 ? 1.0f : poison, 1.0, tol);
     n = mw_diagnose(&m, &f, hints, 6);
     ok(has_hint(hints, n, "first half"), "half: the hint says only the first half");
+    /* n = 3 with element 0 alone written: no "half" (that is element 0
+     * here), but thread 0 alone storing where it belongs. */
+    mw_mismatch_init(&m);
+    f.n = 3;
+    for (size_t i = 0; i < 3; i++)
+        mw_mismatch_add(&m, i, i < 1 ? 1.0f : poison, 1.0, tol);
+    n = mw_diagnose(&m, &f, hints, 6);
+    ok(!has_hint(hints, n, "first half") && has_hint(hints, n, "only element 0 was written") &&
+           has_hint(hints, n, "an output index scaled"),
+       "element 0 alone: an index scaled or a one-thread grid, not the first half");
 
     /* A sampled check: the last right element seen before the first wrong
      * one bounds where the true first wrong element can be. */
