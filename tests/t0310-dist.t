@@ -106,12 +106,16 @@ ok $? "and names make check"
 
 out=$(make -C "$ed" --no-print-directory -n check CH=01 2>&1)
 printf '%s' "$out" | grep -q -- '--lib-dir build/exercises/01-vector-add'
-ok $? "make check CH=01 grades exercises/ there"
+st=$?
+ok $st "make check CH=01 grades exercises/ there"
+[ $st -eq 0 ] || printf '%s\n' "$out" | tail -n 8 | diag
 out=$(make -C "$ed" --no-print-directory -n bench CH=01 2>&1)
 rc=$?
 [ $rc -eq 0 ] && printf '%s' "$out" | grep -q -- '--student build/exercises/01-vector-add' &&
     ! printf '%s' "$out" | grep -q -- '--reference'
-ok $? "make bench CH=01 runs there with no reference"
+st=$?
+ok $st "make bench CH=01 runs there with no reference"
+[ $st -eq 0 ] || printf '%s\n' "$out" | tail -n 8 | diag
 
 # Its own tests, both tiers, with the GPU hidden (GPU tests skip, as on a
 # machine without one) and this test skipped inside.
