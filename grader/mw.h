@@ -60,7 +60,7 @@ typedef struct mw_version {
  * shared memory a block may have. A kernel that holds a row in shared
  * memory breaks at these sizes, and they differ from GPU to GPU, so such a
  * case is written against the limit (mw_case.at) and resolved when a check
- * starts (grader/limits.c). */
+ * starts (grader/gpu_limits.c). */
 enum { MW_LIMIT_NONE, MW_LIMIT_SMEM_DEFAULT, MW_LIMIT_SMEM_OPTIN };
 
 typedef struct mw_gpu_limits {

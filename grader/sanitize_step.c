@@ -174,7 +174,9 @@ static void print_finding(const char *tool, const mw_sanitize_finding *f, int wi
 static void run_tool(const char *sanitizer, const char *tool, const mw_check_opts *opt,
                      const char *self, int *passed, int *failed, int width)
 {
-    char log[] = "/tmp/mw-sanitize-XXXXXX", seed[32], cases[16];
+    const char *tmp = getenv("TMPDIR");
+    char log[4096], seed[32], cases[16];
+    snprintf(log, sizeof log, "%s/mw-sanitize-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     int fd = mkstemp(log);
     if (fd < 0) {
         printf("note: %s not run: no temporary file for its log\n", tool);
