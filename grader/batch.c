@@ -45,6 +45,7 @@
 #include "csv.h"
 #include "gradebook.h"
 #include "rubric.h"
+#include "which.h"
 
 #include <dirent.h>
 #include <limits.h>
@@ -583,10 +584,10 @@ static void setup(context *cx)
     snprintf(cx->grader, sizeof cx->grader, "%s/build/%s/mw-chapter", cx->root, cx->opt.chapter);
     if (access(cx->grader, X_OK) != 0)
         die("%s is not built: run make build (or make grade) first", cx->grader);
-    if (which("make", cx->make, sizeof cx->make) != 0 || which("nvcc", cx->nvcc, sizeof cx->nvcc) != 0)
+    if (mw_which("make", cx->make, sizeof cx->make) != 0 || mw_which("nvcc", cx->nvcc, sizeof cx->nvcc) != 0)
         die("%s", "make and nvcc must be on the PATH");
-    which("tar", cx->tar, sizeof cx->tar); /* each archive says so if missing */
-    which("unzip", cx->unzip, sizeof cx->unzip);
+    mw_which("tar", cx->tar, sizeof cx->tar); /* each archive says so if missing */
+    mw_which("unzip", cx->unzip, sizeof cx->unzip);
     FILE *fp = popen("sh grader/detect-arch.sh", "r");
     if (!fp || !fgets(cx->arch, sizeof cx->arch, fp))
         snprintf(cx->arch, sizeof cx->arch, "sm_90");
@@ -608,7 +609,7 @@ static void setup(context *cx)
         die("the rubric times version '%s', which this chapter does not have",
             cx->rubric.perf_version);
     char found[PATH_MAX];
-    cx->sanitizer = which("compute-sanitizer", found, sizeof found) == 0;
+    cx->sanitizer = mw_which("compute-sanitizer", found, sizeof found) == 0;
     const char *no_drop = getenv("MW_NO_DROP");
     cx->drop = geteuid() == 0 && !(no_drop && strcmp(no_drop, "1") == 0);
     if (geteuid() == 0 && !cx->drop)

@@ -52,8 +52,6 @@ typedef struct context {
 void die(const char *fmt, const char *arg);
 int is_dir(const char *path);
 int ends_with(const char *s, const char *suffix);
-/* Finds an executable on the PATH (and in /usr/local/cuda/bin); 0 when found. */
-int which(const char *name, char *out, size_t len);
 int copy_file(const char *from, const char *to, mode_t mode);
 /* The first line of a file, without its newline; "" when there is none. */
 void first_line(const char *path, char *out, size_t len);

@@ -37,20 +37,6 @@ int ends_with(const char *s, const char *suffix)
     return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
-int which(const char *name, char *out, size_t len)
-{
-    const char *path = getenv("PATH");
-    char buf[8192];
-    snprintf(buf, sizeof buf, "%s:/usr/local/cuda/bin", path ? path : "/usr/bin:/bin");
-    for (char *save, *d = strtok_r(buf, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-        snprintf(out, len, "%s/%s", d, name);
-        if (access(out, X_OK) == 0)
-            return 0;
-    }
-    out[0] = '\0';
-    return -1;
-}
-
 int copy_file(const char *from, const char *to, mode_t mode)
 {
     FILE *in = fopen(from, "rb");

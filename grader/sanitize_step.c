@@ -3,6 +3,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "sanitize_step.h"
 
+#include "which.h"
+
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -100,20 +102,6 @@ int mw_sanitize_parse(const char *log, mw_sanitize_finding *f)
     }
     fclose(fp);
     return found;
-}
-
-/* compute-sanitizer on the PATH, or 0. */
-static int find_tool(char *path, size_t len)
-{
-    const char *dirs = getenv("PATH");
-    while (dirs && *dirs) {
-        size_t n = strcspn(dirs, ":");
-        snprintf(path, len, "%.*s/compute-sanitizer", (int)n, dirs);
-        if (n > 0 && access(path, X_OK) == 0)
-            return 1;
-        dirs += n + (dirs[n] == ':');
-    }
-    return 0;
 }
 
 /* Runs argv with its output into log, in a process group of its own that
@@ -224,9 +212,10 @@ void mw_sanitize_step(const mw_check_opts *opt, const char *self, int *passed, i
                       int version_width)
 {
     char sanitizer[4096];
-    if (!find_tool(sanitizer, sizeof sanitizer)) {
-        printf("note: compute-sanitizer not found, so memcheck and initcheck did not run "
-               "(they ship with the CUDA toolkit: put its bin/ on the PATH)\n");
+    if (mw_which("compute-sanitizer", sanitizer, sizeof sanitizer) != 0) {
+        printf("note: compute-sanitizer not found (on the PATH or in /usr/local/cuda/bin), so "
+               "memcheck and initcheck did not run (they ship with the CUDA toolkit: put its "
+               "bin/ on the PATH)\n");
         return;
     }
     run_tool(sanitizer, "memcheck", opt, self, passed, failed, version_width);

@@ -4,9 +4,9 @@
  * A read past the end of a view that lands in the check's guard band, or a
  * read of memory nothing wrote whose value ends up unused, leaves every
  * output right: `make check` would pass it, and only `make sanitize`, which
- * a student may never run, would say. So where compute-sanitizer is on the
- * PATH, `make check` (mw-chapter check --quick-sanitize) ends by running
- * the chapter program again under memcheck, then initcheck, in-process, on
+ * a student may never run, would say. So where compute-sanitizer is found
+ * (mw_which: the PATH, then the toolkit), `make check` (mw-chapter check
+ * --quick-sanitize) ends by running the chapter program again under memcheck, then initcheck, in-process, on
  * the MW_SANITIZE_CASES smallest cases of each version, each view allocated
  * exactly (no guard bands, so one element past the end is outside the
  * allocation). A tool that finds nothing is one more passed line; a finding

@@ -15,6 +15,7 @@
 #include "device.h"
 #include "devinfo.h"
 #include "ncu.h"
+#include "which.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -143,15 +144,7 @@ static int find_ncu(char *path, size_t len)
         snprintf(path, len, "%s", env);
         return access(env, X_OK) == 0 ? 0 : -1;
     }
-    const char *dirs = getenv("PATH");
-    char buf[8192];
-    snprintf(buf, sizeof buf, "%s:/usr/local/cuda/bin", dirs ? dirs : "");
-    for (char *save, *d = strtok_r(buf, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-        snprintf(path, len, "%s/ncu", d);
-        if (access(path, X_OK) == 0)
-            return 0;
-    }
-    return -1;
+    return mw_which("ncu", path, len);
 }
 
 static int file_contains(const char *path, const char *needle)
