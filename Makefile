@@ -87,7 +87,7 @@ endif
 # ---- the shared grader -------------------------------------------------------
 
 # Pure C, no CUDA: also linked into the unit tests.
-GRADER_PURE := check locate sanitize_step which stats parallel csv ncu roofs ceilings_cache facts cases_file rubric \
+GRADER_PURE := check locate sanitize_step proc stats parallel csv ncu roofs ceilings_cache facts cases_file rubric \
                gradebook batch_layout buffers gpu_limits
 GRADER_CUDA := devinfo timing harness stream_rule checker impls bench traffic ceilings vector_libs cublas_lazy
 GRADER_OBJS := $(GRADER_PURE:%=$(BUILD)/grader/%.o) $(GRADER_CUDA:%=$(BUILD)/grader/%.o) \
@@ -113,7 +113,7 @@ $(BUILD)/tools/mw-batch: $(BUILD)/grader/batch.o $(BUILD)/grader/batch_sandbox.o
                          $(BUILD)/grader/batch_score.o \
                          $(BUILD)/grader/batch_layout.o $(BUILD)/grader/csv.o \
                          $(BUILD)/grader/rubric.o $(BUILD)/grader/gradebook.o \
-                         $(BUILD)/grader/cases_file.o $(BUILD)/grader/which.o
+                         $(BUILD)/grader/cases_file.o $(BUILD)/grader/proc.o
 	$(call say,LINK,$@)
 	@mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^ -lm

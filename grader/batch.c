@@ -45,7 +45,7 @@
 #include "csv.h"
 #include "gradebook.h"
 #include "rubric.h"
-#include "which.h"
+#include "proc.h"
 
 #include <dirent.h>
 #include <limits.h>

@@ -3,6 +3,7 @@
  * when started as root), and the small file helpers around it. */
 #define _GNU_SOURCE
 #include "batch.h"
+#include "proc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -124,22 +125,7 @@ int sandbox_run_to(const context *cx, const char *dir, char *const argv[], const
     if (pid == 0)
         child(cx, dir, argv, out, log, timeout_s);
     setpgid(pid, pid);
-    double start = (double)time(NULL);
-    struct timespec pause = {0, 20 * 1000 * 1000};
-    for (;;) {
-        int status;
-        pid_t r = waitpid(pid, &status, WNOHANG);
-        if (r == pid) {
-            kill(-pid, SIGKILL); /* what it left behind in its group */
-            return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-        }
-        if ((double)time(NULL) - start > timeout_s) {
-            kill(-pid, SIGKILL);
-            waitpid(pid, &status, 0);
-            return -1;
-        }
-        nanosleep(&pause, NULL);
-    }
+    return mw_wait_group(pid, timeout_s);
 }
 
 int sandbox_run(const context *cx, const char *dir, char *const argv[], const char *log,

@@ -3,15 +3,11 @@
 #define _POSIX_C_SOURCE 200809L
 #include "sanitize_step.h"
 
-#include "which.h"
+#include "proc.h"
 
-#include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 /* A tool gets this long for its few small cases; under memcheck a case of
@@ -122,19 +118,7 @@ static int run_logged(char *const argv[], const char *log, int limit_s)
         _exit(127);
     }
     setpgid(pid, pid);
-    struct timespec nap = {0, 50 * 1000 * 1000};
-    for (int ticks = 0; ticks < limit_s * 20; ticks++) {
-        int status;
-        pid_t got = waitpid(pid, &status, WNOHANG);
-        if (got == pid)
-            return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-        if (got < 0 && errno != EINTR)
-            return -1;
-        nanosleep(&nap, NULL);
-    }
-    kill(-pid, SIGKILL);
-    waitpid(pid, NULL, 0);
-    return -1;
+    return mw_wait_group(pid, limit_s);
 }
 
 static const char *tool_hint(const char *tool)

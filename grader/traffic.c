@@ -15,7 +15,7 @@
 #include "device.h"
 #include "devinfo.h"
 #include "ncu.h"
-#include "which.h"
+#include "proc.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,0 +1,45 @@
+/* proc.c: finding programs and waiting for them (proc.h). */
+#define _POSIX_C_SOURCE 200809L
+#include "proc.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+int mw_which(const char *name, char *out, size_t len)
+{
+    const char *path = getenv("PATH");
+    char buf[8192];
+    snprintf(buf, sizeof buf, "%s:/usr/local/cuda/bin", path ? path : "/usr/bin:/bin");
+    for (char *save, *d = strtok_r(buf, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+        snprintf(out, len, "%s/%s", d, name);
+        if (access(out, X_OK) == 0)
+            return 0;
+    }
+    out[0] = '\0';
+    return -1;
+}
+
+int mw_wait_group(pid_t pid, double limit_s)
+{
+    double start = (double)time(NULL);
+    struct timespec pause = {0, 20 * 1000 * 1000};
+    for (;;) {
+        int status;
+        pid_t r = waitpid(pid, &status, WNOHANG);
+        if (r == pid) {
+            kill(-pid, SIGKILL); /* what it left behind in its group */
+            return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        }
+        if ((double)time(NULL) - start > limit_s) {
+            kill(-pid, SIGKILL);
+            waitpid(pid, &status, 0);
+            return -1;
+        }
+        nanosleep(&pause, NULL);
+    }
+}

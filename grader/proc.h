@@ -1,0 +1,20 @@
+/* proc.h: running other programs the way every part of the grader does:
+ * finding them, and waiting for them with a time limit. */
+#ifndef MW_PROC_H
+#define MW_PROC_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/* The executable `name` on the PATH, then in the toolkit's usual place,
+ * /usr/local/cuda/bin (where ncu and compute-sanitizer live when only nvcc
+ * was put on the PATH); its path in out and 0, or -1 with out empty. */
+int mw_which(const char *name, char *out, size_t len);
+
+/* Waits for child `pid`, the leader of its own process group, for at most
+ * limit_s seconds, then kills the group: what the child left running, or,
+ * past the limit, the child and all it started. Returns the child's exit
+ * code (128 + the signal when one ended it), or -1 past the limit. */
+int mw_wait_group(pid_t pid, double limit_s);
+
+#endif
