@@ -204,6 +204,15 @@ int mw_diagnose_run(const mw_run_facts *f, char hints[][256], int max)
     return count;
 }
 
+/* Every checked element from the first wrong one on is unwritten, and the
+ * last one is the output's last: a tail never written, full check or
+ * sampled. */
+static int unwritten_tail(const mw_mismatch *m, const mw_run_facts *f)
+{
+    return m->unwritten == m->wrong && m->first_wrong > 0 && m->last_wrong == f->n - 1 &&
+           m->wrong == m->checked - m->checked_before_first_wrong;
+}
+
 int mw_diagnose_pattern(const mw_mismatch *m, const mw_run_facts *f, char hints[][256], int max)
 {
     char text[256];
@@ -212,10 +221,7 @@ int mw_diagnose_pattern(const mw_mismatch *m, const mw_run_facts *f, char hints[
         return count;
 
     int all_unwritten = m->unwritten == m->wrong;
-    /* Every checked element from the first wrong one on is wrong, and the
-     * last one is the output's last: a tail, full check or sampled. */
-    int tail = all_unwritten && m->first_wrong > 0 && m->last_wrong == f->n - 1 &&
-               m->wrong == m->checked - m->checked_before_first_wrong;
+    int tail = unwritten_tail(m, f);
     /* Below 4 elements the first half is element 0 alone: the pattern of a
      * thread 0 that writes while the others write elsewhere (below). */
     if (tail && !f->sampled && f->n >= 4 &&
@@ -265,10 +271,7 @@ int mw_diagnose_pattern(const mw_mismatch *m, const mw_run_facts *f, char hints[
  * written; the weak hints leave those to it. */
 static int all_or_tail_unwritten(const mw_mismatch *m, const mw_run_facts *f)
 {
-    return m->unwritten == m->wrong &&
-           (m->unwritten == m->checked ||
-            (m->first_wrong > 0 && m->last_wrong == f->n - 1 &&
-             m->wrong == m->checked - m->checked_before_first_wrong));
+    return (m->unwritten == m->wrong && m->unwritten == m->checked) || unwritten_tail(m, f);
 }
 
 int mw_diagnose_weak(const mw_mismatch *m, const mw_run_facts *f, char hints[][256], int max)
