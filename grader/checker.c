@@ -122,7 +122,7 @@ static int mistake_hints(const checker *k, const mw_case *c, const mw_inputs *in
             continue;
         /* A NaN the mistake predicts is evidence only where the inputs hold
          * no NaN of their own: there, NaN meeting NaN says nothing. */
-        int inputs_nan = c->gen == MW_GEN_RARE_NAN || c->gen == MW_GEN_SPECIAL;
+        int inputs_nan = mw_gen_has_nan(c->gen);
         int all = 1, some_number = !inputs_nan;
         for (int o = 0; o < v->nout && all; o++) {
             const mw_mismatch *m = &r->per[v->out[o]];

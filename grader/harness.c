@@ -422,8 +422,7 @@ void mw_output_shape(const mw_chapter *ch, const mw_case *c, const mw_views *v, 
         return;
     }
     s->full = !c->sampled;
-    s->inputs_nonfinite = c->gen == MW_GEN_SPECIAL || c->gen == MW_GEN_NEGINF ||
-                          c->gen == MW_GEN_RARE_NAN || c->gen == MW_GEN_MASKED;
+    s->inputs_nonfinite = mw_gen_has_nonfinite(c->gen);
 }
 
 cudaError_t mw_check_output(const mw_chapter *ch, const mw_case *c, const mw_inputs *in,

@@ -56,6 +56,18 @@ enum {
                             running max starts at 0, not -inf, underflows) */
 };
 
+/* 1 when input class gen puts NaN among the inputs. */
+MW_HD int mw_gen_has_nan(int gen)
+{
+    return gen == MW_GEN_SPECIAL || gen == MW_GEN_RARE_NAN;
+}
+
+/* 1 when it puts NaN or an infinity among them. */
+MW_HD int mw_gen_has_nonfinite(int gen)
+{
+    return mw_gen_has_nan(gen) || gen == MW_GEN_NEGINF || gen == MW_GEN_MASKED;
+}
+
 /* splitmix64's finalizer: a bijective 64-bit mix. */
 MW_HD uint64_t mw_mix64(uint64_t x)
 {

@@ -715,7 +715,7 @@ static int explain(const mw_case *c, const mw_inputs *in, const mw_mismatch *per
     /* O's only wrong values NaN or Inf, from inputs that hold NaN: a NaN V
      * row reaching O (0 * NaN) leaves L right as well, and is not a
      * missing rescale; the localisation names it. */
-    int nan_from_inputs = (c->gen == MW_GEN_RARE_NAN || c->gen == MW_GEN_SPECIAL) &&
+    int nan_from_inputs = mw_gen_has_nan(c->gen) &&
                           o->wrong_nonfinite > 0 && o->wrong_nonfinite == o->wrong - o->unwritten;
     if (o->wrong > o->unwritten && l->wrong == 0 && l->checked > 0 && !nan_from_inputs)
         snprintf(hints[count++], 256,
