@@ -48,18 +48,24 @@ enum {
                             the first prime past 2^24) +100: in rows of
                             exactly that many columns, one at the head of
                             each row and nowhere else */
-    MW_GEN_OPPOSED = 11  /* uniform in [1/2, 1) times scale, negative in the
+    MW_GEN_OPPOSED = 11, /* uniform in [1/2, 1) times scale, negative in the
                             even-numbered streams: chapter 05's Q, K and V
                             draw streams 4k+1, 4k+2 and 4k+3, so Q and V are
                             positive and K negative, and every score
                             scale Q.K is far below zero (a softmax whose
                             running max starts at 0, not -inf, underflows) */
+    MW_GEN_NAN_THIRD = 12 /* uniform times scale, with 1 in 256 elements NaN
+                            in the third input alone (streams 4k+3: chapter
+                            05's V), the others finite: a NaN in Q or K
+                            spoils whole rows and hides where a NaN in V
+                            lands, which is what a kernel that skips keys
+                            (causal masking, partial tiles) can get wrong */
 };
 
 /* 1 when input class gen puts NaN among the inputs. */
 MW_HD int mw_gen_has_nan(int gen)
 {
-    return gen == MW_GEN_SPECIAL || gen == MW_GEN_RARE_NAN;
+    return gen == MW_GEN_SPECIAL || gen == MW_GEN_RARE_NAN || gen == MW_GEN_NAN_THIRD;
 }
 
 /* 1 when it puts NaN or an infinity among them. */
@@ -124,6 +130,8 @@ MW_HD float mw_gen(uint64_t seed, uint32_t stream, uint64_t i, int kind, float s
     if (kind == MW_GEN_NEGINF && (h & 7) == 0)
         return mw_from_bits(0xff800000u);
     if (kind == MW_GEN_RARE_NAN && (h & 1023) == 0)
+        return mw_from_bits(0x7fc00000u);
+    if (kind == MW_GEN_NAN_THIRD && stream % 4 == 3 && (h & 255) == 0)
         return mw_from_bits(0x7fc00000u);
     if (kind == MW_GEN_DOMINANT && (h & 1023) == 0)
         return 100.0f;

@@ -126,6 +126,12 @@ static const mw_case cases[] = {
      * rows. K = 1: the GPU writes 17 GB once, the sampled check costs the
      * CPU one product per entry. */
     {"limit", MNK(65537, 65537, 1), NOOFF, UNI, 1, 1},
+    /* A and then B past 2^32 elements (17.2 GB each), where m * K + k
+     * and k * N + n in unsigned 32 bits wrap. N = 4 and M = 4 keep C and
+     * the products small (34 GFLOP); K and N multiples of 4 let a kernel
+     * take its float4 path. */
+    {"limit", MNK(((size_t)1 << 22) + 1, 4, 1024), NOOFF, UNI, 1, 1},
+    {"limit", MNK(4, 1024, ((size_t)1 << 22) + 1), NOOFF, UNI, 1, 1},
 };
 
 /* Squares from 128 to 8192, and one shape that is a multiple of nothing:
@@ -168,6 +174,10 @@ static const char *limit_label(size_t M, size_t N, size_t K)
     const size_t two31 = (size_t)1 << 31, rows_y = (size_t)65535 * 8;
     if (M * N > 2 * two31)
         return " [limit: M N past 2^32, where an unsigned m * N + n wraps]";
+    if (M * K > 2 * two31)
+        return " [limit: M K past 2^32, where an unsigned m * K + k wraps]";
+    if (K * N > 2 * two31)
+        return " [limit: K N past 2^32, where an unsigned k * N + n wraps]";
     if (M * N > two31 && M * K > two31)
         return " [limit: M N and M K past 2^31, where m * N + n and m * K + k overflow an int]";
     if (M * N > two31)

@@ -124,6 +124,7 @@ static const mw_version versions[] = {
 #define UNI MW_GEN_UNIFORM
 #define NAN_IN MW_GEN_RARE_NAN
 #define OPP MW_GEN_OPPOSED
+#define NAN_V MW_GEN_NAN_THIRD
 
 /* ---- scalars: the scale at its special values, on every input class ----
  *
@@ -207,6 +208,16 @@ static const mw_case cases[] = {
      * 128 rows, certain, and a row it spoils is always among those checked. */
     BOTH("nan", 8, 8, 128, 32, NAN_IN, 1)
     BOTH("nan", 8, 8, 128, 64, NAN_IN, 1)
+    /* NaN in V alone (1 in 256; Q and K finite): a NaN V row spoils its
+     * column in exactly the rows that attend its key. Causal, the rows of a
+     * diagonal tile before that key must stay finite, though a tensor-core
+     * product multiplies their P = 0 by the NaN; not causal, every row
+     * attends it, in the last partial key tile as in the others. 64 heads
+     * of lengths off the tiles put such a row at every position of a
+     * tile, the tile's last row and last columns included. */
+    BOTH("nan", 8, 8, 100, 64, NAN_V, 1)
+    BOTH("nan", 8, 8, 130, 128, NAN_V, 1)
+    BOTH("nan", 8, 8, 77, 32, NAN_V, 1)
     /* The longest rows, past the 50 MB L2 at d = 128 (B H N d floats:
      * 2 x 16384 x 128 x 4 B = 16 MB each for Q, K, V, O). */
     BOTH("long", 1, 1, 16384, 64, UNI, 1)
@@ -227,6 +238,11 @@ static const mw_case cases[] = {
      * head, b h N d, wraps in an int. Cheap to compute (1.1 TFLOP), dear
      * in memory: a GPU without room skips it and says so. */
     ATT("limit", 2, 65537, 128, 128, 0, UNI, 1)
+    /* B H N d past 2^32 (8 x 65537 heads of 64 x 128: 17.2 GB for each
+     * of Q, K, V and O, 8.6 GB of unfused workspace; 77 GB in all), where
+     * a head's offset in unsigned 32 bits wraps. Short heads keep the
+     * products at 1.1 TFLOP; a GPU without room skips it and says so. */
+    ATT("limit", 8, 65537, 64, 128, 0, UNI, 1)
     /* Launch limits: gridDim.y and gridDim.z stop at 65535, so a grid
      * with the heads (or batches) on y or z fails here; B H N d is small. */
     ATT("limit", 1, 65537, 2, 32, 0, UNI, 1)
@@ -287,7 +303,8 @@ static void output_shape(const mw_case *c, int b, mw_shape *s)
 
 static void describe(const mw_case *c, char *text, size_t len)
 {
-    const char *what = c->gen == MW_GEN_RARE_NAN ? " (rare NaN inputs)"
+    const char *what = c->gen == MW_GEN_RARE_NAN    ? " (rare NaN inputs)"
+                       : c->gen == MW_GEN_NAN_THIRD ? " (NaN in V alone)"
                        : c->gen == MW_GEN_OPPOSED ? " (Q, V > 0 > K: every score far below zero)"
                        : c->scale > 1            ? " (inputs of magnitude 10)"
                                                  : "";
@@ -298,6 +315,8 @@ static void describe(const mw_case *c, char *text, size_t len)
     const size_t rows = DB(c) * DH(c) * DN(c), two31 = (size_t)1 << 31;
     const char *limit =
         strcmp(c->group, "limit") != 0 ? ""
+        : rows * DD(c) > 2 * two31 ? " [limit: 2^32 elements in Q, K, V and O, where a head's "
+                                     "offset in unsigned 32 bits wraps]"
         : rows * DD(c) > two31 ? " [limit: 2^31 elements in Q, K, V and O, where a head's offset "
                                  "in an int wraps]"
         : rows * DN(c) > 2 * two31 ? " [limit: 2^32 scores in the unfused workspace, where an "

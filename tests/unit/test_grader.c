@@ -568,6 +568,24 @@ static void test_generator(void)
                 opp_ok &= a >= 5.f && a < 10.f;
             }
     ok(opp_ok, "opposed: Q and V in [5, 10), K in (-10, -5] at scale 10");
+    /* nanthird: NaN only in the third stream of each case (4k + 3, V),
+     * about 1 in 256 there; the rest uniform times scale. */
+    int third_ok = 1;
+    uint64_t third_nans = 0;
+    const uint64_t per_stream = 1 << 16;
+    for (uint32_t k = 0; k < 4; k++)
+        for (uint32_t b = 0; b < 4; b++)
+            for (uint64_t i = 0; i < per_stream; i++) {
+                const float v = mw_gen(42, 4 * k + b + 1, i, MW_GEN_NAN_THIRD, 2.f);
+                if (v != v)
+                    third_ok &= b == 2, third_nans++;
+                else
+                    third_ok &= v >= -2.f && v < 2.f;
+            }
+    ok(third_ok && third_nans > 4 * per_stream / 256 * 9 / 10 &&
+           third_nans < 4 * per_stream / 256 * 11 / 10,
+       "nanthird: NaN in V's stream alone, about 1 in 256 of it");
+    ok(mw_gen_has_nan(MW_GEN_NAN_THIRD), "nanthird counts as a class with NaN");
 }
 
 /* A bf16's value, its exponent unbounded: 0x7f80 reads as 2^128, the
