@@ -126,12 +126,17 @@ static const mw_case cases[] = {
      * rows. K = 1: the GPU writes 17 GB once, the sampled check costs the
      * CPU one product per entry. */
     {"limit", MNK(65537, 65537, 1), NOOFF, UNI, 1, 1},
-    /* A and then B past 2^32 elements (17.2 GB each), where m * K + k
-     * and k * N + n in unsigned 32 bits wrap. N = 4 and M = 4 keep C and
-     * the products small (34 GFLOP); K and N multiples of 4 let a kernel
-     * take its float4 path. */
+    /* A past 2^32 elements (17.2 GB), where m * K + k in unsigned 32 bits
+     * wraps: its last row reads row 0. N = 4 keeps C and the products
+     * small (34 GFLOP); K and N multiples of 4 let a kernel take its
+     * float4 path. */
     {"limit", MNK(((size_t)1 << 22) + 1, 4, 1024), NOOFF, UNI, 1, 1},
-    {"limit", MNK(4, 1024, ((size_t)1 << 22) + 1), NOOFF, UNI, 1, 1},
+    /* B past 2^32 elements (K N = 1.25 x 2^32, 21.5 GB), where k * N + n
+     * in unsigned 32 bits wraps for the last fifth of k: a fifth of every
+     * dot product wrong, which no tolerance hides (a wrap at the last row
+     * alone changes one product in K). N = 65536, K = 81920 keep each
+     * sampled entry at 82 k multiply-adds on the CPU. */
+    {"limit", MNK(4, 65536, 81920), NOOFF, UNI, 1, 1},
 };
 
 /* Squares from 128 to 8192, and one shape that is a multiple of nothing:
