@@ -27,7 +27,7 @@
 #include "cuda_check.h"
 #include "harness.h"
 #include "library.h"
-#include "parallel.h"
+#include "reference.h"
 #include "tolerance.h"
 #include "vector_libs.h"
 
@@ -37,42 +37,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { Qb, Kb, Vb, Ob, Lb };
-/* A case's op is OP_FULL or OP_CAUSAL; exercise 05.3 runs every case with
- * OP_BF16 set as well (MW_OP_FROM_CASE_WITH): bf16 Q, K, V and O. The
- * bench's d = 128 cases carry OP_D128, which changes nothing in what is
- * computed (d is dim[3]) but makes them series of their own: a row's name
- * takes the op's suffix ("-d128-causal"), and the bench pairs each row with
- * the library row of the same size and op (grader/facts.c), so a d = 128
- * row is never set against a d = 64 one. */
-enum { OP_FULL = 0, OP_CAUSAL = 1, OP_BF16 = 2, OP_D128 = 4 };
-
-/* dim[] = {B, H, N, d}; op as above; arg[1] is the scale (0: 1/sqrt(d)),
- * or with arg[0] = AS_GIVEN the scale as given, 0 included. */
-#define DB(c) ((c)->dim[0])
-#define DH(c) ((c)->dim[1])
-#define DN(c) ((c)->dim[2])
-#define DD(c) ((c)->dim[3])
-
-static int is_causal(const mw_case *c)
-{
-    return (c->op & OP_CAUSAL) != 0;
-}
-
-static int is_bf16(const mw_case *c)
-{
-    return (c->op & OP_BF16) != 0;
-}
-
-#define AS_GIVEN 1.f
-
-static float scale_of(const mw_case *c)
-{
-    if (c->arg[0] == AS_GIVEN || c->arg[1] != 0.f)
-        return c->arg[1];
-    return (float)(1.0 / sqrt((double)DD(c)));
-}
-
 /* The unfused version's scores: B H N N floats (past 2^31 at N = 16384). */
 static size_t scores_floats(const mw_case *c)
 {
@@ -80,18 +44,24 @@ static size_t scores_floats(const mw_case *c)
 }
 
 static const mw_version versions[] = {
-    {"01_unfused", "attention_unfused",
-     "three kernels through an N x N workspace: S and P written and read, 16 B H N^2 bytes "
-     "on top of the minimum",
-     MW_OP_FROM_CASE, 0, scores_floats},
-    {"02_flash", "attention_flash",
-     "one kernel, S never leaves the chip: Q, K, V read and O, L written once, 16 B H N d "
-     "bytes; causal skips the tiles above the diagonal",
-     MW_OP_FROM_CASE, 0, NULL},
-    {"03_flash_bf16", "attention_flash_bf16",
-     "02_flash on the tensor cores in bf16: Q, K, V read and O written once in bf16, 8 B H N d "
-     "bytes; both products by mma.sync with FP32 accumulation",
-     MW_OP_FROM_CASE_WITH(OP_BF16), 1, NULL, "bf16"},
+    {.file = "01_unfused",
+     .symbol = "attention_unfused",
+     .budget = "three kernels through an N x N workspace: S and P written and read, 16 B H N^2 "
+               "bytes on top of the minimum",
+     .op = MW_OP_FROM_CASE,
+     .workspace = scores_floats},
+    {.file = "02_flash",
+     .symbol = "attention_flash",
+     .budget = "one kernel, S never leaves the chip: Q, K, V read and O, L written once, "
+               "16 B H N d bytes; causal skips the tiles above the diagonal",
+     .op = MW_OP_FROM_CASE},
+    {.file = "03_flash_bf16",
+     .symbol = "attention_flash_bf16",
+     .budget = "02_flash on the tensor cores in bf16: Q, K, V read and O written once in bf16, "
+               "8 B H N d bytes; both products by mma.sync with FP32 accumulation",
+     .op = MW_OP_FROM_CASE_WITH(OP_BF16),
+     .optional = 1,
+     .roof = "bf16"},
 };
 
 /* ---- the cases, by construction ------------------------------------------
@@ -108,9 +78,9 @@ static const mw_version versions[] = {
  * (B H N^2 d) are checked on sampled entries (sample_* below). */
 #define SAMPLE(B, H, N, d) ((size_t)(B) * (H) * (N) * (N) * (d) > ((size_t)1 << 26))
 #define SC(d) ((d) == 64 ? 0.3f : 0.f)
-#define ATT(group, B, H, N, d, causal, gen, g)                                                 \
-    {(group), {(B), (H), (N), (d)}, {0, 0, 0, 0}, (gen), (g), SAMPLE(B, H, N, d),             \
-     {0.f, SC(d)}, (causal)},
+#define ATT(group_, B, H, N, d, causal, gen_, g)                                               \
+    {.group = (group_), .dim = {(B), (H), (N), (d)}, .gen = (gen_), .scale = (g),             \
+     .sampled = SAMPLE(B, H, N, d), .arg = {0.f, SC(d)}, .op = (causal)},
 #define EVERY_D(group, B, H, N, gen, g)                                                        \
     ATT(group, B, H, N, 32, 0, gen, g) ATT(group, B, H, N, 32, 1, gen, g)                     \
     ATT(group, B, H, N, 64, 0, gen, g) ATT(group, B, H, N, 64, 1, gen, g)                     \
@@ -118,9 +88,11 @@ static const mw_version versions[] = {
 #define BOTH(group, B, H, N, d, gen, g)                                                        \
     ATT(group, B, H, N, d, 0, gen, g) ATT(group, B, H, N, d, 1, gen, g)
 /* The same with a scale of its own (not 0: 0 means 1/sqrt(d)). */
+#define SCALED(group_, B, H, N, d, sc, causal)                                                 \
+    {.group = (group_), .dim = {(B), (H), (N), (d)}, .gen = UNI, .scale = 1,                  \
+     .sampled = SAMPLE(B, H, N, d), .arg = {0.f, (sc)}, .op = (causal)},
 #define BOTH_SCALED(group, B, H, N, d, sc)                                                     \
-    {(group), {(B), (H), (N), (d)}, {0, 0, 0, 0}, UNI, 1, SAMPLE(B, H, N, d), {0.f, (sc)}, 0}, \
-    {(group), {(B), (H), (N), (d)}, {0, 0, 0, 0}, UNI, 1, SAMPLE(B, H, N, d), {0.f, (sc)}, 1},
+    SCALED(group, B, H, N, d, sc, 0) SCALED(group, B, H, N, d, sc, 1)
 #define UNI MW_GEN_UNIFORM
 #define NAN_IN MW_GEN_RARE_NAN
 #define OPP MW_GEN_OPPOSED
@@ -250,15 +222,25 @@ static const mw_case cases[] = {
     SCALARS
 };
 
+/* The bench's series. The grader names a row's series by its op's suffix
+ * (op_suffix) and sets each row against the library row of the same size
+ * and op (grader/facts.c), so a sweep that shares its sizes N with another
+ * needs an op of its own. The d = 128 sweep carries SERIES_D128, taken from
+ * its d: no hook reads it (every computation takes d from dim[3]), and a
+ * d = 128 row is never set against a d = 64 one. */
+enum { SERIES_D128 = 4 };
+#define SERIES_OF(d) ((d) == 128 ? SERIES_D128 : 0)
+
 /* Fixed B = 4, H = 16, d = 64 (the shape of the published FP32 anchors),
  * N from 256 to 16384, causal and not; then N = 32768 at B H = 32, where
  * the scores alone (137 GB) exceed the GPU's memory. Then d = 128 (the
  * head size of the published bf16 anchors, where the tensor cores have the
  * most work per byte) from N = 1024 to 16384: series "-d128". */
-#define BENCH(N, causal, B)                                                                    \
-    {"bench", {(B), 16, (N), 64}, {0, 0, 0, 0}, UNI, 1, 0, {0.f, 0.f}, (causal)},
-#define BENCH128(N, causal)                                                                    \
-    {"bench", {4, 16, (N), 128}, {0, 0, 0, 0}, UNI, 1, 0, {0.f, 0.f}, OP_D128 | (causal)},
+#define BENCH_CASE(B, N, d, causal)                                                            \
+    {.group = "bench", .dim = {(B), 16, (N), (d)}, .gen = UNI, .scale = 1,                    \
+     .op = SERIES_OF(d) | (causal)},
+#define BENCH(N, causal, B) BENCH_CASE(B, N, 64, causal)
+#define BENCH128(N, causal) BENCH_CASE(4, N, 128, causal)
 static const mw_case bench_cases[] = {
     BENCH(256, 0, 4) BENCH(256, 1, 4) BENCH(512, 0, 4) BENCH(512, 1, 4)
     BENCH(1024, 0, 4) BENCH(1024, 1, 4) BENCH(2048, 0, 4) BENCH(2048, 1, 4)
@@ -269,10 +251,16 @@ static const mw_case bench_cases[] = {
     BENCH128(16384, 0) BENCH128(16384, 1)
 };
 static const size_t traffic_sizes[] = {1024, 4096, 16384};
-/* By op: OP_CAUSAL, OP_BF16 (no suffix: the version's own name says bf16)
- * and OP_D128 combined. */
-static const char *const op_suffix[] = {NULL,    "-causal",      NULL,    "-causal",
-                                        "-d128", "-d128-causal", "-d128", "-d128-causal"};
+/* By op: the series, causal or not; OP_BF16 adds no suffix (the version's
+ * own name says bf16). */
+static const char *const op_suffix[] = {
+    [OP_CAUSAL] = "-causal",
+    [OP_CAUSAL | OP_BF16] = "-causal",
+    [SERIES_D128] = "-d128",
+    [SERIES_D128 | OP_BF16] = "-d128",
+    [SERIES_D128 | OP_CAUSAL] = "-d128-causal",
+    [SERIES_D128 | OP_CAUSAL | OP_BF16] = "-d128-causal",
+};
 
 static void buffers(const mw_case *c, mw_buffer_spec *s)
 {
@@ -350,233 +338,11 @@ static cudaError_t launch(void *fn, const mw_case *c, float *const *b, cudaStrea
         return ((bf16_fn)fn)((const mw05_bf16 *)b[Qb], (const mw05_bf16 *)b[Kb],
                              (const mw05_bf16 *)b[Vb], (mw05_bf16 *)b[Ob], b[Lb], (int)DB(c),
                              (int)DH(c), (int)DN(c), (int)DD(c), scale_of(c), is_causal(c), s);
-    if (b[5]) /* 01_unfused: its scores workspace */
-        return ((unfused_fn)fn)(b[Qb], b[Kb], b[Vb], b[Ob], b[Lb], b[5], (int)DB(c), (int)DH(c),
+    if (b[Sb]) /* 01_unfused: its scores workspace */
+        return ((unfused_fn)fn)(b[Qb], b[Kb], b[Vb], b[Ob], b[Lb], b[Sb], (int)DB(c), (int)DH(c),
                                 (int)DN(c), (int)DD(c), scale_of(c), is_causal(c), s);
     return ((flash_fn)fn)(b[Qb], b[Kb], b[Vb], b[Ob], b[Lb], (int)DB(c), (int)DH(c), (int)DN(c),
                           (int)DD(c), scale_of(c), is_causal(c), s);
-}
-
-/* ---- the reference, in double ------------------------------------------- */
-
-/* How a row is computed: the definition, or one of the classic mistakes. */
-typedef struct row_rule {
-    int mask_shift;  /* causal keys j <= i + shift: 0 right, -1 strict, +1 leaky */
-    int no_max;      /* exp(S) in float without the max: overflows past 88 */
-    int scale_after; /* softmax of the unscaled scores, O multiplied by scale */
-    int no_scale;    /* the scale never applied */
-    int sqrt_scale;  /* 1/sqrt(d) in place of the scale given */
-    int raw_max;     /* m = scale * max_j Q_i.K_j, the unscaled max scaled: with a
-                        negative scale the smallest score; exp overflows past 88 */
-} row_rule;
-
-static const row_rule exact_rule = {0, 0, 0, 0, 0};
-
-/* K and V of one (b, h), in float, recomputed from the seed: the rows of
- * a check come in increasing order, so one head at a time suffices. */
-typedef struct head_cache {
-    uint64_t seed;
-    uint32_t kstream, vstream;
-    int gen, type; /* type: K's and V's element type (bf16 rounds them) */
-    float g;
-    size_t N, d, bh;
-    float *K, *V;
-} head_cache;
-
-static const float *head_rows(const mw_case *c, const mw_inputs *in, size_t bh, int which)
-{
-    static head_cache hc;
-    size_t N = DN(c), d = DD(c);
-    if (!(hc.K && hc.seed == in->seed && hc.kstream == in->stream[Kb] &&
-          hc.vstream == in->stream[Vb] && hc.gen == in->gen && hc.type == in->type[Kb] &&
-          hc.g == in->scale && hc.N == N &&
-          hc.d == d && hc.bh == bh)) {
-        free(hc.K);
-        free(hc.V);
-        hc = (head_cache){in->seed, in->stream[Kb], in->stream[Vb], in->gen, in->type[Kb], in->scale,
-                          N, d, bh,
-                          mw_alloc_or_exit(N * d, sizeof(float), 0, "attention"),
-                          mw_alloc_or_exit(N * d, sizeof(float), 0, "attention")};
-        for (size_t e = 0; e < N * d; e++) {
-            hc.K[e] = mw_input(in, Kb, bh * N * d + e);
-            hc.V[e] = mw_input(in, Vb, bh * N * d + e);
-        }
-    }
-    return which == Kb ? hc.K : hc.V;
-}
-
-/* Row `row` (over all heads) of O, and its L, under `rule`. out has d + 1
- * entries: O's d, then L. */
-static void attend_row(const mw_case *c, const mw_inputs *in, size_t row, row_rule rule,
-                       double *out)
-{
-    size_t N = DN(c), d = DD(c), bh = row / N, i = row % N;
-    const float *K = head_rows(c, in, bh, Kb), *V = head_rows(c, in, bh, Vb);
-    double scale = rule.no_scale || rule.scale_after ? 1.0
-                   : rule.sqrt_scale                 ? (float)(1.0 / sqrt((double)d))
-                                                     : scale_of(c);
-    long last = is_causal(c) ? (long)i + rule.mask_shift : (long)N - 1;
-    if (last > (long)N - 1)
-        last = (long)N - 1;
-    double q[128], *s = mw_alloc_or_exit(N, sizeof *s, 0, "attention");
-    for (size_t k = 0; k < d; k++)
-        q[k] = mw_input(in, Qb, row * d + k);
-    double m = -INFINITY, amax = -INFINITY;
-    int nan = 0;
-    for (long j = 0; j <= last; j++) {
-        double acc = 0;
-        for (size_t k = 0; k < d; k++)
-            acc += q[k] * K[j * d + k];
-        s[j] = scale * acc;
-        nan |= isnan(s[j]);
-        m = s[j] > m ? s[j] : m;
-        amax = acc > amax ? acc : amax;
-    }
-    if (rule.no_max)
-        m = 0;
-    if (rule.raw_max)
-        m = scale * amax;
-    double l = 0;
-    for (size_t k = 0; k < d; k++)
-        out[k] = 0;
-    for (long j = 0; j <= last; j++) {
-        double p = exp(s[j] - m);
-        if ((rule.no_max || rule.raw_max) && p > FLT_MAX)
-            p = INFINITY; /* expf overflows: Inf / Inf below is NaN */
-        l += p;
-        for (size_t k = 0; k < d; k++)
-            out[k] += p * V[j * d + k];
-    }
-    double post = rule.scale_after ? scale_of(c) : 1.0;
-    for (size_t k = 0; k < d; k++)
-        out[k] = nan || last < 0 ? NAN : out[k] / l * post;
-    out[d] = nan || last < 0 ? NAN : m + log(l);
-    free(s);
-}
-
-/* The exact rows of the last few input sets (the bench checks every
- * implementation on the same inputs, then on two alternating fresh sets),
- * computed when first asked for. */
-typedef struct row_cache {
-    uint64_t seed;
-    uint32_t stream[3];
-    int gen, op;
-    float g, scale;
-    size_t dim[4];
-    double **row; /* B H N entries, each NULL or d + 1 values */
-} row_cache;
-
-#define CACHES 3
-
-static int same_inputs(const row_cache *rc, const mw_case *c, const mw_inputs *in)
-{
-    return rc->row && rc->seed == in->seed && rc->stream[0] == in->stream[Qb] &&
-           rc->stream[1] == in->stream[Kb] && rc->stream[2] == in->stream[Vb] &&
-           rc->gen == in->gen && rc->g == in->scale && rc->op == c->op &&
-           rc->scale == scale_of(c) && memcmp(rc->dim, c->dim, sizeof rc->dim) == 0;
-}
-
-/* The cache of these inputs' rows, made (and an old one dropped) when
- * there is none. */
-static row_cache *cache_for(const mw_case *c, const mw_inputs *in)
-{
-    static row_cache caches[CACHES];
-    static int next;
-    for (int k = 0; k < CACHES; k++)
-        if (same_inputs(&caches[k], c, in))
-            return &caches[k];
-    row_cache *rc = &caches[next];
-    next = (next + 1) % CACHES;
-    size_t rows = rc->row ? rc->dim[0] * rc->dim[1] * rc->dim[2] : 0;
-    for (size_t r = 0; r < rows; r++)
-        free(rc->row[r]);
-    free(rc->row);
-    *rc = (row_cache){in->seed, {in->stream[Qb], in->stream[Kb], in->stream[Vb]}, in->gen,
-                      c->op, in->scale, scale_of(c), {DB(c), DH(c), DN(c), DD(c)},
-                      mw_alloc_or_exit(DB(c) * DH(c) * DN(c), sizeof(double *), 1, "attention")};
-    return rc;
-}
-
-/* Room for one row's d + 1 values. */
-static double *new_row(const mw_case *c)
-{
-    return mw_alloc_or_exit(DD(c) + 1, sizeof(double), 0, "attention");
-}
-
-static const double *exact_row(const mw_case *c, const mw_inputs *in, size_t row)
-{
-    row_cache *rc = cache_for(c, in);
-    if (!rc->row[row]) {
-        rc->row[row] = new_row(c);
-        attend_row(c, in, row, exact_rule, rc->row[row]);
-    }
-    return rc->row[row];
-}
-
-/* ---- the same, on every core, for the rows a check is about to ask for ---- */
-
-typedef struct prep_work {
-    const mw_case *c;
-    const mw_inputs *in;
-    const size_t *rows; /* rows of one head */
-    double **slots;     /* the cache's, by row */
-} prep_work;
-
-static void prep_rows(void *arg, size_t first, size_t end)
-{
-    const prep_work *w = arg;
-    for (size_t k = first; k < end; k++)
-        attend_row(w->c, w->in, w->rows[k], exact_rule, w->slots[w->rows[k]]);
-}
-
-static int by_row(const void *a, const void *b)
-{
-    size_t x = *(const size_t *)a, y = *(const size_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* Every row the outputs idx[0..count) need (idx NULL: all of them) into
- * the cache, a head at a time: head_rows() fills its one-head cache of K
- * and V on this thread, then the head's rows go over the cores, each
- * thread only reading K and V. A row costs N d multiply-adds twice, so a
- * sampled check at N = 16384, d = 128 spends seconds on one core. Each
- * row is attend_row's, as exact_row() computes it: the same bits on any
- * number of threads. */
-static void prepare_reference(const mw_case *c, const mw_inputs *in, const size_t *idx,
-                              size_t count)
-{
-    row_cache *rc = cache_for(c, in);
-    const size_t d = DD(c), N = DN(c), o_count = DB(c) * DH(c) * N * d;
-    size_t *rows = mw_alloc_or_exit(count, sizeof *rows, 0, "attention"), nrows = 0;
-    for (size_t j = 0; j < count; j++) {
-        size_t i = idx ? idx[j] : j, row = i < o_count ? i / d : i - o_count;
-        if (!rc->row[row]) { /* claimed here, so that a row is listed once */
-            rc->row[row] = new_row(c);
-            rows[nrows++] = row;
-        }
-    }
-    qsort(rows, nrows, sizeof *rows, by_row);
-    for (size_t first = 0; first < nrows;) {
-        const size_t bh = rows[first] / N;
-        size_t end = first;
-        while (end < nrows && rows[end] / N == bh)
-            end++;
-        head_rows(c, in, bh, Kb); /* K and V of this head, before any thread reads them */
-        prep_work w = {c, in, rows + first, rc->row};
-        const size_t macs = (end - first) * N * d;
-        mw_parallel_ranges(end - first, macs >= ((size_t)1 << 22) ? 0 : 1, 1, prep_rows, &w);
-        first = end;
-    }
-    free(rows);
-}
-
-/* Flat index i over the outputs: O's B H N d elements, then L's B H N. */
-static double reference(const mw_case *c, const mw_inputs *in, size_t i)
-{
-    size_t o_count = DB(c) * DH(c) * DN(c) * DD(c);
-    if (i < o_count)
-        return exact_row(c, in, i / DD(c))[i % DD(c)];
-    return exact_row(c, in, i - o_count)[DD(c)];
 }
 
 /* O's and L's own tolerances (tolerance.h says why they differ). */
@@ -621,7 +387,7 @@ static double under_rule(const mw_case *c, const mw_inputs *in, size_t i, row_ru
     size_t d = DD(c), o_count = DB(c) * DH(c) * DN(c) * d;
     double out[129];
     size_t row = i < o_count ? i / d : i - o_count;
-    attend_row(c, in, row, rule, out);
+    mw05_attend_row(c, in, row, rule, out);
     return i < o_count ? out[i % d] : out[d];
 }
 
@@ -675,7 +441,7 @@ static int negative_scale(const mw_case *c)
 static double log2_L(const mw_case *c, const mw_inputs *in, size_t i)
 {
     size_t o_count = DB(c) * DH(c) * DN(c) * DD(c);
-    double exact = reference(c, in, i);
+    double exact = mw05_reference(c, in, i);
     return i < o_count ? exact : exact / log(2.0);
 }
 
@@ -757,7 +523,7 @@ static int lib_setup(void **state)
 
 static cudaError_t lib_run(void *state, const mw_case *c, float *const *b, cudaStream_t s)
 {
-    return mw05_lib_run(state, b[Qb], b[Kb], b[Vb], b[Ob], b[5], (int)DB(c), (int)DH(c),
+    return mw05_lib_run(state, b[Qb], b[Kb], b[Vb], b[Ob], b[Sb], (int)DB(c), (int)DH(c),
                         (int)DN(c), (int)DD(c), scale_of(c), is_causal(c), s);
 }
 
@@ -787,7 +553,7 @@ static int lib_bf16_setup(void **state)
 
 static cudaError_t lib_bf16_run(void *state, const mw_case *c, float *const *b, cudaStream_t s)
 {
-    return mw05_lib_bf16_run(state, b[Qb], b[Kb], b[Vb], b[Ob], b[5], (int)DB(c), (int)DH(c),
+    return mw05_lib_bf16_run(state, b[Qb], b[Kb], b[Vb], b[Ob], b[Sb], (int)DB(c), (int)DH(c),
                              (int)DN(c), (int)DD(c), scale_of(c), is_causal(c), s);
 }
 
@@ -801,13 +567,33 @@ static size_t lib_bf16_workspace(const mw_case *c)
  * against the first library of its op (grader/facts.c): the FP32
  * composition for the FP32 versions, cuDNN's fused attention for 05.3. */
 static const mw_library libraries[] = {
-    {"cublas_cudnn_unfused", "library", lib_setup, lib_run, mw05_lib_teardown, NULL, 1,
-     MW_OP_FROM_CASE, NULL, lib_workspace, 1u << Lb},
-    {"cudnn_sdpa", "library", sdpa_setup, sdpa_run, mw05_sdpa_lib_teardown, NULL, 1,
-     MW_OP_FROM_CASE_WITH(OP_BF16), "bf16", NULL, 0},
-    {"cublas_cudnn_unfused_bf16", "library", lib_bf16_setup, lib_bf16_run,
-     mw05_lib_bf16_teardown, NULL, 1, MW_OP_FROM_CASE_WITH(OP_BF16), "bf16", lib_bf16_workspace,
-     1u << Lb},
+    {.name = "cublas_cudnn_unfused",
+     .kind = "library",
+     .setup = lib_setup,
+     .run = lib_run,
+     .teardown = mw05_lib_teardown,
+     .computes_output = 1,
+     .op = MW_OP_FROM_CASE,
+     .workspace = lib_workspace,
+     .skips_outputs = 1u << Lb},
+    {.name = "cudnn_sdpa",
+     .kind = "library",
+     .setup = sdpa_setup,
+     .run = sdpa_run,
+     .teardown = mw05_sdpa_lib_teardown,
+     .computes_output = 1,
+     .op = MW_OP_FROM_CASE_WITH(OP_BF16),
+     .roof = "bf16"},
+    {.name = "cublas_cudnn_unfused_bf16",
+     .kind = "library",
+     .setup = lib_bf16_setup,
+     .run = lib_bf16_run,
+     .teardown = mw05_lib_bf16_teardown,
+     .computes_output = 1,
+     .op = MW_OP_FROM_CASE_WITH(OP_BF16),
+     .roof = "bf16",
+     .workspace = lib_bf16_workspace,
+     .skips_outputs = 1u << Lb},
 };
 
 /* ---- verdict ------------------------------------------------------------ */
@@ -932,14 +718,14 @@ const mw_chapter mw_chapter_def = {
     .nbench = sizeof bench_cases / sizeof bench_cases[0],
     .traffic_sizes = traffic_sizes,
     .ntraffic = sizeof traffic_sizes / sizeof traffic_sizes[0],
-    .nbufs = 5,
+    .nbufs = NBUFS,
     .buffers = buffers,
     .describe = describe,
     .output_shape = output_shape,
     .bench_x = bench_x,
     .launch = launch,
-    .reference = reference,
-    .prepare_reference = prepare_reference,
+    .reference = mw05_reference,
+    .prepare_reference = mw05_prepare_reference,
     .tolerance = tolerance,
     .output_tolerance = output_tolerance,
     .model = model,
