@@ -19,7 +19,7 @@
 #include "cuda_check.h"
 #include "harness.h"
 #include "matmul.h"
-#include "parallel.h"
+#include "reference.h"
 #include "tolerance.h"
 #include "vector_libs.h"
 
@@ -29,27 +29,27 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { A, B, C };
-
 static const mw_version versions[] = {
-    {"01_naive", "matmul_naive",
-     "one thread per element of C: 2K floats read per element of C (8K bytes), mostly "
-     "served by the caches",
-     0},
-    {"02_tiled", "matmul_tiled",
-     "32 x 32 shared-memory tiles: 2K/32 floats read from global memory per element of C", 0},
-    {"03_regblock", "matmul_regblock",
-     "128 x 128 block tiles, 8 x 8 outputs per thread: 2K/128 floats per element of C, "
-     "float4 when aligned",
-     0},
-    {"04_tuned", "matmul_tuned",
-     "open: as fast as you can in plain FP32; the reference autotunes its tile shape and "
-     "aims at 80% of cublasSgemm",
-     0, 1},
+    {.file = "01_naive",
+     .symbol = "matmul_naive",
+     .budget = "one thread per element of C: 2K floats read per element of C (8K bytes), mostly "
+               "served by the caches"},
+    {.file = "02_tiled",
+     .symbol = "matmul_tiled",
+     .budget = "32 x 32 shared-memory tiles: 2K/32 floats read from global memory per element "
+               "of C"},
+    {.file = "03_regblock",
+     .symbol = "matmul_regblock",
+     .budget = "128 x 128 block tiles, 8 x 8 outputs per thread: 2K/128 floats per element of "
+               "C, float4 when aligned"},
+    {.file = "04_tuned",
+     .symbol = "matmul_tuned",
+     .budget = "open: as fast as you can in plain FP32; the reference autotunes its tile shape "
+               "and aims at 80% of cublasSgemm",
+     .optional = 1},
 };
 
 #define MNK(m, n, k) {(m), (n), (k)}
-#define NOOFF {0, 0, 0, 0}
 #define OFF(a, b, c) {(a), (b), (c), 0}
 #define INT MW_GEN_SMALLINT
 #define UNI MW_GEN_UNIFORM
@@ -67,76 +67,79 @@ static const mw_version versions[] = {
 static const mw_case cases[] = {
     /* Integers in [-4, 4]: sums exact in float in any order, checked to the
      * bit: an index bug gives a wrong integer, never a rounding. */
-    {"exact", MNK(1, 1, 1), NOOFF, INT, 1, 0},
-    {"exact", MNK(2, 3, 5), NOOFF, INT, 1, 0},
-    {"exact", MNK(31, 33, 7), NOOFF, INT, 1, 0},
-    {"exact", MNK(64, 64, 64), NOOFF, INT, 1, 0},
-    {"exact", MNK(33, 65, 129), NOOFF, INT, 1, 0},
-    {"exact", MNK(127, 129, 255), NOOFF, INT, 1, 0},
-    {"exact", MNK(130, 70, 513), NOOFF, INT, 1, 0},
-    {"exact", MNK(64, 64, 4096), NOOFF, INT, 1, 0},
+    {.group = "exact", .dim = MNK(1, 1, 1), .gen = INT, .scale = 1},
+    {.group = "exact", .dim = MNK(2, 3, 5), .gen = INT, .scale = 1},
+    {.group = "exact", .dim = MNK(31, 33, 7), .gen = INT, .scale = 1},
+    {.group = "exact", .dim = MNK(64, 64, 64), .gen = INT, .scale = 1},
+    {.group = "exact", .dim = MNK(33, 65, 129), .gen = INT, .scale = 1},
+    {.group = "exact", .dim = MNK(127, 129, 255), .gen = INT, .scale = 1},
+    {.group = "exact", .dim = MNK(130, 70, 513), .gen = INT, .scale = 1},
+    {.group = "exact", .dim = MNK(64, 64, 4096), .gen = INT, .scale = 1},
     /* Uniform in [-1, 1): the tolerance grows with K (tolerance.h). */
-    {"shape", MNK(1, 1, 1), NOOFF, UNI, 1, 0},
-    {"shape", MNK(1, 200, 300), NOOFF, UNI, 1, 0},
-    {"shape", MNK(300, 1, 200), NOOFF, UNI, 1, 0},
-    {"shape", MNK(200, 300, 1), NOOFF, UNI, 1, 0},
-    {"shape", MNK(1, 1, 4096), NOOFF, UNI, 1, 0},
-    {"shape", MNK(100, 100, 100), NOOFF, UNI, 1, 0},
-    {"shape", MNK(1000, 513, 77), NOOFF, UNI, 1, 0},
-    {"shape", MNK(8192, 16, 64), NOOFF, UNI, 1, 0},
-    {"shape", MNK(32, 8192, 64), NOOFF, UNI, 1, 0},
+    {.group = "shape", .dim = MNK(1, 1, 1), .gen = UNI, .scale = 1},
+    {.group = "shape", .dim = MNK(1, 200, 300), .gen = UNI, .scale = 1},
+    {.group = "shape", .dim = MNK(300, 1, 200), .gen = UNI, .scale = 1},
+    {.group = "shape", .dim = MNK(200, 300, 1), .gen = UNI, .scale = 1},
+    {.group = "shape", .dim = MNK(1, 1, 4096), .gen = UNI, .scale = 1},
+    {.group = "shape", .dim = MNK(100, 100, 100), .gen = UNI, .scale = 1},
+    {.group = "shape", .dim = MNK(1000, 513, 77), .gen = UNI, .scale = 1},
+    {.group = "shape", .dim = MNK(8192, 16, 64), .gen = UNI, .scale = 1},
+    {.group = "shape", .dim = MNK(32, 8192, 64), .gen = UNI, .scale = 1},
     /* 125,001 blocks of 8 rows: past grid.y's 65535. Sampled (both ends
      * and 8192 entries): cheap to check whole, but a 32 x 32 tile kernel
      * runs 31,251 blocks of mostly padding here, minutes under
      * compute-sanitizer's racecheck; sampled cases stay out of `make
      * sanitize`. */
-    {"shape", MNK(1000003, 2, 3), NOOFF, UNI, 1, 1},
+    {.group = "shape", .dim = MNK(1000003, 2, 3), .gen = UNI, .scale = 1, .sampled = 1},
     /* The same past grid.y for a kernel that maps columns to y. */
-    {"shape", MNK(2, 1000003, 3), NOOFF, UNI, 1, 1},
-    {"prime", MNK(127, 127, 127), NOOFF, UNI, 1, 0},
-    {"prime", MNK(257, 257, 257), NOOFF, UNI, 1, 0},
-    {"prime", MNK(1021, 1021, 1021), NOOFF, UNI, 1, 1},
+    {.group = "shape", .dim = MNK(2, 1000003, 3), .gen = UNI, .scale = 1, .sampled = 1},
+    {.group = "prime", .dim = MNK(127, 127, 127), .gen = UNI, .scale = 1},
+    {.group = "prime", .dim = MNK(257, 257, 257), .gen = UNI, .scale = 1},
+    {.group = "prime", .dim = MNK(1021, 1021, 1021), .gen = UNI, .scale = 1, .sampled = 1},
     /* Views 1 to 3 floats past 16-byte alignment, one buffer at a time and
      * all at once: float4 accesses must check and fall back. */
-    {"offset", MNK(96, 96, 96), OFF(1, 2, 3), INT, 1, 0},
-    {"offset", MNK(64, 64, 64), OFF(1, 1, 1), UNI, 1, 0},
-    {"offset", MNK(33, 65, 17), OFF(3, 0, 1), UNI, 1, 0},
-    {"offset", MNK(160, 160, 160), OFF(1, 0, 0), UNI, 1, 0},
-    {"offset", MNK(160, 160, 160), OFF(0, 2, 0), UNI, 1, 0},
-    {"offset", MNK(160, 160, 160), OFF(0, 0, 3), UNI, 1, 0},
-    {"offset", MNK(333, 257, 76), OFF(2, 1, 3), UNI, 1, 0},
+    {.group = "offset", .dim = MNK(96, 96, 96), .offset = OFF(1, 2, 3), .gen = INT, .scale = 1},
+    {.group = "offset", .dim = MNK(64, 64, 64), .offset = OFF(1, 1, 1), .gen = UNI, .scale = 1},
+    {.group = "offset", .dim = MNK(33, 65, 17), .offset = OFF(3, 0, 1), .gen = UNI, .scale = 1},
+    {.group = "offset", .dim = MNK(160, 160, 160), .offset = OFF(1, 0, 0), .gen = UNI, .scale = 1},
+    {.group = "offset", .dim = MNK(160, 160, 160), .offset = OFF(0, 2, 0), .gen = UNI, .scale = 1},
+    {.group = "offset", .dim = MNK(160, 160, 160), .offset = OFF(0, 0, 3), .gen = UNI, .scale = 1},
+    {.group = "offset", .dim = MNK(333, 257, 76), .offset = OFF(2, 1, 3), .gen = UNI, .scale = 1},
     /* Sampled: odd sizes at scale (34 MB in all), and 4096^3 (3 x 64 MB,
      * past the 50 MB L2). */
-    {"large", MNK(2049, 2047, 1025), NOOFF, UNI, 1, 1},
-    {"large", MNK(4096, 4096, 4096), NOOFF, UNI, 1, 1},
+    {.group = "large", .dim = MNK(2049, 2047, 1025), .gen = UNI, .scale = 1, .sampled = 1},
+    {.group = "large", .dim = MNK(4096, 4096, 4096), .gen = UNI, .scale = 1, .sampled = 1},
     /* Each 32-bit product of two legal sizes past 2^31, one at a time
      * (8.6 GB in the matrix that crosses it; skipped, saying so, on a GPU
      * that cannot hold it): m * N + n into C, m * K + k into A, k * N + n
      * into B. */
-    {"limit", MNK(46341, 46341, 1), NOOFF, UNI, 1, 1},
-    {"limit", MNK(((size_t)1 << 21) + 1, 1, 1024), NOOFF, UNI, 1, 1},
-    {"limit", MNK(1, 1024, ((size_t)1 << 21) + 1), NOOFF, UNI, 1, 0},
+    {.group = "limit", .dim = MNK(46341, 46341, 1), .gen = UNI, .scale = 1, .sampled = 1},
+    {.group = "limit", .dim = MNK(((size_t)1 << 21) + 1, 1, 1024),
+     .gen = UNI, .scale = 1, .sampled = 1},
+    {.group = "limit", .dim = MNK(1, 1024, ((size_t)1 << 21) + 1), .gen = UNI, .scale = 1},
     /* m * K + k and m * N + n past 2^31 on the float4 path (K and N
      * multiples of 4, aligned views): the cases above reach it with N = 1
      * or an odd size, where a kernel takes its scalar path. 17 GB; 4.4
      * TFLOP, a second for the naive kernel. */
-    {"limit", MNK(((size_t)1 << 21) + 1, 1024, 1024), NOOFF, UNI, 1, 1},
+    {.group = "limit", .dim = MNK(((size_t)1 << 21) + 1, 1024, 1024),
+     .gen = UNI, .scale = 1, .sampled = 1},
     /* C past 2^32 elements: 65537^2 = 2^32 + 2^17 + 1 (17.2 GB; A and B
      * 256 KB), where m * N + n in unsigned 32 bits wraps onto C's first
      * rows. K = 1: the GPU writes 17 GB once, the sampled check costs the
      * CPU one product per entry. */
-    {"limit", MNK(65537, 65537, 1), NOOFF, UNI, 1, 1},
+    {.group = "limit", .dim = MNK(65537, 65537, 1), .gen = UNI, .scale = 1, .sampled = 1},
     /* A past 2^32 elements (17.2 GB), where m * K + k in unsigned 32 bits
      * wraps: its last row reads row 0. N = 4 keeps C and the products
      * small (34 GFLOP); K and N multiples of 4 let a kernel take its
      * float4 path. */
-    {"limit", MNK(((size_t)1 << 22) + 1, 4, 1024), NOOFF, UNI, 1, 1},
+    {.group = "limit", .dim = MNK(((size_t)1 << 22) + 1, 4, 1024),
+     .gen = UNI, .scale = 1, .sampled = 1},
     /* B past 2^32 elements (K N = 1.25 x 2^32, 21.5 GB), where k * N + n
      * in unsigned 32 bits wraps for the last fifth of k: a fifth of every
      * dot product wrong, which no tolerance hides (a wrap at the last row
      * alone changes one product in K). N = 65536, K = 81920 keep each
      * sampled entry at 82 k multiply-adds on the CPU. */
-    {"limit", MNK(4, 65536, 81920), NOOFF, UNI, 1, 1},
+    {.group = "limit", .dim = MNK(4, 65536, 81920), .gen = UNI, .scale = 1, .sampled = 1},
 };
 
 /* Squares from 128 to 8192, and one shape that is a multiple of nothing:
@@ -144,10 +147,10 @@ static const mw_case cases[] = {
  * reference at 8192^3 (1.1 TFLOP) takes a few tenths of a second per call:
  * with its warm-up and at least three timed calls it adds seconds, not
  * minutes, to the bench, so every version runs at every size. */
-#define SQ(n) {"bench", MNK((n), (n), (n)), NOOFF, UNI, 1, 0}
+#define SQ(n) {.group = "bench", .dim = MNK((n), (n), (n)), .gen = UNI, .scale = 1}
 static const mw_case bench_cases[] = {
     SQ(128), SQ(256), SQ(512), SQ(1024), SQ(2048),
-    {"bench", MNK(4000, 4001, 3999), NOOFF, UNI, 1, 0},
+    {.group = "bench", .dim = MNK(4000, 4001, 3999), .gen = UNI, .scale = 1},
     SQ(4096), SQ(6144), SQ(8192),
 };
 /* 2048^3 (3 x 16 MB) fits in the 50 MB L2; 4096^3 (3 x 64 MB) does not;
@@ -231,165 +234,6 @@ static cudaError_t launch(void *fn, const mw_case *c, float *const *b, cudaStrea
                            s);
 }
 
-/* ---- the reference ------------------------------------------------------- */
-
-/* The inputs of one input set, generated once: rows of A and columns of B
- * (stored transposed, so that a dot product walks both contiguously), each
- * on first use, and the answers of a full check, kept for the second run
- * of the case. Recomputing the inputs per multiply-add would cost two
- * hashes each, 2 M N K in all. Kept for the last few input sets: the bench
- * checks every implementation on the same inputs, then on two alternating
- * fresh sets. At 8192^3 one set is 512 MB (float rows, touched only where
- * sampled entries need them). */
-typedef struct mm_cache {
-    uint64_t seed;
-    uint32_t sa, sb;
-    int gen;
-    float scale;
-    size_t M, N, K;
-    float *a, *bt;                  /* A, M x K; B transposed, N x K */
-    unsigned char *a_done, *b_done; /* per row of A, per column of B */
-    double *c;                      /* answers; NULL past 2^22 elements */
-    unsigned char *c_done;
-} mm_cache;
-
-#define CACHES 3
-#define ANSWERS_MAX ((size_t)1 << 22)
-
-static mm_cache *cache_for(const mw_case *c, const mw_inputs *in)
-{
-    static mm_cache caches[CACHES];
-    static int next;
-    size_t M = c->dim[0], N = c->dim[1], K = c->dim[2];
-    for (int k = 0; k < CACHES; k++) {
-        mm_cache *mc = &caches[k];
-        if (mc->a && mc->seed == in->seed && mc->sa == in->stream[A] &&
-            mc->sb == in->stream[B] && mc->gen == in->gen && mc->scale == in->scale &&
-            mc->M == M && mc->N == N && mc->K == K)
-            return mc;
-    }
-    mm_cache *mc = &caches[next];
-    next = (next + 1) % CACHES;
-    free(mc->a);
-    free(mc->bt);
-    free(mc->a_done);
-    free(mc->b_done);
-    free(mc->c);
-    free(mc->c_done);
-    int answers = M * N <= ANSWERS_MAX;
-    *mc = (mm_cache){in->seed, in->stream[A], in->stream[B], in->gen, in->scale, M, N, K,
-                     mw_alloc_or_exit(M * K, sizeof(float), 0, "matmul"),
-                     mw_alloc_or_exit(N * K, sizeof(float), 0, "matmul"),
-                     mw_alloc_or_exit(M, 1, 1, "matmul"), mw_alloc_or_exit(N, 1, 1, "matmul"),
-                     answers ? mw_alloc_or_exit(M * N, sizeof(double), 0, "matmul") : NULL,
-                     answers ? mw_alloc_or_exit(M * N, 1, 1, "matmul") : NULL};
-    return mc;
-}
-
-static const float *row_of_a(mm_cache *mc, const mw_inputs *in, size_t m)
-{
-    float *row = mc->a + m * mc->K;
-    if (!mc->a_done[m]) {
-        for (size_t k = 0; k < mc->K; k++)
-            row[k] = mw_input(in, A, m * mc->K + k);
-        mc->a_done[m] = 1;
-    }
-    return row;
-}
-
-static const float *column_of_b(mm_cache *mc, const mw_inputs *in, size_t n)
-{
-    float *col = mc->bt + n * mc->K;
-    if (!mc->b_done[n]) {
-        for (size_t k = 0; k < mc->K; k++)
-            col[k] = mw_input(in, B, k * mc->N + n);
-        mc->b_done[n] = 1;
-    }
-    return col;
-}
-
-/* The rows of A and columns of B that a check's outputs need, generated
- * on every core before it asks for them: reference() then only reads the
- * inputs and writes its own answer, so the check may call it from many
- * threads. 2^31 hashes for the case of K = 2^21 take half a minute on one
- * core. */
-typedef struct input_work {
-    mm_cache *mc;
-    const mw_inputs *in;
-    const size_t *rows, *cols; /* items: the rows, then the columns */
-    size_t nrows;
-} input_work;
-
-static void make_inputs(void *arg, size_t first, size_t end)
-{
-    const input_work *w = arg;
-    for (size_t k = first; k < end; k++)
-        if (k < w->nrows)
-            row_of_a(w->mc, w->in, w->rows[k]);
-        else
-            column_of_b(w->mc, w->in, w->cols[k - w->nrows]);
-}
-
-/* The indices m (or n) with want[] set and not yet done, into list. */
-static size_t pending(const unsigned char *want, const unsigned char *done, size_t count,
-                      size_t *list)
-{
-    size_t n = 0;
-    for (size_t k = 0; k < count; k++)
-        if (want[k] && !done[k])
-            list[n++] = k;
-    return n;
-}
-
-static void prepare_reference(const mw_case *c, const mw_inputs *in, const size_t *idx,
-                              size_t count)
-{
-    mm_cache *mc = cache_for(c, in);
-    size_t M = mc->M, N = mc->N;
-    unsigned char *want_row = mw_alloc_or_exit(M, 1, 1, "matmul");
-    unsigned char *want_col = mw_alloc_or_exit(N, 1, 1, "matmul");
-    for (size_t j = 0; j < count; j++) {
-        size_t i = idx ? idx[j] : j;
-        want_row[i / N] = want_col[i % N] = 1;
-    }
-    size_t *list = mw_alloc_or_exit(M + N, sizeof(size_t), 0, "matmul");
-    size_t nrows = pending(want_row, mc->a_done, M, list);
-    size_t ncols = pending(want_col, mc->b_done, N, list + nrows);
-    input_work w = {mc, in, list, list + nrows, nrows};
-    /* 2^16 inputs a thread at least: fewer cost less than starting it */
-    size_t per_item = mc->K, min_items = ((size_t)1 << 16) / (per_item ? per_item : 1) + 1;
-    mw_parallel_ranges(nrows + ncols, 0, min_items, make_inputs, &w);
-    free(list);
-    free(want_row);
-    free(want_col);
-}
-
-/* sum over k < kend of a[k] * b[k] in double, each input rounded by
- * `round` first (NULL: as it is). A product of two floats is exact in
- * double (24 + 24 bits); the sum's own rounding, at most K 2^-53 relative
- * to the sum of |products|, is a billion times below the tolerance. */
-static double dot(const float *a, const float *b, size_t kend, float (*round)(float))
-{
-    double sum = 0;
-    for (size_t k = 0; k < kend; k++)
-        sum += round ? (double)round(a[k]) * (double)round(b[k]) : (double)a[k] * (double)b[k];
-    return sum;
-}
-
-static double reference(const mw_case *c, const mw_inputs *in, size_t i)
-{
-    mm_cache *mc = cache_for(c, in);
-    if (mc->c && mc->c_done[i])
-        return mc->c[i];
-    size_t N = c->dim[1], K = c->dim[2];
-    double v = dot(row_of_a(mc, in, i / N), column_of_b(mc, in, i % N), K, NULL);
-    if (mc->c) {
-        mc->c[i] = v;
-        mc->c_done[i] = 1;
-    }
-    return v;
-}
-
 static mw_tol tolerance(const mw_case *c)
 {
     return mw03_tolerance(c->dim[2], c->gen, c->scale);
@@ -410,16 +254,18 @@ static void model(const mw_case *c, double *read, double *write, double *flops)
  * tolerance absorbs. */
 static double tf32_rounded(const mw_case *c, const mw_inputs *in, size_t i)
 {
-    mm_cache *mc = cache_for(c, in);
+    mm_cache *mc = mw03_cache_for(c, in);
     size_t N = c->dim[1];
-    return dot(row_of_a(mc, in, i / N), column_of_b(mc, in, i % N), c->dim[2], mw03_tf32_round);
+    return mw03_dot(mw03_row_of_a(mc, in, i / N), mw03_column_of_b(mc, in, i % N), c->dim[2],
+                    mw03_tf32_round);
 }
 
 static double tf32_truncated(const mw_case *c, const mw_inputs *in, size_t i)
 {
-    mm_cache *mc = cache_for(c, in);
+    mm_cache *mc = mw03_cache_for(c, in);
     size_t N = c->dim[1];
-    return dot(row_of_a(mc, in, i / N), column_of_b(mc, in, i % N), c->dim[2], mw03_tf32_trunc);
+    return mw03_dot(mw03_row_of_a(mc, in, i / N), mw03_column_of_b(mc, in, i % N), c->dim[2],
+                    mw03_tf32_trunc);
 }
 
 /* A value no float output matches (a finite reference needs a finite
@@ -439,9 +285,9 @@ static double k_short(const mw_case *c, const mw_inputs *in, size_t i, int t)
     for (int s = 0; s < t; s++)
         if (((K + k_tiles[s] - 1) / k_tiles[s] - 1) * k_tiles[s] == cut)
             return NO_MATCH;
-    mm_cache *mc = cache_for(c, in);
+    mm_cache *mc = mw03_cache_for(c, in);
     size_t N = c->dim[1];
-    return dot(row_of_a(mc, in, i / N), column_of_b(mc, in, i % N), cut, NULL);
+    return mw03_dot(mw03_row_of_a(mc, in, i / N), mw03_column_of_b(mc, in, i % N), cut, NULL);
 }
 
 static double k_short8(const mw_case *c, const mw_inputs *in, size_t i)
@@ -518,8 +364,9 @@ static double b_shifted(const mw_case *c, const mw_inputs *in, size_t i)
 static double c_transposed(const mw_case *c, const mw_inputs *in, size_t i)
 {
     size_t M = c->dim[0];
-    mm_cache *mc = cache_for(c, in);
-    return dot(row_of_a(mc, in, i % M), column_of_b(mc, in, i / M), c->dim[2], NULL);
+    mm_cache *mc = mw03_cache_for(c, in);
+    return mw03_dot(mw03_row_of_a(mc, in, i % M), mw03_column_of_b(mc, in, i / M), c->dim[2],
+                    NULL);
 }
 
 /* x rounded to the nearest half-precision value (11 significant bits,
@@ -542,8 +389,8 @@ static double round_half(double x)
 static double half_accumulated(const mw_case *c, const mw_inputs *in, size_t i)
 {
     size_t N = c->dim[1], K = c->dim[2];
-    mm_cache *mc = cache_for(c, in);
-    const float *a = row_of_a(mc, in, i / N), *b = column_of_b(mc, in, i % N);
+    mm_cache *mc = mw03_cache_for(c, in);
+    const float *a = mw03_row_of_a(mc, in, i / N), *b = mw03_column_of_b(mc, in, i % N);
     double acc = 0;
     for (size_t k = 0; k < K; k++)
         acc = round_half(acc + round_half((float)((double)a[k] * (double)b[k])));
@@ -631,8 +478,18 @@ static cudaError_t sgemm(void *state, const mw_case *c, float *const *b, cudaStr
  * step up, not validated (computes_output 0), and its "% of roof" is of the
  * measured TF32 rate. */
 static const mw_library libraries[] = {
-    {"cublasSgemm", "library", fp32_setup, sgemm, cublas_teardown, NULL, 1, 0, NULL},
-    {"cublasSgemm_TF32", "library", tf32_setup, sgemm, cublas_teardown, NULL, 0, 0, "tf32"},
+    {.name = "cublasSgemm",
+     .kind = "library",
+     .setup = fp32_setup,
+     .run = sgemm,
+     .teardown = cublas_teardown,
+     .computes_output = 1},
+    {.name = "cublasSgemm_TF32",
+     .kind = "library",
+     .setup = tf32_setup,
+     .run = sgemm,
+     .teardown = cublas_teardown,
+     .roof = "tf32"},
 };
 
 /* ---- verdict ------------------------------------------------------------- */
@@ -723,7 +580,7 @@ static int explain(const mw_case *c, const mw_inputs *in, const mw_mismatch *per
 }
 
 const mw_chapter mw_chapter_def = {
-    .prepare_reference = prepare_reference,
+    .prepare_reference = mw03_prepare_reference,
     .reference_threads = 1, /* once prepared, the inputs are only read */
     .id = "03-matmul",
     .title = "Chapter 03: tiled matmul",
@@ -743,7 +600,7 @@ const mw_chapter mw_chapter_def = {
     .output_shape = output_shape,
     .bench_x = bench_x,
     .launch = launch,
-    .reference = reference,
+    .reference = mw03_reference,
     .tolerance = tolerance,
     .model = model,
     .mistakes = mistakes,
