@@ -13,7 +13,7 @@
 #include "mw.h"
 
 #include "harness.h"
-#include "parallel.h"
+#include "reference.h"
 #include "softmax.h"
 #include "vector_libs.h"
 
@@ -27,45 +27,46 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { X, Y };
-
 // BEGIN INSTRUCTOR ONLY
 cudaError_t mw04_three_pass(const float *x, float *y, size_t rows, size_t cols, cudaStream_t s);
 // END INSTRUCTOR ONLY
 
 static const mw_version versions[] = {
-    {"01_three_pass", "softmax_three_pass",
-     "max, sum of exp, normalize: reads each row 3 times, 16 bytes per element", 0},
-    {"02_fused", "softmax_fused",
-     "the row held on chip: one read and one write, 8 bytes per element, at the copy roof", 0},
-    {"03_online", "softmax_online",
-     "running max and sum in one sweep, then a normalizing sweep: 12 bytes per element", 0},
+    {.file = "01_three_pass",
+     .symbol = "softmax_three_pass",
+     .budget = "max, sum of exp, normalize: reads each row 3 times, 16 bytes per element"},
+    {.file = "02_fused",
+     .symbol = "softmax_fused",
+     .budget = "the row held on chip: one read and one write, 8 bytes per element, at the copy "
+               "roof"},
+    {.file = "03_online",
+     .symbol = "softmax_online",
+     .budget = "running max and sum in one sweep, then a normalizing sweep: 12 bytes per element"},
 };
 
 #define RC(r, c) {(r), (c), 0}
-#define NOOFF {0, 0, 0, 0}
 
 static const mw_case cases[] = {
-    {"shape", RC(7, 1), NOOFF, MW_GEN_UNIFORM, 1, 0},
-    {"shape", RC(5, 2), NOOFF, MW_GEN_UNIFORM, 1, 0},
-    {"shape", RC(9, 31), NOOFF, MW_GEN_UNIFORM, 1, 0},
-    {"shape", RC(64, 32), NOOFF, MW_GEN_UNIFORM, 1, 0},
-    {"shape", RC(17, 33), NOOFF, MW_GEN_UNIFORM, 1, 0},
-    {"shape", RC(100, 1000), NOOFF, MW_GEN_UNIFORM, 1, 0},
-    {"shape", RC(1024, 1024), NOOFF, MW_GEN_UNIFORM, 1, 0},
-    {"shape", RC(257, 4096), NOOFF, MW_GEN_UNIFORM, 1, 0},
-    {"shape", RC(33, 16384), NOOFF, MW_GEN_UNIFORM, 1, 0},
-    {"shape", RC(9, 65536), NOOFF, MW_GEN_UNIFORM, 1, 0},
-    {"shape", RC(3, 1 << 20), NOOFF, MW_GEN_UNIFORM, 1, 0},
+    {.group = "shape", .dim = RC(7, 1), .gen = MW_GEN_UNIFORM, .scale = 1},
+    {.group = "shape", .dim = RC(5, 2), .gen = MW_GEN_UNIFORM, .scale = 1},
+    {.group = "shape", .dim = RC(9, 31), .gen = MW_GEN_UNIFORM, .scale = 1},
+    {.group = "shape", .dim = RC(64, 32), .gen = MW_GEN_UNIFORM, .scale = 1},
+    {.group = "shape", .dim = RC(17, 33), .gen = MW_GEN_UNIFORM, .scale = 1},
+    {.group = "shape", .dim = RC(100, 1000), .gen = MW_GEN_UNIFORM, .scale = 1},
+    {.group = "shape", .dim = RC(1024, 1024), .gen = MW_GEN_UNIFORM, .scale = 1},
+    {.group = "shape", .dim = RC(257, 4096), .gen = MW_GEN_UNIFORM, .scale = 1},
+    {.group = "shape", .dim = RC(33, 16384), .gen = MW_GEN_UNIFORM, .scale = 1},
+    {.group = "shape", .dim = RC(9, 65536), .gen = MW_GEN_UNIFORM, .scale = 1},
+    {.group = "shape", .dim = RC(3, 1 << 20), .gen = MW_GEN_UNIFORM, .scale = 1},
     /* Rows that are not a multiple of 4 (no float4), and the lengths
      * between 16384 and 65536 where the reference changes strategy. */
-    {"shape", RC(9, 4099), NOOFF, MW_GEN_UNIFORM, 1, 0},
-    {"shape", RC(5, 20000), NOOFF, MW_GEN_UNIFORM, 1, 0},
-    {"shape", RC(7, 30001), NOOFF, MW_GEN_UNIFORM, 1, 0},
+    {.group = "shape", .dim = RC(9, 4099), .gen = MW_GEN_UNIFORM, .scale = 1},
+    {.group = "shape", .dim = RC(5, 20000), .gen = MW_GEN_UNIFORM, .scale = 1},
+    {.group = "shape", .dim = RC(7, 30001), .gen = MW_GEN_UNIFORM, .scale = 1},
     /* Past what all of a GPU's resident blocks hold at once, with no
      * float4 (a row split over blocks that wait for each other must fall
      * back to another form there). */
-    {"shape", RC(1, (1 << 24) + 3), NOOFF, MW_GEN_UNIFORM, 1, 0},
+    {.group = "shape", .dim = RC(1, (1 << 24) + 3), .gen = MW_GEN_UNIFORM, .scale = 1},
     /* Every input class at every length class, since a kernel may switch
      * strategy with the row length and a mistake may live in one path
      * only: 1 column; under a warp; past a warp; under a block's pass;
@@ -73,14 +74,16 @@ static const mw_case cases[] = {
      * 65536, where the reference changes strategy; 65536; 2^20 and 2^22,
      * longer than any block holds; 2^24, longer than all the blocks an
      * H100 holds at once (132 SMs x 2 blocks x 16384 columns is 2^22.04). */
+#define LEN(group_, rows, cols, gen_, scale_) \
+    {.group = (group_), .dim = RC(rows, cols), .gen = (gen_), .scale = (scale_)}
 #define LENGTHS(group, gen, scale) \
-    {group, RC(100, 1), NOOFF, gen, scale, 0}, {group, RC(40, 31), NOOFF, gen, scale, 0}, \
-    {group, RC(50, 33), NOOFF, gen, scale, 0}, {group, RC(64, 1000), NOOFF, gen, scale, 0}, \
-    {group, RC(9, 4099), NOOFF, gen, scale, 0}, {group, RC(4, 12289), NOOFF, gen, scale, 0}, \
-    {group, RC(8, 16384), NOOFF, gen, scale, 0}, \
-    {group, RC(7, 30001), NOOFF, gen, scale, 0}, {group, RC(4, 65536), NOOFF, gen, scale, 0}, \
-    {group, RC(3, 1 << 20), NOOFF, gen, scale, 0}, {group, RC(2, 1 << 22), NOOFF, gen, scale, 0}, \
-    {group, RC(1, 1 << 24), NOOFF, gen, scale, 0}
+    LEN(group, 100, 1, gen, scale), LEN(group, 40, 31, gen, scale), \
+    LEN(group, 50, 33, gen, scale), LEN(group, 64, 1000, gen, scale), \
+    LEN(group, 9, 4099, gen, scale), LEN(group, 4, 12289, gen, scale), \
+    LEN(group, 8, 16384, gen, scale), \
+    LEN(group, 7, 30001, gen, scale), LEN(group, 4, 65536, gen, scale), \
+    LEN(group, 3, 1 << 20, gen, scale), LEN(group, 2, 1 << 22, gen, scale), \
+    LEN(group, 1, 1 << 24, gen, scale)
     /* Inputs of scale 1e4: exp overflows (exp(89) > FLT_MAX) without the max. */
     LENGTHS("scale", MW_GEN_UNIFORM, 1e4f),
     /* 1 in 8 entries -inf (masked logits): 0 out; with cols = 1 some rows
@@ -106,7 +109,7 @@ static const mw_case cases[] = {
      * of a thread's loads) subtracts a max near 1 from 100: exp(99)
      * overflows. The dominant class cannot show this: its +100 entries are
      * equal, and a missed one leaves another with the same value. */
-#define LONE(cols) {"dominant", RC(1031, cols), NOOFF, MW_GEN_LONE, 1, 0}
+#define LONE(cols) {.group = "dominant", .dim = RC(1031, cols), .gen = MW_GEN_LONE, .scale = 1}
     LONE(1), LONE(31), LONE(33), LONE(257), LONE(1000), LONE(1024),
     /* The same for rows too long for one block or for a split over the
      * resident blocks (2^24 + 43 columns: 16.8 M, 201 MB each way for the
@@ -117,18 +120,21 @@ static const mw_case cases[] = {
      * exp(99) overflows. 1 in 1024 dominant entries cannot show either: a
      * term more or less in a sum over 16384 of them is a 6e-5 change, under
      * the tolerance at 2^24 columns (2e-3). */
-    {"dominant", RC(3, 16777259), NOOFF, MW_GEN_LONE_WIDE, 1, 0},
+    {.group = "dominant", .dim = RC(3, 16777259), .gen = MW_GEN_LONE_WIDE, .scale = 1},
     /* 2^26 elements (256 MB each way): past the L2. */
-    {"large", RC(65536, 1024), NOOFF, MW_GEN_UNIFORM, 1, 0},
-    {"large", RC(16, 1 << 22), NOOFF, MW_GEN_UNIFORM, 1, 0},
+    {.group = "large", .dim = RC(65536, 1024), .gen = MW_GEN_UNIFORM, .scale = 1},
+    {.group = "large", .dim = RC(16, 1 << 22), .gen = MW_GEN_UNIFORM, .scale = 1},
     /* 2^31 + 1024 elements (8.6 GB each way): row * cols overflows an int
      * (sampled: both ends, around 2^31, and at random). */
-    {"large", RC(((size_t)1 << 21) + 1, 1024), NOOFF, MW_GEN_UNIFORM, 1, 1},
+    {.group = "large", .dim = RC(((size_t)1 << 21) + 1, 1024),
+     .gen = MW_GEN_UNIFORM, .scale = 1, .sampled = 1},
     /* Past 2^32 elements (17 GB each way), where blockIdx.x * cols in 32
      * bits wraps: rows a block each, and rows of 33 columns at a warp a
      * row, 2^32 threads. */
-    {"large", RC(((size_t)1 << 18) + 1, 16384), NOOFF, MW_GEN_UNIFORM, 1, 1},
-    {"large", RC(((size_t)1 << 27) + 1, 33), NOOFF, MW_GEN_UNIFORM, 1, 1},
+    {.group = "large", .dim = RC(((size_t)1 << 18) + 1, 16384),
+     .gen = MW_GEN_UNIFORM, .scale = 1, .sampled = 1},
+    {.group = "large", .dim = RC(((size_t)1 << 27) + 1, 33),
+     .gen = MW_GEN_UNIFORM, .scale = 1, .sampled = 1},
     /* One row of 2^31 + 4 columns (8.6 GB each way), where an int column
      * index overflows, past what any split of a row over resident blocks
      * holds. Its last 4 entries, past 2^31, are +100 and the rest uniform
@@ -137,7 +143,8 @@ static const mw_case cases[] = {
      * overflows; a sum of e^-100 terms, 10^34 times too small), and every
      * partial sum is exact in FP32. A block of 256 threads takes 12 s for
      * the three passes over it, twice: 2^32 columns would double that. */
-    {"large", RC(1, ((size_t)1 << 31) + 4), NOOFF, MW_GEN_TAIL, 1, 1},
+    {.group = "large", .dim = RC(1, ((size_t)1 << 31) + 4),
+     .gen = MW_GEN_TAIL, .scale = 1, .sampled = 1},
     /* Rows around the shared memory a block may have, on the GPU at hand
      * (mw_case.at, resolved when the check starts; the H100's values until
      * then): a row of 12288 floats fills the default 48 KiB, 58112 the
@@ -170,7 +177,9 @@ static const mw_case cases[] = {
 };
 
 /* 2^28 elements whatever the row length. */
-#define B(k) {"bench", RC((size_t)1 << (28 - (k)), (size_t)1 << (k)), NOOFF, MW_GEN_UNIFORM, 1, 0}
+#define B(k)                                                                                  \
+    {.group = "bench", .dim = RC((size_t)1 << (28 - (k)), (size_t)1 << (k)),                  \
+     .gen = MW_GEN_UNIFORM, .scale = 1}
 static const mw_case bench_cases[] = {B(5),  B(7),  B(9),  B(10), B(11), B(12),
                                       B(13), B(14), B(15), B(16), B(18), B(20)};
 static const size_t traffic_sizes[] = {1 << 10, 1 << 14, 1 << 16, 1 << 20};
@@ -229,216 +238,6 @@ static cudaError_t launch(void *fn, const mw_case *c, float *const *b, cudaStrea
     return ((softmax_fn)fn)(b[X], b[Y], c->dim[0], c->dim[1], s);
 }
 
-/* The rows' max and sum of exp(x - max), in double, computed once per row
- * and kept for a few input sets (the bench checks every implementation on
- * the same inputs, then on two alternating fresh sets). A new set replaces
- * the smallest one held: make check runs each version through every case
- * in turn, and the large cases' statistics (a sampled case of 2^31
- * elements touches some 400,000 rows of 1024) then outlive the small
- * cases between one version's turn and the next. */
-typedef struct row_cache {
-    uint64_t seed;
-    uint32_t stream;
-    int gen;
-    float scale;
-    size_t rows, cols;
-    double *max, *sum;
-    unsigned char *done;
-} row_cache;
-
-#define CACHES 5
-
-static row_cache *cache_for(const mw_case *c, const mw_inputs *in)
-{
-    static row_cache caches[CACHES];
-    int smallest = 0;
-    for (int k = 0; k < CACHES; k++) {
-        row_cache *rc = &caches[k];
-        if (rc->done && rc->seed == in->seed && rc->stream == in->stream[X] &&
-            rc->gen == in->gen && rc->scale == in->scale && rc->rows == c->dim[0] &&
-            rc->cols == c->dim[1])
-            return rc;
-        if (!rc->done || (caches[smallest].done &&
-                          rc->rows * rc->cols < caches[smallest].rows * caches[smallest].cols))
-            smallest = k;
-    }
-    row_cache *rc = &caches[smallest];
-    free(rc->max);
-    free(rc->sum);
-    free(rc->done);
-    *rc = (row_cache){in->seed, in->stream[X], in->gen, in->scale, c->dim[0], c->dim[1],
-                      mw_alloc_or_exit(c->dim[0], sizeof(double), 0, "softmax"),
-                      mw_alloc_or_exit(c->dim[0], sizeof(double), 0, "softmax"),
-                      mw_alloc_or_exit(c->dim[0], 1, 1, "softmax")};
-    return rc;
-}
-
-/* A row's statistics in a fixed order, whoever computes them: the max of
- * each chunk of ROW_CHUNK columns (the max does not depend on the order),
- * then the sum of exp(x - max) chunk by chunk, the chunks' sums added in
- * chunk order. A row of up to ROW_CHUNK columns is one chunk, summed left
- * to right; a longer one (2^31 columns, say) can then be split over threads
- * and still give the same bits. */
-#define ROW_CHUNK ((size_t)1 << 20)
-
-static size_t chunks_of(size_t cols)
-{
-    return cols ? (cols + ROW_CHUNK - 1) / ROW_CHUNK : 0;
-}
-
-/* Max of chunk k of row `row` (NaN entries skipped; *nan set). */
-static double chunk_max(const mw_inputs *in, size_t cols, size_t row, size_t k, int *nan)
-{
-    size_t first = k * ROW_CHUNK, end = first + ROW_CHUNK < cols ? first + ROW_CHUNK : cols;
-    double m = -INFINITY;
-    for (size_t j = first; j < end; j++) {
-        double v = mw_input(in, X, row * cols + j);
-        *nan |= isnan(v);
-        m = v > m ? v : m;
-    }
-    return m;
-}
-
-static double chunk_sum(const mw_inputs *in, size_t cols, size_t row, size_t k, double m)
-{
-    size_t first = k * ROW_CHUNK, end = first + ROW_CHUNK < cols ? first + ROW_CHUNK : cols;
-    double s = 0;
-    for (size_t j = first; j < end; j++)
-        s += exp((double)mw_input(in, X, row * cols + j) - m);
-    return s;
-}
-
-/* What the threads of one computation share: items 0..count, split into
- * contiguous ranges, one a thread. */
-typedef struct row_work {
-    row_cache *rc;      /* phase 0: the cache the rows go to */
-    const mw_inputs *in;
-    size_t cols;
-    const size_t *rows; /* phase 0: one item a row */
-    size_t row;         /* phases 1 and 2: one item a chunk of this row */
-    double m;           /* phase 2: the row's max */
-    double *out;        /* per chunk: its max (phase 1), then its sum (phase 2) */
-    int *nan;           /* per chunk */
-    int phase;          /* 0 whole rows, 1 chunk maxima, 2 chunk sums */
-    size_t count;
-} row_work;
-
-static void cache_row(row_cache *rc, const mw_inputs *in, size_t row, size_t threads);
-
-static void work_items(void *arg, size_t first, size_t end)
-{
-    const row_work *w = arg;
-    for (size_t k = first; k < end; k++)
-        if (w->phase == 0)
-            cache_row(w->rc, w->in, w->rows[k], 1);
-        else if (w->phase == 1)
-            w->out[k] = chunk_max(w->in, w->cols, w->row, k, &w->nan[k]);
-        else
-            w->out[k] = chunk_sum(w->in, w->cols, w->row, k, w->m);
-}
-
-/* Runs `shared`'s count items over up to `threads` threads (this one
- * among them: with one, no thread is started). */
-static void run_items(row_work shared, size_t threads)
-{
-    mw_parallel_ranges(shared.count, threads, 1, work_items, &shared);
-}
-
-/* Row `row`'s max and sum of exp(x - max) (NaN when the row has a NaN),
- * its chunks over up to `threads` threads: the chunks' maxima, then their
- * sums, added in chunk order, so any number of threads gives the same
- * bits. */
-static void stats_of_row(const mw_inputs *in, size_t cols, size_t row, size_t threads,
-                         double *max, double *sum)
-{
-    size_t n = chunks_of(cols);
-    double one_out[1];
-    int one_nan[1] = {0};
-    double *out = n > 1 ? mw_alloc_or_exit(n, sizeof *out, 0, "softmax") : one_out;
-    int *nan = n > 1 ? mw_alloc_or_exit(n, sizeof *nan, 1, "softmax") : one_nan;
-    row_work w = {.in = in, .cols = cols, .row = row, .out = out, .nan = nan, .phase = 1,
-                  .count = n};
-    run_items(w, threads);
-    double m = -INFINITY, s = 0;
-    int any_nan = 0;
-    for (size_t k = 0; k < n; k++) {
-        m = out[k] > m ? out[k] : m;
-        any_nan |= nan[k];
-    }
-    if (!any_nan) {
-        w.phase = 2, w.m = m;
-        run_items(w, threads);
-        for (size_t k = 0; k < n; k++)
-            s += out[k];
-    }
-    *max = m;
-    *sum = any_nan ? NAN : s;
-    if (n > 1)
-        free(out), free(nan);
-}
-
-/* Row `row`'s statistics, into the cache. */
-static void cache_row(row_cache *rc, const mw_inputs *in, size_t row, size_t threads)
-{
-    stats_of_row(in, rc->cols, row, threads, &rc->max[row], &rc->sum[row]);
-    rc->done[row] = 1;
-}
-
-/* Rows this short cost less to recompute than to cache: 2^27 rows of 33
- * columns would need 2.3 GB of cache. */
-#define SHORT_ROW 64
-
-static void row_stats(const mw_case *c, const mw_inputs *in, size_t row, double *max,
-                      double *sum)
-{
-    if (c->dim[1] <= SHORT_ROW) {
-        stats_of_row(in, c->dim[1], row, 1, max, sum);
-        return;
-    }
-    row_cache *rc = cache_for(c, in);
-    if (!rc->done[row])
-        cache_row(rc, in, row, 1);
-    *max = rc->max[row];
-    *sum = rc->sum[row];
-}
-
-/* ---- the same, on every core, for the rows a check is about to ask for ---- */
-
-static void prepare_reference(const mw_case *c, const mw_inputs *in, const size_t *idx,
-                              size_t count)
-{
-    if (c->dim[1] <= SHORT_ROW) /* recomputed each time, never cached */
-        return;
-    row_cache *rc = cache_for(c, in);
-    size_t cols = c->dim[1], nrows = 0, last = (size_t)-1, all = idx ? count : c->dim[0];
-    /* every row must be ready: reference() then runs on many threads */
-    size_t *rows = mw_alloc_or_exit(all, sizeof *rows, 0, "softmax");
-    for (size_t j = 0; j < all; j++) {
-        size_t row = idx ? idx[j] / cols : j; /* idx is sorted: rows ascend */
-        if (row != last && !rc->done[row])
-            rows[nrows++] = row;
-        last = row;
-    }
-    size_t threads = mw_cores();
-    if (cols > ROW_CHUNK) { /* a long row's chunks over the threads */
-        for (size_t k = 0; k < nrows; k++)
-            cache_row(rc, in, rows[k], threads);
-    } else { /* whole rows over the threads, on this one alone when few */
-        row_work w = {.rc = rc, .in = in, .cols = cols, .rows = rows, .phase = 0, .count = nrows};
-        run_items(w, nrows * cols >= ((size_t)1 << 20) ? threads : 1);
-    }
-    free(rows);
-}
-
-/* exp(x - max) / sum: a NaN in the row makes the sum NaN; an all -inf row
- * gives exp(NaN); -inf entries give 0. */
-static double reference(const mw_case *c, const mw_inputs *in, size_t i)
-{
-    double max, sum;
-    row_stats(c, in, i / c->dim[1], &max, &sum);
-    return exp((double)mw_input(in, X, i) - max) / sum;
-}
-
 /* Each output is exp(x - max) / sum. With __expf, exp's relative error is a
  * few ulps plus about 2^-23 per unit of |x - max| (under 90 where the result
  * is not 0); the sum of cols positive terms adds rounding that grows with
@@ -479,7 +278,7 @@ static double unshifted_sum(const mw_case *c, const mw_inputs *in, size_t i)
 {
     size_t cols = c->dim[1], row = i / cols;
     double max, shifted;
-    row_stats(c, in, row, &max, &shifted);
+    mw04_row_stats(c, in, row, &max, &shifted);
     double sum = 0;
     for (size_t j = 0; j < cols; j++)
         sum += exp((double)mw_input(in, X, row * cols + j));
@@ -491,8 +290,8 @@ static double unshifted_sum(const mw_case *c, const mw_inputs *in, size_t i)
 static double masked_row_zero(const mw_case *c, const mw_inputs *in, size_t i)
 {
     double max, sum;
-    row_stats(c, in, i / c->dim[1], &max, &sum);
-    return max == -INFINITY ? 0.0 : reference(c, in, i);
+    mw04_row_stats(c, in, i / c->dim[1], &max, &sum);
+    return max == -INFINITY ? 0.0 : mw04_reference(c, in, i);
 }
 
 /* A warp per short row whose lanes past the row's end hold 0, not -inf:
@@ -651,12 +450,21 @@ static void cudnn_teardown(void *state)
 
 static const mw_library libraries[] = {
 #ifdef MW_HAVE_CUDNN
-    {"cudnnSoftmaxForward", "library", cudnn_setup, cudnn_run, cudnn_teardown, NULL, 1, 0},
+    {.name = "cudnnSoftmaxForward",
+     .kind = "library",
+     .setup = cudnn_setup,
+     .run = cudnn_run,
+     .teardown = cudnn_teardown,
+     .computes_output = 1},
 #endif
     // BEGIN INSTRUCTOR ONLY
-    {"unfused_three_pass", "reference", no_state, three_pass_run, NULL, NULL, 1, 0},
+    {.name = "unfused_three_pass",
+     .kind = "reference",
+     .setup = no_state,
+     .run = three_pass_run,
+     .computes_output = 1},
     // END INSTRUCTOR ONLY
-    {"cudaMemcpy", "roof", no_state, copy_run, NULL, copy_model, 0, 0},
+    {.name = "cudaMemcpy", .kind = "roof", .setup = no_state, .run = copy_run, .model = copy_model},
 };
 
 /* ---- verdict ------------------------------------------------------------ */
@@ -685,7 +493,7 @@ static void verdict(const mw_result *r, int count, double copy_gbps)
 }
 
 const mw_chapter mw_chapter_def = {
-    .prepare_reference = prepare_reference,
+    .prepare_reference = mw04_prepare_reference,
     .reference_threads = 1, /* once prepared, each row's statistics are only read */
     .id = "04-softmax",
     .title = "Chapter 04: row softmax",
@@ -705,7 +513,7 @@ const mw_chapter mw_chapter_def = {
     .output_shape = output_shape,
     .bench_x = bench_x,
     .launch = launch,
-    .reference = reference,
+    .reference = mw04_reference,
     .tolerance = tolerance,
     .model = model,
     .mistakes = mistakes,
