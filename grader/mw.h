@@ -51,8 +51,7 @@ typedef struct mw_version {
      * chapter's: "bf16" for a kernel on the bf16 tensor cores (such as
      * chapter 05's 03_flash_bf16), which would otherwise read as faster
      * than the FP32 roof. NULL: the chapter's roof. A name of the table in
-     * roofs.c, checked at startup, as mw_library.roof is. Last, so that a
-     * chapter's positional initializers leave it NULL. */
+     * roofs.c, checked at startup, as mw_library.roof is. */
     const char *roof;
 } mw_version;
 
@@ -108,7 +107,7 @@ typedef struct mw_case {
 /* One buffer of a case: inputs first, then the outputs.
  *
  * `type` is the element type (bf16.h): MW_F32 (0, so a spec that leaves
- * it out is FP32, as every buffer was before there were types) or
+ * it out is FP32, the type most buffers have) or
  * MW_BF16. It sets the element size of everything the harness does with
  * the buffer: allocation, the offset, the guard bands (MW_GUARD elements of
  * 0xfe bytes each side, checked in the type's width), the NaN poison of an

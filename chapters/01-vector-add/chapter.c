@@ -18,9 +18,12 @@
 enum { A, B, C };
 
 static const mw_version versions[] = {
-    {"01_naive", "add_naive", "one thread per element; 2 reads + 1 write (12 bytes) each"},
-    {"02_fast", "add_fast",
-     "float4 accesses, any n, any alignment; the same 12 bytes, at the memory roof"},
+    {.file = "01_naive",
+     .symbol = "add_naive",
+     .budget = "one thread per element; 2 reads + 1 write (12 bytes) each"},
+    {.file = "02_fast",
+     .symbol = "add_fast",
+     .budget = "float4 accesses, any n, any alignment; the same 12 bytes, at the memory roof"},
 };
 
 #define N(n) {(n), 0, 0}
@@ -34,45 +37,43 @@ static const mw_version versions[] = {
  * group's rows below take every (head, remainder) pair of a float4 kernel:
  * head 3, 2, 1 (offsets 1, 2, 3) times (n - head) % 4 = 0, 1, 2, 3; head 0
  * is the tail group's. */
+#define SHIFTED(group_, n, o) \
+    {.group = (group_), .dim = N(n), .offset = OFFSETS(o, o, o), .gen = U, .scale = 1}
 #define HEAD_REM(o, head) \
-    {"offset", N(4096 + (head) + 0), OFFSETS(o, o, o), U, 1, 0}, \
-    {"offset", N(4096 + (head) + 1), OFFSETS(o, o, o), U, 1, 0}, \
-    {"offset", N(4096 + (head) + 2), OFFSETS(o, o, o), U, 1, 0}, \
-    {"offset", N(4096 + (head) + 3), OFFSETS(o, o, o), U, 1, 0}
+    SHIFTED("offset", 4096 + (head) + 0, o), SHIFTED("offset", 4096 + (head) + 1, o), \
+    SHIFTED("offset", 4096 + (head) + 2, o), SHIFTED("offset", 4096 + (head) + 3, o)
 /* Shorter than the head: n = 1, 2, 3 at each misalignment. */
-#define SHORT(o) \
-    {"edge", N(1), OFFSETS(o, o, o), U, 1, 0}, {"edge", N(2), OFFSETS(o, o, o), U, 1, 0}, \
-    {"edge", N(3), OFFSETS(o, o, o), U, 1, 0}
+#define SHORT(o) SHIFTED("edge", 1, o), SHIFTED("edge", 2, o), SHIFTED("edge", 3, o)
 
 static const mw_case cases[] = {
     /* n = 0 must launch nothing; 1-3 are shorter than one float4. */
-    {"edge", N(0), OFFSETS(0, 0, 0), U, 1, 0},
-    {"edge", N(1), OFFSETS(0, 0, 0), U, 1, 0},
-    {"edge", N(2), OFFSETS(0, 0, 0), U, 1, 0},
-    {"edge", N(3), OFFSETS(0, 0, 0), U, 1, 0},
+    {.group = "edge", .dim = N(0), .gen = U, .scale = 1},
+    {.group = "edge", .dim = N(1), .gen = U, .scale = 1},
+    {.group = "edge", .dim = N(2), .gen = U, .scale = 1},
+    {.group = "edge", .dim = N(3), .gen = U, .scale = 1},
     SHORT(1), SHORT(2), SHORT(3),
     /* Not multiples of 32, of the block, or of 4: remainders 3, 1, 3, 1,
      * 2 and 3 (prime); 4096 has none. */
-    {"tail", N(31), OFFSETS(0, 0, 0), U, 1, 0},
-    {"tail", N(33), OFFSETS(0, 0, 0), U, 1, 0},
-    {"tail", N(255), OFFSETS(0, 0, 0), U, 1, 0},
-    {"tail", N(257), OFFSETS(0, 0, 0), U, 1, 0},
-    {"tail", N(4098), OFFSETS(0, 0, 0), U, 1, 0},
-    {"tail", N(1000003), OFFSETS(0, 0, 0), U, 1, 0},
-    {"tail", N(4096), OFFSETS(0, 0, 0), U, 1, 0},
+    {.group = "tail", .dim = N(31), .gen = U, .scale = 1},
+    {.group = "tail", .dim = N(33), .gen = U, .scale = 1},
+    {.group = "tail", .dim = N(255), .gen = U, .scale = 1},
+    {.group = "tail", .dim = N(257), .gen = U, .scale = 1},
+    {.group = "tail", .dim = N(4098), .gen = U, .scale = 1},
+    {.group = "tail", .dim = N(1000003), .gen = U, .scale = 1},
+    {.group = "tail", .dim = N(4096), .gen = U, .scale = 1},
     /* Views that start off a 16-byte boundary: every (head, remainder)
      * with one shift; then larger, and each view alone misaligned, or all
      * three differently (no float4 path at all). */
     HEAD_REM(1, 3), HEAD_REM(2, 2), HEAD_REM(3, 1),
-    {"offset", N(1000003), OFFSETS(1, 1, 1), U, 1, 0},
-    {"offset", N(1000003), OFFSETS(1, 2, 3), U, 1, 0},
-    {"offset", N(65536), OFFSETS(1, 0, 0), U, 1, 0},
-    {"offset", N(65536), OFFSETS(0, 1, 0), U, 1, 0},
-    {"offset", N(65536), OFFSETS(0, 0, 1), U, 1, 0},
+    {.group = "offset", .dim = N(1000003), .offset = OFFSETS(1, 1, 1), .gen = U, .scale = 1},
+    {.group = "offset", .dim = N(1000003), .offset = OFFSETS(1, 2, 3), .gen = U, .scale = 1},
+    {.group = "offset", .dim = N(65536), .offset = OFFSETS(1, 0, 0), .gen = U, .scale = 1},
+    {.group = "offset", .dim = N(65536), .offset = OFFSETS(0, 1, 0), .gen = U, .scale = 1},
+    {.group = "offset", .dim = N(65536), .offset = OFFSETS(0, 0, 1), .gen = U, .scale = 1},
     /* NaN, +-Inf, -0.0: IEEE addition must come through unchanged. */
-    {"special", N(100003), OFFSETS(0, 0, 0), MW_GEN_SPECIAL, 1, 0},
+    {.group = "special", .dim = N(100003), .gen = MW_GEN_SPECIAL, .scale = 1},
     /* Past the 50 MB L2. */
-    {"large", N((size_t)1 << 26), OFFSETS(0, 0, 0), U, 1, 0},
+    {.group = "large", .dim = N((size_t)1 << 26), .gen = U, .scale = 1},
     /* Each index limit crossed in each path (describe() names which),
      * checked on both ends, around 2^31 and 2^32, and on a sample: an int
      * index past 2^31 (25.8 GB) in the scalar tail, in the float4 body and
@@ -82,15 +83,17 @@ static const mw_case cases[] = {
      * b one buffer (a + a, which the interface allows: 69 GB where two
      * inputs would need 103 GB, more than an 80 GB GPU holds). A case the
      * GPU cannot hold is skipped, saying so. */
-    {"huge", N(TWO31 + 3), OFFSETS(0, 0, 0), U, 1, 1},
-    {"huge", N(TWO31 + 8), OFFSETS(0, 0, 0), U, 1, 1},
-    {"huge", N(TWO31 + 3), OFFSETS(1, 2, 3), U, 1, 1},
-    {"huge", N(TWO32 + 3), OFFSETS(0, 0, 0), U, 1, 1},
-    {"huge", N(TWO32 + 3), OFFSETS(1, 2, 3), U, 1, 1},
-    {"huge", N(TWO33 + 8), OFFSETS(0, 0, 0), U, 1, 1, .shared_inputs = 1},
+    {.group = "huge", .dim = N(TWO31 + 3), .gen = U, .scale = 1, .sampled = 1},
+    {.group = "huge", .dim = N(TWO31 + 8), .gen = U, .scale = 1, .sampled = 1},
+    {.group = "huge", .dim = N(TWO31 + 3), .offset = OFFSETS(1, 2, 3), .gen = U, .scale = 1,
+     .sampled = 1},
+    {.group = "huge", .dim = N(TWO32 + 3), .gen = U, .scale = 1, .sampled = 1},
+    {.group = "huge", .dim = N(TWO32 + 3), .offset = OFFSETS(1, 2, 3), .gen = U, .scale = 1,
+     .sampled = 1},
+    {.group = "huge", .dim = N(TWO33 + 8), .gen = U, .scale = 1, .sampled = 1, .shared_inputs = 1},
 };
 
-#define BENCH(k) {"bench", N((size_t)1 << (k)), OFFSETS(0, 0, 0), MW_GEN_UNIFORM, 1, 0}
+#define BENCH(k) {.group = "bench", .dim = N((size_t)1 << (k)), .gen = MW_GEN_UNIFORM, .scale = 1}
 static const mw_case bench_cases[] = {
     BENCH(10), BENCH(11), BENCH(12), BENCH(13), BENCH(14), BENCH(15), BENCH(16),
     BENCH(17), BENCH(18), BENCH(19), BENCH(20), BENCH(21), BENCH(22), BENCH(23),
@@ -175,8 +178,17 @@ static cudaError_t copy_run(void *state, const mw_case *c, float *const *bufs, c
 }
 
 static const mw_library libraries[] = {
-    {"cublasSgeam", "library", mw_cublas_setup, geam_run, mw_cublas_teardown, NULL, 1},
-    {"cudaMemcpy", "roof", mw_copy_setup, copy_run, NULL, mw_copy_model, 0},
+    {.name = "cublasSgeam",
+     .kind = "library",
+     .setup = mw_cublas_setup,
+     .run = geam_run,
+     .teardown = mw_cublas_teardown,
+     .computes_output = 1},
+    {.name = "cudaMemcpy",
+     .kind = "roof",
+     .setup = mw_copy_setup,
+     .run = copy_run,
+     .model = mw_copy_model},
 };
 
 /* ---- verdict ------------------------------------------------------------ */

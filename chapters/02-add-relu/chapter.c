@@ -33,11 +33,14 @@ enum { X, Y, OUT };
 enum { OP_ADD_RELU, OP_CHAIN };
 
 static const mw_version versions[] = {
-    {"01_fused", "add_relu", "relu(x + y): one read of x and y, one write: 12 bytes per element",
-     OP_ADD_RELU},
-    {"02_chain", "axpy_relu_scale",
-     "relu(a*x + y) * s in one pass: 12 bytes per element where 3 library calls move 28",
-     OP_CHAIN},
+    {.file = "01_fused",
+     .symbol = "add_relu",
+     .budget = "relu(x + y): one read of x and y, one write: 12 bytes per element",
+     .op = OP_ADD_RELU},
+    {.file = "02_chain",
+     .symbol = "axpy_relu_scale",
+     .budget = "relu(a*x + y) * s in one pass: 12 bytes per element where 3 library calls move 28",
+     .op = OP_CHAIN},
 };
 
 #define N(n) {(n), 0, 0}
@@ -50,15 +53,15 @@ static const mw_version versions[] = {
 /* As in chapter 01: a view offset by o floats has a head of (4 - o % 4) % 4
  * elements before its first 16-byte boundary; the offset rows take every
  * (head, remainder) pair, head 3, 2, 1 times (n - head) % 4 = 0..3. */
+#define SHIFTED(group_, n, o, a, s) \
+    {.group = (group_), .dim = N(n), .offset = OFF(o, o, o), .gen = U, .scale = 1, \
+     .arg = ARGS(a, s)}
 #define HEAD_REM(o, head, a, s) \
-    {"offset", N(4096 + (head) + 0), OFF(o, o, o), U, 1, 0, ARGS(a, s)}, \
-    {"offset", N(4096 + (head) + 1), OFF(o, o, o), U, 1, 0, ARGS(a, s)}, \
-    {"offset", N(4096 + (head) + 2), OFF(o, o, o), U, 1, 0, ARGS(a, s)}, \
-    {"offset", N(4096 + (head) + 3), OFF(o, o, o), U, 1, 0, ARGS(a, s)}
+    SHIFTED("offset", 4096 + (head) + 0, o, a, s), SHIFTED("offset", 4096 + (head) + 1, o, a, s), \
+    SHIFTED("offset", 4096 + (head) + 2, o, a, s), SHIFTED("offset", 4096 + (head) + 3, o, a, s)
 #define SHORT(o) \
-    {"edge", N(1), OFF(o, o, o), U, 1, 0, ARGS(1.5f, 0.75f)}, \
-    {"edge", N(2), OFF(o, o, o), U, 1, 0, ARGS(-2.5f, 0.75f)}, \
-    {"edge", N(3), OFF(o, o, o), U, 1, 0, ARGS(1.5f, -0.75f)}
+    SHIFTED("edge", 1, o, 1.5f, 0.75f), SHIFTED("edge", 2, o, -2.5f, 0.75f), \
+    SHIFTED("edge", 3, o, 1.5f, -0.75f)
 
 /* ---- scalars: every a with every s, on every input class -----------------
  *
@@ -100,33 +103,40 @@ static const mw_version versions[] = {
 /* a and s are exact in binary; s < 0 in some cases, where scaling before the
  * ReLU (a classic mistake) gives a different answer from scaling after. */
 static const mw_case cases[] = {
-    {"edge", N(0), OFF(0, 0, 0), U, 1, 0, ARGS(1.5f, 0.75f)},
-    {"edge", N(1), OFF(0, 0, 0), U, 1, 0, ARGS(1.5f, 0.75f)},
-    {"edge", N(2), OFF(0, 0, 0), U, 1, 0, ARGS(1.5f, 0.75f)},
-    {"edge", N(3), OFF(0, 0, 0), U, 1, 0, ARGS(1.5f, 0.75f)},
+    {.group = "edge", .dim = N(0), .gen = U, .scale = 1, .arg = ARGS(1.5f, 0.75f)},
+    {.group = "edge", .dim = N(1), .gen = U, .scale = 1, .arg = ARGS(1.5f, 0.75f)},
+    {.group = "edge", .dim = N(2), .gen = U, .scale = 1, .arg = ARGS(1.5f, 0.75f)},
+    {.group = "edge", .dim = N(3), .gen = U, .scale = 1, .arg = ARGS(1.5f, 0.75f)},
     SHORT(1), SHORT(2), SHORT(3),
     /* Remainders 3, 1, 3, 1, 2, 3 and 0. */
-    {"tail", N(31), OFF(0, 0, 0), U, 1, 0, ARGS(1.5f, 0.75f)},
-    {"tail", N(33), OFF(0, 0, 0), U, 1, 0, ARGS(-2.5f, 0.75f)},
-    {"tail", N(255), OFF(0, 0, 0), U, 1, 0, ARGS(1.5f, -0.75f)},
-    {"tail", N(257), OFF(0, 0, 0), U, 1, 0, ARGS(1.5f, 0.75f)},
-    {"tail", N(4098), OFF(0, 0, 0), U, 1, 0, ARGS(-2.5f, -0.75f)},
-    {"tail", N(1000003), OFF(0, 0, 0), U, 1, 0, ARGS(1.5f, -0.75f)},
-    {"tail", N(4096), OFF(0, 0, 0), U, 1, 0, ARGS(1.5f, 0.75f)},
+    {.group = "tail", .dim = N(31), .gen = U, .scale = 1, .arg = ARGS(1.5f, 0.75f)},
+    {.group = "tail", .dim = N(33), .gen = U, .scale = 1, .arg = ARGS(-2.5f, 0.75f)},
+    {.group = "tail", .dim = N(255), .gen = U, .scale = 1, .arg = ARGS(1.5f, -0.75f)},
+    {.group = "tail", .dim = N(257), .gen = U, .scale = 1, .arg = ARGS(1.5f, 0.75f)},
+    {.group = "tail", .dim = N(4098), .gen = U, .scale = 1, .arg = ARGS(-2.5f, -0.75f)},
+    {.group = "tail", .dim = N(1000003), .gen = U, .scale = 1, .arg = ARGS(1.5f, -0.75f)},
+    {.group = "tail", .dim = N(4096), .gen = U, .scale = 1, .arg = ARGS(1.5f, 0.75f)},
     /* Every (head, remainder) with one shift; then each view alone
      * misaligned, or all three differently (no float4 path at all). */
     HEAD_REM(1, 3, 1.5f, 0.75f), HEAD_REM(2, 2, -2.5f, 3.0f), HEAD_REM(3, 1, 1.5f, -0.75f),
-    {"offset", N(1000003), OFF(1, 1, 1), U, 1, 0, ARGS(1.5f, 0.75f)},
-    {"offset", N(1000003), OFF(1, 2, 3), U, 1, 0, ARGS(1.5f, 0.75f)},
-    {"offset", N(65536), OFF(1, 0, 0), U, 1, 0, ARGS(1.5f, 0.75f)},
-    {"offset", N(65536), OFF(0, 1, 0), U, 1, 0, ARGS(-2.5f, 0.75f)},
-    {"offset", N(65536), OFF(0, 0, 1), U, 1, 0, ARGS(1.5f, 0.75f)},
+    {.group = "offset", .dim = N(1000003), .offset = OFF(1, 1, 1), .gen = U, .scale = 1,
+     .arg = ARGS(1.5f, 0.75f)},
+    {.group = "offset", .dim = N(1000003), .offset = OFF(1, 2, 3), .gen = U, .scale = 1,
+     .arg = ARGS(1.5f, 0.75f)},
+    {.group = "offset", .dim = N(65536), .offset = OFF(1, 0, 0), .gen = U, .scale = 1,
+     .arg = ARGS(1.5f, 0.75f)},
+    {.group = "offset", .dim = N(65536), .offset = OFF(0, 1, 0), .gen = U, .scale = 1,
+     .arg = ARGS(-2.5f, 0.75f)},
+    {.group = "offset", .dim = N(65536), .offset = OFF(0, 0, 1), .gen = U, .scale = 1,
+     .arg = ARGS(1.5f, 0.75f)},
     /* NaN (must come out NaN), +-Inf, -0.0, 0, +-1e-30. */
-    {"special", N(100003), OFF(0, 0, 0), MW_GEN_SPECIAL, 1, 0, ARGS(1.5f, 0.75f)},
-    {"special", N(4099), OFF(0, 0, 0), MW_GEN_SPECIAL, 1, 0, ARGS(-2.5f, -0.75f)},
+    {.group = "special", .dim = N(100003), .gen = MW_GEN_SPECIAL, .scale = 1,
+     .arg = ARGS(1.5f, 0.75f)},
+    {.group = "special", .dim = N(4099), .gen = MW_GEN_SPECIAL, .scale = 1,
+     .arg = ARGS(-2.5f, -0.75f)},
     /* Values around 0 (|v| < 2^-20): the ReLU's boundary, every sign. */
-    {"near-0", N(100003), OFF(0, 0, 0), U, 0x1p-20f, 0, ARGS(1.5f, 0.75f)},
-    {"large", N((size_t)1 << 26), OFF(0, 0, 0), U, 1, 0, ARGS(1.5f, 0.75f)},
+    {.group = "near-0", .dim = N(100003), .gen = U, .scale = 0x1p-20f, .arg = ARGS(1.5f, 0.75f)},
+    {.group = "large", .dim = N((size_t)1 << 26), .gen = U, .scale = 1, .arg = ARGS(1.5f, 0.75f)},
     /* Each index limit crossed in each path (describe() names which): an
      * int index past 2^31 (25.8 GB) in the scalar tail, the float4 body and
      * the scalar-only path; an unsigned 32-bit product past 2^32 (51.5 GB),
@@ -134,16 +144,24 @@ static const mw_case cases[] = {
      * elements, with x and y one buffer (x + x, which the interface allows:
      * 69 GB where two inputs would need 103 GB, more than an 80 GB GPU
      * holds). A case the GPU cannot hold is skipped, saying so. */
-    {"huge", N(TWO31 + 3), OFF(0, 0, 0), U, 1, 1, ARGS(1.5f, 0.75f)},
-    {"huge", N(TWO31 + 8), OFF(0, 0, 0), U, 1, 1, ARGS(1.5f, -0.75f)},
-    {"huge", N(TWO31 + 3), OFF(1, 2, 3), U, 1, 1, ARGS(-2.5f, 0.75f)},
-    {"huge", N(TWO32 + 3), OFF(0, 0, 0), U, 1, 1, ARGS(1.5f, 0.75f)},
-    {"huge", N(TWO32 + 3), OFF(1, 2, 3), U, 1, 1, ARGS(1.5f, -0.75f)},
-    {"huge", N(TWO33 + 8), OFF(0, 0, 0), U, 1, 1, ARGS(-2.5f, 0.75f), .shared_inputs = 1},
+    {.group = "huge", .dim = N(TWO31 + 3), .gen = U, .scale = 1, .sampled = 1,
+     .arg = ARGS(1.5f, 0.75f)},
+    {.group = "huge", .dim = N(TWO31 + 8), .gen = U, .scale = 1, .sampled = 1,
+     .arg = ARGS(1.5f, -0.75f)},
+    {.group = "huge", .dim = N(TWO31 + 3), .offset = OFF(1, 2, 3), .gen = U, .scale = 1,
+     .sampled = 1, .arg = ARGS(-2.5f, 0.75f)},
+    {.group = "huge", .dim = N(TWO32 + 3), .gen = U, .scale = 1, .sampled = 1,
+     .arg = ARGS(1.5f, 0.75f)},
+    {.group = "huge", .dim = N(TWO32 + 3), .offset = OFF(1, 2, 3), .gen = U, .scale = 1,
+     .sampled = 1, .arg = ARGS(1.5f, -0.75f)},
+    {.group = "huge", .dim = N(TWO33 + 8), .gen = U, .scale = 1, .sampled = 1,
+     .arg = ARGS(-2.5f, 0.75f), .shared_inputs = 1},
     SCALARS
 };
 
-#define BENCH(k) {"bench", N((size_t)1 << (k)), OFF(0, 0, 0), MW_GEN_UNIFORM, 1, 0, ARGS(1.5f, 0.75f)}
+#define BENCH(k)                                                                              \
+    {.group = "bench", .dim = N((size_t)1 << (k)), .gen = MW_GEN_UNIFORM, .scale = 1,         \
+     .arg = ARGS(1.5f, 0.75f)}
 static const mw_case bench_cases[] = {
     BENCH(10), BENCH(11), BENCH(12), BENCH(13), BENCH(14), BENCH(15), BENCH(16),
     BENCH(17), BENCH(18), BENCH(19), BENCH(20), BENCH(21), BENCH(22), BENCH(23),
@@ -459,13 +477,34 @@ static cudaError_t copy_run(void *state, const mw_case *c, float *const *b, cuda
 #endif
 
 static const mw_library libraries[] = {
-    {"cublasSgeam+" RELU_NAME, "library", libs_setup, chain_add_relu, libs_teardown, NULL, 1,
-     OP_ADD_RELU},
-    {"cublasSgeam+" RELU_NAME "+cublasSscal", "library", libs_setup, chain_axpy_relu_scale,
-     libs_teardown, NULL, 1, OP_CHAIN},
-    {"unfused_add+relu", "reference", no_state, workbook_unfused, NULL, NULL, 1, OP_ADD_RELU},
-    {"add", "roof", no_state, plain_add, NULL, add_model, 0, OP_ADD_RELU},
-    {"cudaMemcpy", "roof", mw_copy_setup, copy_run, NULL, mw_copy_model, 0, OP_ADD_RELU},
+    {.name = "cublasSgeam+" RELU_NAME,
+     .kind = "library",
+     .setup = libs_setup,
+     .run = chain_add_relu,
+     .teardown = libs_teardown,
+     .computes_output = 1,
+     .op = OP_ADD_RELU},
+    {.name = "cublasSgeam+" RELU_NAME "+cublasSscal",
+     .kind = "library",
+     .setup = libs_setup,
+     .run = chain_axpy_relu_scale,
+     .teardown = libs_teardown,
+     .computes_output = 1,
+     .op = OP_CHAIN},
+    {.name = "unfused_add+relu",
+     .kind = "reference",
+     .setup = no_state,
+     .run = workbook_unfused,
+     .computes_output = 1,
+     .op = OP_ADD_RELU},
+    {.name = "add", .kind = "roof", .setup = no_state, .run = plain_add, .model = add_model,
+     .op = OP_ADD_RELU},
+    {.name = "cudaMemcpy",
+     .kind = "roof",
+     .setup = mw_copy_setup,
+     .run = copy_run,
+     .model = mw_copy_model,
+     .op = OP_ADD_RELU},
 };
 
 /* ---- verdict ------------------------------------------------------------- */
