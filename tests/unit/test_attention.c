@@ -1,8 +1,8 @@
 /* test_attention.c: chapter 05's tolerance (chapters/05-attention/tolerance.h)
  * at its edge, on the CPU. On the grader's inputs (grader/rng.h) and shapes
  * like the chapter's cases, the exact rows are computed in double as
- * chapter.c's attend_row does, then in float in the orders a correct kernel
- * may use: flash attention with tiles of 16 and 64 keys, with expf or with
+ * reference.c's mw05_attend_row does, then in float in the orders a correct
+ * kernel may use: flash attention with tiles of 16 and 64 keys, with expf or with
  * exp2f and scale * log2(e) folded into the scores, and the unfused
  * scores / softmax / P V. Every output of those must pass with a margin of
  * 2 at least; P rounded to bf16, or l and O summed in fp16-like precision,
@@ -167,8 +167,8 @@ static head make_head(int N, int d, float scale, int causal, float g, int gen, i
     return h;
 }
 
-/* Row i in double, as chapter.c's attend_row computes it: out[0..d-1] is
- * O's row, out[d] is L. */
+/* Row i in double, as reference.c's mw05_attend_row computes it: out[0..d-1]
+ * is O's row, out[d] is L. */
 static void exact_row(const head *h, const float *qf, int i, double *s, double *out)
 {
     int d = h->d, last = h->causal ? i : h->N - 1;
