@@ -42,7 +42,6 @@ static inline float scale_of(const mw_case *c)
     return (float)(1.0 / sqrt((double)DD(c)));
 }
 
-
 /* How a row is computed: the definition, or one of the classic mistakes. */
 typedef struct row_rule {
     int mask_shift;  /* causal keys j <= i + shift: 0 right, -1 strict, +1 leaky */
