@@ -240,7 +240,7 @@ static void add_status(char *status, size_t len, const char *fmt, ...)
 }
 
 /* The check ran without a GPU: every case is "skip" with "no CUDA GPU"
- * (checker.c's write_results). No grade can come of it. */
+ * (check_cmd.c's write_results). No grade can come of it. */
 static int check_found_no_gpu(const mw_student *s)
 {
     for (int i = 0; i < s->ncases; i++)

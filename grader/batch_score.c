@@ -30,7 +30,7 @@ static int is_optional(const context *cx, const char *version)
     return 0;
 }
 
-/* The columns of check.csv (checker.c's write_results) this file reads. */
+/* The columns of check.csv (check_cmd.c's write_results) this file reads. */
 enum { CK_VERSION, CK_GROUP, CK_CASE, CK_STATUS, CK_DETAIL, CK_COUNT };
 static const char *const check_columns[CK_COUNT] = {"version", "group", "case", "status",
                                                     "detail"};
