@@ -229,7 +229,7 @@ void score_sanitizer(const context *cx, const char *scratch, mw_student *s)
     char log[PATH_MAX + 16], lib[PATH_MAX + 8], script[PATH_MAX + 32];
     log_path(log, sizeof log, scratch, "sanitize.log");
     snprintf(lib, sizeof lib, "%s/lib", scratch);
-    snprintf(script, sizeof script, "%s/grader/sanitize.sh", cx->root);
+    snprintf(script, sizeof script, "%s/grader/mk/sanitize.sh", cx->root);
     char *argv[] = {"/bin/sh", script, (char *)cx->grader, lib, s->name, "--required-only", NULL};
     int rc = sandbox_run(cx, scratch, argv, log, 900);
     s->sanitize_score = rc == 0 ? cx->rubric.sanitize_points : 0;

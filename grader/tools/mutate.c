@@ -8,7 +8,7 @@
  * that makes no difference: an equivalent mutant).
  *
  * Where: only code inside the solution regions ("// BEGIN SOLUTION" to
- * "// END SOLUTION", the markers of grader/strip.c), never a comment, a
+ * "// END SOLUTION", the markers of grader/tools/strip.c), never a comment, a
  * string, a preprocessor line (#define, #pragma) or a line outside a region.
  * The file is read as C tokens, so "i < n" in a comment is not a site, and
  * the angle brackets of a template (load4<VEC>(...), reinterpret_cast<...>,
