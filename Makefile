@@ -114,8 +114,9 @@ MW_BATCH_OBJS := $(MW_BATCH_OWN:%=$(BUILD)/grader/batch/%.o) \
 # adds them to results written before the bench wrote them.
 MW_FACTS_OBJS  := $(BUILD)/grader/tools/facts_tool.o \
                   $(patsubst %,$(BUILD)/grader/%.o,facts csv roofs ceilings_cache)
-MW_STRIP_OBJS  := $(BUILD)/grader/tools/strip.o
-MW_MUTATE_OBJS := $(BUILD)/grader/tools/mutate.o
+# Both read the solution markers with the one parser, markers.c.
+MW_STRIP_OBJS  := $(BUILD)/grader/tools/strip.o $(BUILD)/grader/tools/markers.o
+MW_MUTATE_OBJS := $(BUILD)/grader/tools/mutate.o $(BUILD)/grader/tools/markers.o
 
 # grader/%.c covers the subfolders too: grader/batch/batch.c is
 # $(BUILD)/grader/batch/batch.o.

@@ -20,9 +20,11 @@ run() { "$TOOL" "$@" >"$WORK/out" 2>"$WORK/err"; status=$?; }
 stderr_has() { grep -qF -- "$1" "$WORK/err"; }
 
 # --- build -----------------------------------------------------------------
-if [ ! -x "$TOOL" ] || [ grader/tools/strip.c -nt "$TOOL" ] || [ grader/tools/textbuf.h -nt "$TOOL" ]; then
+if [ ! -x "$TOOL" ] || [ -n "$(find grader/tools/strip.c grader/tools/markers.[ch] \
+    grader/tools/textbuf.h -newer "$TOOL")" ]; then
     mkdir -p build/tools
-    gcc -std=c11 -Wall -Wextra -Werror -O2 -o "$TOOL" grader/tools/strip.c 2>"$WORK/err"
+    gcc -std=c11 -Wall -Wextra -Werror -O2 -o "$TOOL" grader/tools/strip.c \
+        grader/tools/markers.c 2>"$WORK/err"
     ok $? "mw-strip builds cleanly with -Wall -Wextra -Werror"
     [ -s "$WORK/err" ] && diag <"$WORK/err"
 else
