@@ -66,7 +66,7 @@ mw_child_end mw_supervise(const mw_child *child)
             kill(pid, SIGKILL);
             break;
         }
-        child->line(child->ctx, line);
+        child->on_line(child->ctx, line);
     }
     close(fds[0]);
     waitpid(pid, &end.wstatus, 0);

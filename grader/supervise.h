@@ -13,7 +13,7 @@ typedef struct mw_child {
      * child's exit status. */
     int (*run)(void *ctx, int out_fd);
     /* In the parent: one line the child wrote, without its newline. */
-    void (*line)(void *ctx, const char *line);
+    void (*on_line)(void *ctx, const char *line);
     /* In the parent, before each read: how many milliseconds the child may
      * stay silent from now on before it counts as hung (-1: forever). */
     int (*wait_ms)(void *ctx);
@@ -26,7 +26,7 @@ typedef struct mw_child_end {
     int wstatus;   /* as waitpid reports it */
 } mw_child_end;
 
-/* Forks the child, hands its lines to child->line until it closes the pipe
+/* Forks the child, hands its lines to child->on_line until it closes the pipe
  * or outlives child->wait_ms, and reaps it. Exits the process (status 2)
  * when no pipe can be made. */
 mw_child_end mw_supervise(const mw_child *child);
