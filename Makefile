@@ -30,7 +30,7 @@ ifneq ($(and $(NVCC_OFF_PATH),$(NVCC_FOUND)),)
   export PATH := $(PATH):$(patsubst %/,%,$(dir $(NVCC_FOUND)))
 endif
 CC        := $(if $(filter default,$(origin CC)),gcc,$(CC))
-ARCH      ?= $(shell sh grader/detect-arch.sh)
+ARCH      ?= $(shell sh grader/mk/detect-arch.sh)
 ARCH_NUM  := $(patsubst sm_%,%,$(ARCH))
 GENCODE   := -gencode arch=compute_$(ARCH_NUM),code=sm_$(ARCH_NUM)
 
@@ -84,15 +84,42 @@ ifeq ($(findstring n,$(firstword -$(MAKEFLAGS))),)
   $(shell mkdir -p $(BUILD); [ "$$(cat $(ARCH_STAMP) 2>/dev/null)" = "$(ARCH)" ] || echo $(ARCH) > $(ARCH_STAMP))
 endif
 
-# ---- the shared grader -------------------------------------------------------
+# ---- the programs of grader/ -------------------------------------------------
+#
+# One object list per program (grader/README.md): grader/ holds the chapter
+# program, mw-chapter, and the code the programs share; grader/batch/ the
+# class grader, mw-batch; grader/tools/ mw-strip, mw-mutate and mw-facts.
+# Sources include by bare name: -Igrader gives every program grader/'s
+# headers, and a folder's own headers sit beside its sources.
 
-# Pure C, no CUDA: also linked into the unit tests.
-GRADER_PURE := check locate sanitize_step proc stats parallel csv ncu roofs ceilings_cache facts cases_file rubric \
-               gradebook batch_layout buffers gpu_limits
-GRADER_CUDA := devinfo timing harness stream_rule checker impls bench traffic ceilings vector_libs cublas_lazy
-GRADER_OBJS := $(GRADER_PURE:%=$(BUILD)/grader/%.o) $(GRADER_CUDA:%=$(BUILD)/grader/%.o) \
-               $(BUILD)/grader/device.o
+# Linked into more than one program; pure C.
+GRADER_SHARED := csv proc cases_file facts roofs ceilings_cache
+# The chapter program's own: pure C, also linked into the unit tests ...
+MW_CHAPTER_PURE := compare supervise locate sanitize_step stats parallel ncu buffers gpu_limits
+# ... and what calls CUDA (the per-chapter objects and main.o come in
+# chapter_rules).
+MW_CHAPTER_CUDA := devinfo timing harness stream_rule check_cmd impls bench traffic ceilings \
+                   vector_libs cublas_lazy
+GRADER_PURE_OBJS := $(patsubst %,$(BUILD)/grader/%.o,$(GRADER_SHARED) $(MW_CHAPTER_PURE))
+MW_CHAPTER_OBJS  := $(GRADER_PURE_OBJS) $(MW_CHAPTER_CUDA:%=$(BUILD)/grader/%.o) \
+                    $(BUILD)/grader/device.o
 
+# The class grader's own code; MW_BATCH_PURE is what its unit test links.
+MW_BATCH_PURE := batch_layout rubric gradebook
+MW_BATCH_OWN  := batch batch_sandbox batch_stage batch_output batch_score $(MW_BATCH_PURE)
+MW_BATCH_OBJS := $(MW_BATCH_OWN:%=$(BUILD)/grader/batch/%.o) \
+                 $(patsubst %,$(BUILD)/grader/%.o,csv proc cases_file)
+
+# The facts of a bench.csv (grader/facts.h) decided from the file alone:
+# adds them to results written before the bench wrote them.
+MW_FACTS_OBJS  := $(BUILD)/grader/tools/facts_tool.o \
+                  $(patsubst %,$(BUILD)/grader/%.o,facts csv roofs ceilings_cache)
+# Both read the solution markers with the one parser, markers.c.
+MW_STRIP_OBJS  := $(BUILD)/grader/tools/strip.o $(BUILD)/grader/tools/markers.o
+MW_MUTATE_OBJS := $(BUILD)/grader/tools/mutate.o $(BUILD)/grader/tools/markers.o
+
+# grader/%.c covers the subfolders too: grader/batch/batch.c is
+# $(BUILD)/grader/batch/batch.o.
 $(BUILD)/grader/%.o: grader/%.c
 	$(call say,CC,$@)
 	@mkdir -p $(@D)
@@ -103,34 +130,14 @@ $(BUILD)/grader/device.o: grader/device.cu $(ARCH_STAMP)
 	@mkdir -p $(@D)
 	$(Q)$(NVCC) $(NVFLAGS) -c $< -o $@
 
-$(BUILD)/grader/main.o: grader/main.c
-	$(call say,CC,$@)
-	@mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) -c $< -o $@
-
-$(BUILD)/tools/mw-batch: $(BUILD)/grader/batch.o $(BUILD)/grader/batch_sandbox.o \
-                         $(BUILD)/grader/batch_stage.o $(BUILD)/grader/batch_output.o \
-                         $(BUILD)/grader/batch_score.o \
-                         $(BUILD)/grader/batch_layout.o $(BUILD)/grader/csv.o \
-                         $(BUILD)/grader/rubric.o $(BUILD)/grader/gradebook.o \
-                         $(BUILD)/grader/cases_file.o $(BUILD)/grader/proc.o
+$(BUILD)/tools/mw-batch: $(MW_BATCH_OBJS)
+$(BUILD)/tools/mw-facts: $(MW_FACTS_OBJS)
+$(BUILD)/tools/mw-strip: $(MW_STRIP_OBJS)
+$(BUILD)/tools/mw-mutate: $(MW_MUTATE_OBJS)
+$(BUILD)/tools/mw-batch $(BUILD)/tools/mw-facts $(BUILD)/tools/mw-strip $(BUILD)/tools/mw-mutate:
 	$(call say,LINK,$@)
 	@mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^ -lm
-
-# The facts of a bench.csv (grader/facts.h) decided from the file alone:
-# adds them to results written before the bench wrote them.
-$(BUILD)/tools/mw-facts: $(BUILD)/grader/facts_tool.o $(BUILD)/grader/facts.o \
-                         $(BUILD)/grader/csv.o $(BUILD)/grader/roofs.o \
-                         $(BUILD)/grader/ceilings_cache.o
-	$(call say,LINK,$@)
-	@mkdir -p $(@D)
-	$(Q)$(CC) -o $@ $^ -lm
-
-$(BUILD)/tools/mw-strip: grader/strip.c grader/textbuf.h
-	$(call say,CC,$@)
-	@mkdir -p $(@D)
-	$(Q)$(CC) -std=c11 -Wall -Wextra -Werror -O2 -o $@ $<
 
 # ---- per chapter: the harness program and the kernel libraries --------------
 #
@@ -182,14 +189,14 @@ $(BUILD)/$(1)/folder.o: grader/chapter_folder.c
 	@mkdir -p $$(@D)
 	$(Q)$$(CC) $$(CFLAGS) -DMW_CHAPTER_FOLDER='"$(1)"' -c $$< -o $$@
 
-$(BUILD)/$(1)/mw-chapter: $$($(1)_OBJS) $(GRADER_OBJS) $(BUILD)/grader/main.o $(BUILD)/$(1)/folder.o
+$(BUILD)/$(1)/mw-chapter: $$($(1)_OBJS) $(MW_CHAPTER_OBJS) $(BUILD)/grader/main.o $(BUILD)/$(1)/folder.o
 	$$(call say,LINK,$$@)
 	$(Q)$$(CC) -o $$@ $$^ $(if $(CUDNN_H),-lcudnn) $(LDLIBS)
 
 # The reference's two paths, lazy and prepared on every core, agree
 # (tests/chapter/reference_agree.c, t0107): the program's objects without
 # its main, no GPU needed.
-$(BUILD)/$(1)/reference-agree: tests/chapter/reference_agree.c $$($(1)_OBJS) $(GRADER_OBJS)
+$(BUILD)/$(1)/reference-agree: tests/chapter/reference_agree.c $$($(1)_OBJS) $(MW_CHAPTER_OBJS)
 	$$(call say,LINK,$$@)
 	$(Q)$$(CC) $$(CFLAGS) -Ichapters/$(1) -o $$@ $$(filter %.c %.o,$$^) $(if $(CUDNN_H),-lcudnn) \
 	    $(LDLIBS)
@@ -218,9 +225,24 @@ strip_digits = $(subst 0,,$(subst 1,,$(subst 2,,$(subst 3,,$(subst 4,,$(subst 5,
 is_uint      = $(if $(and $(filter 1,$(words $(1))),$(if $(call strip_digits,$(1)),,yes)),yes)
 is_count     = $(if $(and $(call is_uint,$(1)),$(subst 0,,$(1))),yes)
 
+# check_args: TIMEOUT and SEED, checked before anything is built (a typo is
+# an error, never a silent default), by every goal that takes them. make
+# mutants' own default TIMEOUT, 10, needs no check: a TIMEOUT it is given
+# is this one.
+define check_args
+  ifeq ($$(call is_count,$$(TIMEOUT)),)
+    $$(error TIMEOUT must be a whole number of seconds, 1 or more, not '$$(TIMEOUT)' (TIMEOUT=60))
+  endif
+  ifneq ($$(SEED),)
+    ifeq ($$(call is_uint,$$(SEED)),)
+      $$(error SEED must be a whole number, as a check prints it, not '$$(SEED)' (SEED=123456789))
+    endif
+  endif
+endef
+
 CHAPTER_GOALS := check bench traffic plot sanitize grade-build lib grade
 ifneq ($(filter $(CHAPTER_GOALS),$(MAKECMDGOALS)),)
-  CHAPTER := $(shell sh grader/chapter.sh '$(CH)')
+  CHAPTER := $(shell sh grader/mk/chapter.sh '$(CH)')
   ifeq ($(CHAPTER),)
     $(error $(if $(CH),no chapter matches CH=$(CH),give a chapter: CH=01; see 'make help'))
   endif
@@ -231,16 +253,7 @@ ifneq ($(filter $(CHAPTER_GOALS),$(MAKECMDGOALS)),)
   # EX=02 builds (and grades) only the versions whose file starts with 02,
   # so a broken 02 does not stop `make check EX=01`.
   SRC_LIBS := $(filter $(BUILD)/$(SRC)/$(CHAPTER)/$(EX)%,$(call libs_of,$(SRC),$(CHAPTER)))
-  # Arguments are checked here, before anything is built: a typo is an
-  # error, never a silent default.
-  ifeq ($(call is_count,$(TIMEOUT)),)
-    $(error TIMEOUT must be a whole number of seconds, 1 or more, not '$(TIMEOUT)' (TIMEOUT=60))
-  endif
-  ifneq ($(SEED),)
-    ifeq ($(call is_uint,$(SEED)),)
-      $(error SEED must be a whole number, as a check prints it, not '$(SEED)' (SEED=123456789))
-    endif
-  endif
+  $(eval $(check_args))
   # The chapter's versions, by their files in exercises/ or solutions/ (the
   # student edition has no solutions/).
   VERSIONS := $(sort $(notdir $(basename $(wildcard exercises/$(CHAPTER)/*.cu solutions/$(CHAPTER)/*.cu))))
@@ -372,10 +385,10 @@ ceilings: $(BUILD)/$(firstword $(CHAPTERS))/mw-chapter
 
 # The plots draw the roofs that build/tools/mw-facts lists (grader/roofs.c).
 plot: $(BUILD)/tools/mw-facts
-	$(Q)dir=$$(sh grader/results-dir.sh $(CHAPTER) '$(GPU)') && MW_FACTS=$(BUILD)/tools/mw-facts sh plots/plot.sh "$$dir"
+	$(Q)dir=$$(sh grader/mk/results-dir.sh $(CHAPTER) '$(GPU)') && MW_FACTS=$(BUILD)/tools/mw-facts sh plots/plot.sh "$$dir"
 
 sanitize: $(GRADER) $(SRC_LIBS)
-	$(Q)sh grader/sanitize.sh $(GRADER) $(BUILD)/$(SRC)/$(CHAPTER) $(SRC)/$(CHAPTER) \
+	$(Q)sh grader/mk/sanitize.sh $(GRADER) $(BUILD)/$(SRC)/$(CHAPTER) $(SRC)/$(CHAPTER) \
 	    $(if $(EX),--version $(EX))
 
 # ---- instructors -------------------------------------------------------------------
@@ -396,14 +409,14 @@ grade: $(GRADER) $(REF_LIBS) $(BUILD)/tools/mw-batch
 # The student edition: the tracked files less solutions/, tests/wrong/,
 # tests/class/, instructor/ and *.hidden, as dist/memwall-student.tar.gz.
 dist:
-	$(Q)sh grader/dist.sh
+	$(Q)sh grader/mk/dist.sh
 
 # ---- mutation testing of the grader ------------------------------------------------
 
 # make mutants CH=01: every reference solution of the chapter with one planted
 # mistake at a time (build/tools/mw-mutate), built with `make lib` and graded
 # alone, small cases first, into results/<gpu>/<chapter>/mutants.csv
-# (grader/mutants.sh, docs/mutation-testing.md). EX= picks versions, SEED=
+# (grader/mk/mutants.sh, docs/mutation-testing.md). EX= picks versions, SEED=
 # the inputs (default 20261122), TIMEOUT= the seconds per case (default 10
 # here: a mutant that hangs costs one timeout). Without a GPU it builds the
 # mutants and exits 77. The script runs `make lib` itself, with the make
@@ -411,19 +424,12 @@ dist:
 # counts as recursive and would run even under make -n) and ARCH passed on,
 # so that no build asks nvidia-smi again.
 ifneq ($(filter mutants,$(MAKECMDGOALS)),)
-  MUTANTS_CH := $(shell sh grader/chapter.sh '$(CH)')
+  MUTANTS_CH := $(shell sh grader/mk/chapter.sh '$(CH)')
   ifeq ($(MUTANTS_CH),)
     $(error $(if $(CH),no chapter matches CH=$(CH),give a chapter: make mutants CH=01))
   endif
+  $(eval $(check_args))
   MUTANTS_TIMEOUT := $(if $(filter command line environment,$(origin TIMEOUT)),$(TIMEOUT),10)
-  ifeq ($(call is_count,$(MUTANTS_TIMEOUT)),)
-    $(error TIMEOUT must be a whole number of seconds, 1 or more, not '$(TIMEOUT)' (TIMEOUT=60))
-  endif
-  ifneq ($(SEED),)
-    ifeq ($(call is_uint,$(SEED)),)
-      $(error SEED must be a whole number, as a check prints it, not '$(SEED)' (SEED=123456789))
-    endif
-  endif
   ifeq ($(NVCC_FOUND),)
     $(error nvcc not found: make mutants builds every mutant with nvcc; name it with NVCC=/path/to/nvcc)
   endif
@@ -431,15 +437,10 @@ endif
 
 .PHONY: mutants
 mutants: $(BUILD)/$(MUTANTS_CH)/mw-chapter $(BUILD)/tools/mw-mutate
-	$(Q)MAKE='$(value MAKE_COMMAND)' ARCH='$(ARCH)' sh grader/mutants.sh --chapter $(MUTANTS_CH) --grader $(BUILD)/$(MUTANTS_CH)/mw-chapter \
+	$(Q)MAKE='$(value MAKE_COMMAND)' ARCH='$(ARCH)' sh grader/mk/mutants.sh --chapter $(MUTANTS_CH) --grader $(BUILD)/$(MUTANTS_CH)/mw-chapter \
 	    --tool $(BUILD)/tools/mw-mutate --work $(BUILD)/mutants/$(MUTANTS_CH) --results $(RESULTS) \
 	    --timeout $(MUTANTS_TIMEOUT) $(if $(SEED),--seed $(SEED)) $(if $(EX),--version $(EX)) \
 	    $(if $(filter 1,$(RESUME)),--resume)
-
-$(BUILD)/tools/mw-mutate: grader/mutate.c grader/textbuf.h
-	$(call say,CC,$@)
-	@mkdir -p $(@D)
-	$(Q)$(CC) -std=c11 -Wall -Wextra -Werror -O2 -o $@ $<
 
 # ---- maintainers -----------------------------------------------------------------
 
@@ -480,10 +481,15 @@ $(BUILD)/tests/test_cublas_lazy: tests/unit/test_cublas_lazy.c $(BUILD)/grader/c
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -Itests/unit -o $@ $(filter %.c %.o,$^) -Wl,-rpath,$(CUDA_HOME)/lib64 -ldl -lpthread
 
-$(BUILD)/tests/%: tests/unit/%.c $(GRADER_PURE:%=$(BUILD)/grader/%.o)
+# A unit test links the pure C it tests: the batch's own code for
+# test_batch, the chapter program's and the shared code for the others.
+$(BUILD)/tests/test_batch: $(MW_BATCH_PURE:%=$(BUILD)/grader/batch/%.o) \
+                           $(patsubst %,$(BUILD)/grader/%.o,csv cases_file)
+$(filter-out %/test_batch %/test_cublas_lazy,$(UNIT_TESTS)): $(GRADER_PURE_OBJS)
+$(BUILD)/tests/%: tests/unit/%.c
 	$(call say,CC,$@)
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) -Itests/unit -o $@ $(filter %.c %.o,$^) -lm -lpthread
+	$(Q)$(CC) $(CFLAGS) -Itests/unit -Igrader/batch -o $@ $(filter %.c %.o,$^) -lm -lpthread
 
 # make test: the fast tier. make test-full (or MW_TEST_LONG=1, as git's
 # GIT_TEST_LONG) adds the long tests, which the fast tier reports skipped

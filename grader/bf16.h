@@ -26,7 +26,7 @@ enum {
     MW_BF16 = 1  /* __nv_bfloat16, 2 bytes */
 };
 
-/* The harness's patterns (check.h) in bf16's width: memset 0xff writes
+/* The harness's patterns (compare.h) in bf16's width: memset 0xff writes
  * 0xffff, a NaN no conversion produces (a NaN rounds to 0x7fff on the GPU,
  * to its own upper half here); memset 0xfe writes the guard 0xfefe. */
 #define MW_BF16_POISON_BITS 0xffffu

@@ -8,7 +8,7 @@
  * nowhere else: the bench writes them as bench.csv's last columns and
  * prints its terminal table from them (grader/bench.c); build/tools/mw-facts
  * adds them to a bench.csv written before they existed
- * (grader/facts_tool.c); the plots and the README tables read them from the
+ * (grader/tools/facts_tool.c); the plots and the README tables read them from the
  * file (plots/). Pure C, unit-tested (tests/unit/test_facts.c). */
 #ifndef MW_FACTS_H
 #define MW_FACTS_H

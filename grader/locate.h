@@ -2,7 +2,7 @@
  * own coordinates, and how they are wrong, as one hint.
  *
  * A chapter describes each output as up to four named axes, row-major
- * (chapter 05's O is b, h, i, k); the comparison (check.c) gives every
+ * (chapter 05's O is b, h, i, k); the comparison (compare.c) gives every
  * wrong element to mw_locate_add, which keeps a bounded summary that
  * merges exactly (parts of one check are counted on several threads):
  * per axis the range of wrong coordinates and which residues modulo 64

@@ -7,7 +7,7 @@
 #include "ceilings.h"
 #include "csv.h"
 #include "devinfo.h"
-#include "checker.h"
+#include "check_cmd.h"
 #include "roofs.h"
 
 #include <errno.h>

@@ -15,7 +15,7 @@
 #include <cuda_runtime_api.h>
 
 #include "bf16.h"
-#include "check.h"
+#include "compare.h"
 #include "rng.h"
 #include "student.h"
 

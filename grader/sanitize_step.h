@@ -16,7 +16,7 @@
 #ifndef MW_SANITIZE_STEP_H
 #define MW_SANITIZE_STEP_H
 
-#include "checker.h"
+#include "check_cmd.h"
 
 /* How many of each version's smallest cases the step runs: the edge cases
  * (1, 2 and 3 elements in chapter 01) where a grid rounded up reads past

@@ -1,7 +1,7 @@
 /* stream_rule.c: the stream rule, checked by capture (stream_rule.h). */
 #include "stream_rule.h"
 
-#include "check.h"
+#include "compare.h"
 #include "device.h"
 
 /* Output elements of v that are no longer the poison pattern. */

@@ -24,8 +24,8 @@ defaults=$(grep -E '^[[:space:]]*[A-Z][A-Z0-9_]*[[:space:]]*\?=' Makefile |
 from_make=$( (comm -23 <(printf '%s\n' "$refs") <(printf '%s\n' $fixed $defaults | sort -u); printf '%s\n' $defaults) |
     grep -v -x -E 'MAKE|MAKECMDGOALS|MAKEFLAGS|CURDIR|PATH' | sort -u)
 # Read by the programs and scripts make runs: getenv() and ${MW_...}.
-from_env=$( (grep -h -o -E 'getenv\("[A-Z_]+"\)' grader/*.c | sed -E 's/getenv\("([A-Z_]+)"\)/\1/'
-    grep -h -o -E '\$\{?MW_[A-Z_]+' grader/*.sh plots/*.sh | tr -d '${') |
+from_env=$( (grep -h -o -E 'getenv\("[A-Z_]+"\)' grader/*.c grader/*/*.c | sed -E 's/getenv\("([A-Z_]+)"\)/\1/'
+    grep -h -o -E '\$\{?MW_[A-Z_]+' grader/mk/*.sh plots/*.sh | tr -d '${') |
     grep -v -x -E 'PATH|HOME|TMPDIR|LD_LIBRARY_PATH|CUDA_VISIBLE_DEVICES' | sort -u)
 n=$(printf '%s\n' $from_make | wc -l)
 ok "$([ "$n" -ge 15 ] && echo 0 || echo 1)" "the Makefile reads $n variables: $(echo $from_make)"
@@ -102,7 +102,7 @@ named=''
 for f in chapters/*/; do
     ch=$(basename "$f")
     [ "$ch" = 01-vector-add ] && continue
-    for g in $(grep -l -F -- "$ch" Makefile grader/* plots/* tests/lib.sh 2>/dev/null); do named="$named $g:$ch"; done
+    for g in $(grep -l -F -- "$ch" Makefile grader/* grader/*/* plots/* tests/lib.sh 2>/dev/null); do named="$named $g:$ch"; done
 done
 ok "$([ -z "$named" ] && echo 0 || echo 1)" \
     "the Makefile, grader/, plots/ and tests/lib.sh name no chapter but 01-vector-add, as $doc says${named:+ (named:$named)}"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# t0200-strip.t: the strip tool (grader/strip.c) that makes student skeletons
+# t0200-strip.t: the strip tool (grader/tools/strip.c) that makes student skeletons
 # from reference solutions. Runs the fixtures in tests/data/strip/:
 #   NAME.cu + NAME.expected.cu   a good input and the skeleton it must give;
 #   err-*.cu                     a bad input whose first line reads
@@ -20,9 +20,11 @@ run() { "$TOOL" "$@" >"$WORK/out" 2>"$WORK/err"; status=$?; }
 stderr_has() { grep -qF -- "$1" "$WORK/err"; }
 
 # --- build -----------------------------------------------------------------
-if [ ! -x "$TOOL" ] || [ grader/strip.c -nt "$TOOL" ] || [ grader/textbuf.h -nt "$TOOL" ]; then
+if [ ! -x "$TOOL" ] || [ -n "$(find grader/tools/strip.c grader/tools/markers.[ch] \
+    grader/tools/textbuf.h -newer "$TOOL")" ]; then
     mkdir -p build/tools
-    gcc -std=c11 -Wall -Wextra -Werror -O2 -o "$TOOL" grader/strip.c 2>"$WORK/err"
+    gcc -std=c11 -Wall -Wextra -Werror -O2 -o "$TOOL" grader/tools/strip.c \
+        grader/tools/markers.c 2>"$WORK/err"
     ok $? "mw-strip builds cleanly with -Wall -Wextra -Werror"
     [ -s "$WORK/err" ] && diag <"$WORK/err"
 else

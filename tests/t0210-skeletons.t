@@ -16,9 +16,11 @@ fi
 
 . tests/lib.sh
 
-if [ ! -x "$TOOL" ] || [ grader/strip.c -nt "$TOOL" ] || [ grader/textbuf.h -nt "$TOOL" ]; then
+if [ ! -x "$TOOL" ] || [ -n "$(find grader/tools/strip.c grader/tools/markers.[ch] \
+    grader/tools/textbuf.h -newer "$TOOL")" ]; then
     mkdir -p build/tools
-    gcc -std=c11 -Wall -Wextra -Werror -O2 -o "$TOOL" grader/strip.c
+    gcc -std=c11 -Wall -Wextra -Werror -O2 -o "$TOOL" grader/tools/strip.c \
+        grader/tools/markers.c
     ok $? "mw-strip builds"
     [ -x "$TOOL" ] || { done_testing; exit 1; }
 fi

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # t0220-mutants.t: mutation testing of the grader (make mutants; the
-# generator grader/mutate.c, the driver grader/mutants.sh;
+# generator grader/tools/mutate.c, the driver grader/mk/mutants.sh;
 # docs/mutation-testing.md).
 #
 #  - mw-mutate lists exactly tests/data/mutate/sample.expected.csv for
@@ -10,7 +10,7 @@
 #    or a preprocessor line; the same holds for every reference solution,
 #    each of which has mutants, under unique keys;
 #  - it refuses marker errors and a file with nothing to mutate;
-#  - grader/mutants.sh, with stand-ins for `make lib` and mw-chapter: the
+#  - grader/mk/mutants.sh, with stand-ins for `make lib` and mw-chapter: the
 #    statuses, killed_by, the score, the results folder named after the
 #    GPU, the equivalents list and its stale keys, a hung check stopped, a
 #    mutant graded on every case once it passes the small ones, then under
@@ -161,7 +161,7 @@ fi
 
 # ---- the driver, with stand-ins for make and the grader -------------------------------
 #
-# grader/mutants.sh on a chapter 99-fake whose solution is the sample, with
+# grader/mk/mutants.sh on a chapter 99-fake whose solution is the sample, with
 # a `make lib` that copies the mutant (and refuses the one without its
 # barrier: stillborn) and an `mw-chapter` that names a GPU and decides from
 # the mutant's text: most fail a case, one hangs after its ERROR line (the
@@ -230,7 +230,7 @@ chmod +x "$fake/bin/make" "$fake/bin/mw-chapter" "$fake/san/compute-sanitizer"
 PATH=$fake/san:$PATH
 export FAKE_PIDS=$fake/pids
 : >"$FAKE_PIDS"
-driver=$PWD/grader/mutants.sh tool=$PWD/$TOOL
+driver=$PWD/grader/mk/mutants.sh tool=$PWD/$TOOL
 out=$(cd "$fake" && MAKE=$fake/bin/make sh "$driver" --chapter 99-fake --grader "$fake/bin/mw-chapter" \
     --tool "$tool" --work "$fake/work" --results "$fake/results" --timeout 10 2>&1)
 ok $? "mutants.sh with stand-ins: exit 0"
@@ -392,7 +392,7 @@ ok $? "make mutants CH=01: chapter 01-vector-add, 10 s per case by default"
 out=$(make --no-print-directory -n mutants CH=01 TIMEOUT=4 SEED=9 EX=02 2>&1)
 printf '%s' "$out" | grep -q -- '--timeout 4 ' && printf '%s' "$out" | grep -q -- '--seed 9' &&
     printf '%s' "$out" | grep -q -- '--version 02'
-ok $? "TIMEOUT, SEED and EX reach grader/mutants.sh"
+ok $? "TIMEOUT, SEED and EX reach grader/mk/mutants.sh"
 make --no-print-directory help 2>&1 | grep -q 'make mutants CH=01'
 ok $? "make help names make mutants"
 

@@ -134,7 +134,7 @@ fi
 
 # The edition makes the same edition again, without git (the find fallback):
 # build/ and dist/ stay out, the file list is the same.
-out=$(MW_DIST_OUT="$scratch/again.tar.gz" sh "$ed/grader/dist.sh" 2>&1)
+out=$(MW_DIST_OUT="$scratch/again.tar.gz" sh "$ed/grader/mk/dist.sh" 2>&1)
 ok $? "make dist works in the edition too (no git: the tree less build/)"
 tar -tzf "$scratch/again.tar.gz" 2>/dev/null | grep -v '/$' | LC_ALL=C sort >"$scratch/again"
 grep -v '/$' "$scratch/list" | LC_ALL=C sort | cmp -s - "$scratch/again"
@@ -150,9 +150,9 @@ if ! command -v git >/dev/null 2>&1; then
     exit
 fi
 t=$scratch/tree
-mkdir -p "$t/grader" "$t/exercises/01-x" "$t/solutions/01-x" "$t/tests/wrong/01-x/bug" \
+mkdir -p "$t/grader/mk" "$t/exercises/01-x" "$t/solutions/01-x" "$t/tests/wrong/01-x/bug" \
     "$t/tests/class/01-x/ann" "$t/instructor/hidden" "$t/docs/notes.hidden" "$t/build" "$t/keep"
-cp grader/dist.sh "$t/grader/"
+cp grader/mk/dist.sh "$t/grader/mk/"
 printf 'all:\n' >"$t/Makefile"
 printf '# x\n' >"$t/README.md"
 printf '// TODO: write it\n' >"$t/exercises/01-x/01_a.cu"
@@ -162,18 +162,18 @@ for f in solutions/01-x/01_a.cu tests/wrong/01-x/bug/01_a.cu tests/class/01-x/an
     printf 'x\n' >"$t/$f"
 done
 (cd "$t" && git init -q . && git add -f . && rm keep/gone.txt && printf 'x\n' >keep/untracked.txt)
-MW_DIST_OUT="$scratch/t.tar.gz" MW_DIST_EXCLUDE="keep/ok.txt" sh "$t/grader/dist.sh" >/dev/null 2>&1
+MW_DIST_OUT="$scratch/t.tar.gz" MW_DIST_EXCLUDE="keep/ok.txt" sh "$t/grader/mk/dist.sh" >/dev/null 2>&1
 ok $? "made-up tree: dist succeeds"
 got=$(tar -tzf "$scratch/t.tar.gz" | grep -v '/$' | LC_ALL=C sort | tr '\n' ' ')
-want="$top/Makefile $top/README.md $top/exercises/01-x/01_a.cu $top/grader/dist.sh $top/keep/with space.txt "
+want="$top/Makefile $top/README.md $top/exercises/01-x/01_a.cu $top/grader/mk/dist.sh $top/keep/with space.txt "
 [ "$got" = "$want" ]
 ok $? "made-up tree: only the tracked files that are no answer, exist and are not in MW_DIST_EXCLUDE"
 [ "$got" = "$want" ] || diag "got:  $got" "want: $want"
 
 rm -rf "$t/.git"
-MW_DIST_OUT="$scratch/t2.tar.gz" sh "$t/grader/dist.sh" >/dev/null 2>&1
+MW_DIST_OUT="$scratch/t2.tar.gz" sh "$t/grader/mk/dist.sh" >/dev/null 2>&1
 got=$(tar -tzf "$scratch/t2.tar.gz" | grep -v '/$' | LC_ALL=C sort | tr '\n' ' ')
-want="$top/Makefile $top/README.md $top/exercises/01-x/01_a.cu $top/grader/dist.sh $top/keep/ok.txt $top/keep/untracked.txt $top/keep/with space.txt "
+want="$top/Makefile $top/README.md $top/exercises/01-x/01_a.cu $top/grader/mk/dist.sh $top/keep/ok.txt $top/keep/untracked.txt $top/keep/with space.txt "
 [ "$got" = "$want" ]
 ok $? "made-up tree without git: the tree less build/ and the answers"
 [ "$got" = "$want" ] || diag "got:  $got" "want: $want"
@@ -182,7 +182,7 @@ ok $? "made-up tree without git: the tree less build/ and the answers"
 # stays as it was.
 cp "$scratch/t2.tar.gz" "$scratch/t2.before"
 printf '// BEGIN SOLUTION\nint x;\n// END SOLUTION\n' >"$t/exercises/01-x/01_a.cu"
-out=$(MW_DIST_OUT="$scratch/t2.tar.gz" sh "$t/grader/dist.sh" 2>&1)
+out=$(MW_DIST_OUT="$scratch/t2.tar.gz" sh "$t/grader/mk/dist.sh" 2>&1)
 rc=$?
 [ $rc -ne 0 ] && printf '%s' "$out" | grep -q 'exercises/01-x/01_a.cu'
 ok $? "an exercise with solution markers is refused, and named"

@@ -20,7 +20,7 @@ done
 scratch=$(mktemp -d)
 trap 'chmod -R u+w "$scratch" 2>/dev/null; rm -rf "$scratch"' EXIT
 top=memwall-student
-compare() { sh grader/dist.sh --compare "$@"; }
+compare() { sh grader/mk/dist.sh --compare "$@"; }
 
 # ---- the comparison finds the copies there are -------------------------------
 
@@ -55,8 +55,8 @@ fi
 # cut, as the edition ships it, so a new chapter's baseline needs no entry
 # here.
 own=()
-for f in $(ls exercises/*/*.cu grader/*.c grader/*.h grader/*.cu chapters/*/*.c chapters/*/*.h \
-    chapters/*/*.cu 2>/dev/null); do
+for f in $(ls exercises/*/*.cu grader/*.c grader/*.h grader/*.cu grader/*/*.c grader/*/*.h \
+    chapters/*/*.c chapters/*/*.h chapters/*/*.cu 2>/dev/null); do
     if grep -q -E '^[[:space:]]*// BEGIN INSTRUCTOR ONLY' "$f"; then
         mkdir -p "$scratch/cut/$(dirname "$f")"
         awk '/^[ \t]*\/\/ BEGIN INSTRUCTOR ONLY/ { skip = 1 } !skip { print }
@@ -87,7 +87,7 @@ mapfile -t srcs < <(cd "$ed" && find . -type f \( -name '*.c' -o -name '*.h' -o 
     -o -name '*.cpp' -o -name '*.cc' -o -name '*.hpp' \) | sed 's|^\./||' | LC_ALL=C sort)
 ok "$([ ${#srcs[@]} -gt 20 ] && echo 0 || echo 1)" "the edition has C and CUDA sources to compare (${#srcs[@]})"
 solutions=$(pwd)/solutions
-out=$(cd "$ed" && sh grader/dist.sh --compare "$solutions" "${srcs[@]}" 2>&1)
+out=$(cd "$ed" && sh grader/mk/dist.sh --compare "$solutions" "${srcs[@]}" 2>&1)
 rc=$?
 ok $rc "no source of the edition shares code with a solution"
 printf '%s\n' "$out" | diag
@@ -121,8 +121,8 @@ if ! command -v git >/dev/null 2>&1; then
     exit
 fi
 t=$scratch/tree
-mkdir -p "$t/grader" "$t/chapters/01-x" "$t/solutions/01-x" "$t/exercises/01-x"
-cp grader/dist.sh "$t/grader/"
+mkdir -p "$t/grader/mk" "$t/chapters/01-x" "$t/solutions/01-x" "$t/exercises/01-x"
+cp grader/mk/dist.sh "$t/grader/mk/"
 printf 'all:\n' >"$t/Makefile"
 printf '# x\n' >"$t/README.md"
 cp solutions/04-softmax/01_three_pass.cu "$t/solutions/01-x/01_a.cu"
@@ -132,7 +132,7 @@ printf '#include "x.h"\n// BEGIN INSTRUCTOR ONLY\nint answer(void);\n// END INST
     >"$t/chapters/01-x/chapter.c"
 chmod 640 "$t/chapters/01-x/chapter.c"
 (cd "$t" && git init -q . && git add -f .)
-mkt() { MW_DIST_OUT="$scratch/t.tar.gz" sh "$t/grader/dist.sh" 2>&1; }
+mkt() { MW_DIST_OUT="$scratch/t.tar.gz" sh "$t/grader/mk/dist.sh" 2>&1; }
 
 out=$(mkt)
 ok $? "made-up tree: dist succeeds with the answer in instructor-only regions"

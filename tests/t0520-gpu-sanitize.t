@@ -42,7 +42,7 @@ cudaError_t add_naive(const float *a, const float *b, float *c, size_t n, cudaSt
 }
 CU
 build_lib 01-vector-add "$scratch/oob/01_naive.cu" "$scratch/oob/lib" >/dev/null 2>&1
-out=$(sh grader/sanitize.sh build/01-vector-add/mw-chapter "$scratch/oob/lib" planted 2>&1)
+out=$(sh grader/mk/sanitize.sh build/01-vector-add/mw-chapter "$scratch/oob/lib" planted 2>&1)
 printf '%s' "$out" | grep -q 'memcheck found problems'
 ok $? "memcheck reports a planted out-of-bounds write"
 
@@ -71,7 +71,7 @@ CU
 build_lib 01-vector-add "$scratch/oob-read/01_naive.cu" "$scratch/oob-read/lib" >/dev/null 2>&1
 build/01-vector-add/mw-chapter check --small --version 01 --lib-dir "$scratch/oob-read/lib" >/dev/null 2>&1
 ok $? "a read one past the end passes make check (it lands in the guard band)"
-out=$(sh grader/sanitize.sh build/01-vector-add/mw-chapter "$scratch/oob-read/lib" planted --version 01 2>&1)
+out=$(sh grader/mk/sanitize.sh build/01-vector-add/mw-chapter "$scratch/oob-read/lib" planted --version 01 2>&1)
 printf '%s' "$out" | grep -q 'memcheck found problems'
 ok $? "memcheck reports a read one past the end (views allocated exactly)"
 

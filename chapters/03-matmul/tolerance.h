@@ -5,7 +5,7 @@
 #ifndef MW03_TOLERANCE_H
 #define MW03_TOLERANCE_H
 
-#include "check.h"
+#include "compare.h"
 #include "rng.h"
 
 #include <math.h>

@@ -38,7 +38,7 @@
 #ifndef MW05_TOLERANCE_H
 #define MW05_TOLERANCE_H
 
-#include "check.h"
+#include "compare.h"
 
 #include <math.h>
 

@@ -10,7 +10,7 @@
 
 #include "bf16.h"
 #include "ceilings.h"
-#include "check.h"
+#include "compare.h"
 #include "csv.h"
 #include "gpu_limits.h"
 #include "harness.h"

@@ -6,7 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "tap.h"
 
-#include "check.h"
+#include "compare.h"
 #include "locate.h"
 #include "rng.h"
 

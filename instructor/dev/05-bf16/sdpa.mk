@@ -39,7 +39,7 @@ CUDNN_LIB := $(realpath $(dir $(firstword $(wildcard $(CUDNN_INC)/../lib64/libcu
                /usr/lib/$(MULTIARCH)/libcudnn.so* /usr/lib64/libcudnn.so* /usr/local/lib/libcudnn.so*))))
 
 # The GPU's architecture as the chapter builds for it (sm_90 without a GPU).
-ARCH    ?= $(shell sh $(ROOT)/grader/detect-arch.sh)
+ARCH    ?= $(shell sh $(ROOT)/grader/mk/detect-arch.sh)
 ARCH_NUM := $(patsubst sm_%,%,$(ARCH))
 
 CC      := $(if $(filter default,$(origin CC)),gcc,$(CC))

@@ -1,6 +1,6 @@
 /* batch_layout.h: how a folder of submissions is laid out, and what may be
  * taken out of a student's archive. Pure C (no CUDA, no child process), so
- * that the unit tests cover it on any machine; grader/batch.c does the
+ * that the unit tests cover it on any machine; grader/batch/batch.c does the
  * unpacking itself.
  *
  * Each entry of the submissions folder whose name does not start with a dot

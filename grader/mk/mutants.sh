@@ -2,7 +2,7 @@
 # mutants.sh: mutation testing of the grader (`make mutants CH=NN`;
 # docs/mutation-testing.md).
 #
-#   sh grader/mutants.sh --chapter NN-name --grader build/NN-name/mw-chapter
+#   sh grader/mk/mutants.sh --chapter NN-name --grader build/NN-name/mw-chapter
 #       --tool build/tools/mw-mutate --work DIR --results DIR --timeout S
 #       --seed S [--version EX]
 #
@@ -20,7 +20,7 @@
 # (make check allows 2 s for slow but correct kernels; the references stay
 # inside 0.5 s, the slowest with 10.6 s of its 18 on the H100, and a hung
 # mutant costs the whole limit). A mutant that passes every case meets
-# compute-sanitizer on the small cases (grader/sanitize.sh, the batch's
+# compute-sanitizer on the small cases (grader/mk/sanitize.sh, the batch's
 # sanitizer step, which costs a student its points), where it is
 # installed: a read past a buffer that no output shows, or a race, kills it
 # there. A mutant that passes all of that survived.
@@ -105,7 +105,7 @@ if [ "${1:-}" = --grade-one ]; then
     site=$(sed -n "$(($(printf '%s' "$k" | sed 's/^0*//') + 1))p" "$work/$version.sites" |
         awk "$csv_awk"' { split_csv($0); printf "%s:%s:%s:%s %s -> %s", f[1], f[2], f[3], f[4], f[5], f[6] }')
     if [ "$mode" = sanitize ]; then
-        # The batch's sanitizer step (grader/sanitize.sh: the small cases
+        # The batch's sanitizer step (grader/mk/sanitize.sh: the small cases
         # under memcheck, racecheck, initcheck and synccheck, each view
         # allocated exactly): a read past a buffer's end that no output
         # shows, or a race the two runs did not catch, costs a student
@@ -489,7 +489,7 @@ killed=$(count killed) survived=$(count survived) ungraded=$(count ungraded)
 gpu_name=$(printf '%s\n' "$gpu_out" | head -n 1 | sed 's/: compute capability.*//')
 # The results folder of the GPU: its name with every character but letters,
 # digits, '-' and '.' made '_', the rule of mw_safe_name (grader/devinfo.c)
-# that make bench uses, as grader/results-dir.sh applies it.
+# that make bench uses, as grader/mk/results-dir.sh applies it.
 gpu_dir=$(printf '%s' "$gpu_name" | sed 's/[^A-Za-z0-9.-]/_/g')
 csv=$results/$gpu_dir/$chapter/mutants.csv
 # With EX=, the rows of the other versions from the last run stay: a

@@ -8,7 +8,7 @@
  * that makes no difference: an equivalent mutant).
  *
  * Where: only code inside the solution regions ("// BEGIN SOLUTION" to
- * "// END SOLUTION", the markers of grader/strip.c), never a comment, a
+ * "// END SOLUTION", as grader/tools/markers.h reads them), never a comment, a
  * string, a preprocessor line (#define, #pragma) or a line outside a region.
  * The file is read as C tokens, so "i < n" in a comment is not a site, and
  * the angle brackets of a template (load4<VEC>(...), reinterpret_cast<...>,
@@ -84,9 +84,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define MARK_BEGIN "// BEGIN SOLUTION"
-#define MARK_END "// END SOLUTION"
-
 enum {
     EXIT_REJECTED = 1,    /* a marker error, or nothing to mutate */
     EXIT_USAGE_OR_IO = 2, /* wrong arguments, a file that cannot be read or written */
@@ -128,6 +125,7 @@ static const char *const op_name[] = {
 };
 
 #define TOOL_NAME "mw-mutate"
+#include "markers.h"
 #include "textbuf.h"
 
 static void append_str(struct buffer *buf, const char *s)
@@ -137,20 +135,9 @@ static void append_str(struct buffer *buf, const char *s)
 
 /* ---- The solution regions ------------------------------------------------- */
 
-/* Is the line [start, end) exactly `marker`, give or take white space? */
-static bool is_marker(const char *start, const char *end, const char *marker)
-{
-    while (start < end && isspace((unsigned char)*start))
-        start++;
-    while (end > start && isspace((unsigned char)end[-1]))
-        end--;
-    return (size_t)(end - start) == strlen(marker) &&
-           memcmp(start, marker, (size_t)(end - start)) == 0;
-}
-
 /* What each line (1-based) is: outside a region, inside one, or a region's
- * BEGIN marker. Nested or unclosed markers are errors here too (mw-strip
- * names them all). */
+ * BEGIN marker (an END marker's line counts as outside). Nested or unclosed
+ * markers are errors here too (mw-strip names them all). */
 enum line_kind { OUTSIDE, INSIDE, BEGIN_LINE };
 
 static bool find_regions(const char *name, const struct buffer *in, char **in_region)
@@ -163,36 +150,21 @@ static bool find_regions(const char *name, const struct buffer *in, char **in_re
         perror("mw-mutate");
         exit(EXIT_USAGE_OR_IO);
     }
-    int line_no = 0, open_line = 0;
-    for (size_t pos = 0; pos < in->len || line_no == 0;) {
-        const char *start = in->data + pos;
-        const char *newline = in->len > pos ? memchr(start, '\n', in->len - pos) : NULL;
-        const char *end = newline ? newline : in->data + in->len;
-        line_no++;
-        if (is_marker(start, end, MARK_BEGIN)) {
-            if (open_line) {
-                free(inside);
-                return report(name, line_no, "nested '%s': the region opened at line %d "
-                              "is still open", MARK_BEGIN, open_line);
-            }
-            open_line = line_no;
-            inside[line_no] = BEGIN_LINE;
-        } else if (is_marker(start, end, MARK_END)) {
-            if (!open_line) {
-                free(inside);
-                return report(name, line_no, "'%s' without an open region", MARK_END);
-            }
-            open_line = 0;
-        } else {
-            inside[line_no] = open_line ? INSIDE : OUTSIDE;
-        }
-        pos = (size_t)(end - in->data) + 1;
-        if (!newline)
+    struct markers m = { 0 };
+    struct line line;
+    size_t pos = 0;
+    while (next_line(in->data, in->len, &pos, &line)) {
+        enum mark mark = marker_read(&m, &line);
+        if (mark == MARK_ERROR)
             break;
+        if (mark != MARK_ENDS)
+            inside[m.line_no] = mark == MARK_BEGINS ? BEGIN_LINE
+                                : mark == MARK_INSIDE ? INSIDE
+                                                      : OUTSIDE;
     }
-    if (open_line) {
+    if (m.error_line || !markers_closed(&m)) {
         free(inside);
-        return report(name, open_line, "'%s' is never closed by '%s'", MARK_BEGIN, MARK_END);
+        return report(name, m.error_line, "%s", m.error);
     }
     *in_region = inside;
     return true;

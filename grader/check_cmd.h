@@ -1,6 +1,6 @@
-/* checker.h: the check command. */
-#ifndef MW_CHECKER_H
-#define MW_CHECKER_H
+/* check_cmd.h: the check command. */
+#ifndef MW_CHECK_CMD_H
+#define MW_CHECK_CMD_H
 
 #include "mw.h"
 

@@ -240,7 +240,7 @@ static void add_status(char *status, size_t len, const char *fmt, ...)
 }
 
 /* The check ran without a GPU: every case is "skip" with "no CUDA GPU"
- * (checker.c's write_results). No grade can come of it. */
+ * (check_cmd.c's write_results). No grade can come of it. */
 static int check_found_no_gpu(const mw_student *s)
 {
     for (int i = 0; i < s->ncases; i++)
@@ -588,7 +588,7 @@ static void setup(context *cx)
         die("%s", "make and nvcc must be on the PATH");
     mw_which("tar", cx->tar, sizeof cx->tar); /* each archive says so if missing */
     mw_which("unzip", cx->unzip, sizeof cx->unzip);
-    FILE *fp = popen("sh grader/detect-arch.sh", "r");
+    FILE *fp = popen("sh grader/mk/detect-arch.sh", "r");
     if (!fp || !fgets(cx->arch, sizeof cx->arch, fp))
         snprintf(cx->arch, sizeof cx->arch, "sm_90");
     if (fp)

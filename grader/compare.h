@@ -1,8 +1,8 @@
-/* check.h: comparing a kernel's output with the double-precision reference.
+/* compare.h: comparing a kernel's output with the double-precision reference.
  *
  * Pure C with no CUDA: unit-tested on the CPU (tests/unit/test_grader.c). */
-#ifndef MW_CHECK_H
-#define MW_CHECK_H
+#ifndef MW_COMPARE_H
+#define MW_COMPARE_H
 
 #include <stddef.h>
 #include <stdint.h>

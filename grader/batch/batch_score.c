@@ -30,7 +30,7 @@ static int is_optional(const context *cx, const char *version)
     return 0;
 }
 
-/* The columns of check.csv (checker.c's write_results) this file reads. */
+/* The columns of check.csv (check_cmd.c's write_results) this file reads. */
 enum { CK_VERSION, CK_GROUP, CK_CASE, CK_STATUS, CK_DETAIL, CK_COUNT };
 static const char *const check_columns[CK_COUNT] = {"version", "group", "case", "status",
                                                     "detail"};
@@ -229,7 +229,7 @@ void score_sanitizer(const context *cx, const char *scratch, mw_student *s)
     char log[PATH_MAX + 16], lib[PATH_MAX + 8], script[PATH_MAX + 32];
     log_path(log, sizeof log, scratch, "sanitize.log");
     snprintf(lib, sizeof lib, "%s/lib", scratch);
-    snprintf(script, sizeof script, "%s/grader/sanitize.sh", cx->root);
+    snprintf(script, sizeof script, "%s/grader/mk/sanitize.sh", cx->root);
     char *argv[] = {"/bin/sh", script, (char *)cx->grader, lib, s->name, "--required-only", NULL};
     int rc = sandbox_run(cx, scratch, argv, log, 900);
     s->sanitize_score = rc == 0 ? cx->rubric.sanitize_points : 0;

@@ -36,7 +36,7 @@
 # tarball is written beside its final name and renamed into place: an
 # interrupted run leaves the previous one intact.
 #
-#   sh grader/dist.sh --compare SOLUTIONS_DIR [FILE...]
+#   sh grader/mk/dist.sh --compare SOLUTIONS_DIR [FILE...]
 #
 # runs that comparison alone: FILE... (or one name a line on standard input)
 # against the code between the solution markers of SOLUTIONS_DIR/*/*; it
@@ -183,7 +183,7 @@ case $out in
     /*) ;;
     *) out=$(pwd)/$out ;; # relative to where it was asked for
 esac
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 out=${out:-dist/$name.tar.gz}
 outdir=$(dirname "$out")
 mkdir -p "$outdir"

@@ -1,7 +1,7 @@
 /* textbuf.h: a growable byte buffer, whole-file reading and "name:LINE:"
- * error lines, for the single-file tools mw-strip (strip.c) and mw-mutate
- * (mutate.c), each still built from its own .c alone. The including file
- * defines TOOL_NAME ("mw-strip") and EXIT_USAGE_OR_IO before including it. */
+ * error lines, for the tools mw-strip (strip.c) and mw-mutate (mutate.c).
+ * The including file defines TOOL_NAME ("mw-strip") and EXIT_USAGE_OR_IO
+ * before including it. */
 #ifndef MW_TEXTBUF_H
 #define MW_TEXTBUF_H
 

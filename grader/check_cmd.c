@@ -1,4 +1,4 @@
-/* checker.c: `check`, every case of every version, isolated from crashes and
+/* check_cmd.c: `check`, every case of every version, isolated from crashes and
  * hangs.
  *
  * The parent process never touches CUDA. It forks a child that runs the
@@ -6,9 +6,11 @@
  * job j begins, "L text" for a line to print, "R j status" when it ends. If
  * the child dies (an illegal address poisons its CUDA context; a segfault)
  * or job j outlives the timeout, the parent reports job j as a crash or a
- * timeout, kills what is left, and forks a fresh child from job j+1. */
+ * timeout, kills what is left, and forks a fresh child from job j+1. The
+ * forking, reading and killing are supervise.c's; what they mean for the
+ * grade is this file's. */
 #define _GNU_SOURCE
-#include "checker.h"
+#include "check_cmd.h"
 
 #include "csv.h"
 #include "devinfo.h"
@@ -16,11 +18,10 @@
 #include "harness.h"
 #include "sanitize_step.h"
 #include "stream_rule.h"
+#include "supervise.h"
 #include "timing.h"
 
-#include <errno.h>
 #include <math.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -547,34 +548,6 @@ struct tally {
     char gpu[256];
 };
 
-/* Reads one line from the child, waiting at most `wait_ms` (-1: forever).
- * Returns 1 with a line, 0 on end of stream, -1 on timeout. */
-static int read_line(int fd, char *buf, size_t len, int wait_ms, char *pending, size_t *plen)
-{
-    for (;;) {
-        char *nl = memchr(pending, '\n', *plen);
-        if (nl) {
-            size_t l = (size_t)(nl - pending);
-            size_t copy = l < len - 1 ? l : len - 1;
-            memcpy(buf, pending, copy);
-            buf[copy] = '\0';
-            memmove(pending, nl + 1, *plen - l - 1);
-            *plen -= l + 1;
-            return 1;
-        }
-        struct pollfd p = {fd, POLLIN, 0};
-        int r = poll(&p, 1, wait_ms);
-        if (r == 0)
-            return -1;
-        if (r < 0 && errno == EINTR)
-            continue;
-        ssize_t got = read(fd, pending + *plen, 8192 - *plen - 1);
-        if (got <= 0)
-            return 0;
-        *plen += (size_t)got;
-    }
-}
-
 static void record(const checker *k, tally *t, int jnum, int status)
 {
     if (jnum < 0 || t->status[jnum] >= 0)
@@ -684,45 +657,44 @@ static double time_limit(const checker *k, int jnum)
            k->opt->timeout_per_gib * (double)mw_case_bytes(k->ch, c) / 1073741824.0;
 }
 
+/* The child that runs the jobs from `first` on, as supervise.h runs it. */
+typedef struct job_child {
+    checker *k;
+    tally *t;
+    int first;
+} job_child;
+
+static int child_run(void *ctx, int out_fd)
+{
+    job_child *c = ctx;
+    c->k->out_fd = out_fd;
+    return run_jobs(c->k, c->first);
+}
+
+static void child_line(void *ctx, const char *line)
+{
+    job_child *c = ctx;
+    handle_line(c->k, c->t, line);
+}
+
+/* The child may stay silent until the job in flight reaches its time limit. */
+static int child_wait_ms(void *ctx)
+{
+    const checker *k = ((job_child *)ctx)->k;
+    /* Between jobs the child may be starting CUDA: allow a minute more. */
+    double limit = k->current >= 0 ? time_limit(k, k->current) : k->opt->timeout_s + 60;
+    return (int)fmax(0, (limit - (mw_now_s() - k->started)) * 1e3);
+}
+
 /* Forks a child from job `first`; supervises it; returns the next job to
  * start from (njobs when all are done). */
 static int supervise(checker *k, tally *t, int first)
 {
-    int fds[2];
-    if (pipe(fds) != 0) {
-        perror("pipe");
-        exit(2);
-    }
-    fflush(stdout);
-    pid_t pid = fork();
-    if (pid == 0) {
-        close(fds[0]);
-        k->out_fd = fds[1];
-        _exit(run_jobs(k, first));
-    }
-    close(fds[1]);
-    char line[2048], pending[8192];
-    size_t plen = 0;
-    int timed_out = 0;
+    job_child c = {k, t, first};
     k->current = -1;
     k->started = mw_now_s();
-    for (;;) {
-        /* Between jobs the child may be starting CUDA: allow a minute more. */
-        double limit = k->current >= 0 ? time_limit(k, k->current) : k->opt->timeout_s + 60;
-        int wait_ms = (int)fmax(0, (limit - (mw_now_s() - k->started)) * 1e3);
-        int r = read_line(fds[0], line, sizeof line, wait_ms, pending, &plen);
-        if (r == 0)
-            break;
-        if (r < 0) {
-            timed_out = 1;
-            kill(pid, SIGKILL);
-            break;
-        }
-        handle_line(k, t, line);
-    }
-    close(fds[0]);
-    int wstatus = 0;
-    waitpid(pid, &wstatus, 0);
+    mw_child_end end = mw_supervise(&(mw_child){child_run, child_line, child_wait_ms, &c});
+    int timed_out = end.timed_out, wstatus = end.wstatus;
     if (t->nogpu)
         return k->njobs;
     int current = k->current;

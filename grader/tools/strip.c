@@ -8,7 +8,7 @@
  * -------------
  * A solution region starts with a line "// BEGIN SOLUTION" and ends with a
  * line "// END SOLUTION", each marker alone on its line (whitespace around it
- * is allowed). Inside a region:
+ * is allowed; markers.c parses them, for mw-mutate too). Inside a region:
  *
  *   - a line that starts with "// TODO" (after its indentation) is kept as it
  *     is: it tells the student what goes there;
@@ -65,8 +65,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define MARK_BEGIN "// BEGIN SOLUTION"
-#define MARK_END "// END SOLUTION"
 #define PREFIX_TODO "// TODO"
 #define PREFIX_STUB "// STUB: "
 
@@ -90,72 +88,13 @@ static const char usage_text[] =
     "Exit status: 0 ok, 1 marker error or OUT out of date, 2 usage or I/O error.\n";
 
 #define TOOL_NAME "mw-strip"
+#include "markers.h"
 #include "textbuf.h"
-
-/* One line of the input: its text without the '\n', and whether it had one. */
-struct line {
-    const char *text;
-    size_t len;
-    bool has_newline;
-};
-
-static size_t indent_width(const struct line *line)
-{
-    size_t i = 0;
-    while (i < line->len && (line->text[i] == ' ' || line->text[i] == '\t'))
-        i++;
-    return i;
-}
-
-/* The line's text without the whitespace around it (including a '\r'). */
-static struct line trimmed(const struct line *line)
-{
-    size_t start = indent_width(line), end = line->len;
-    while (end > start && isspace((unsigned char)line->text[end - 1]))
-        end--;
-    return (struct line){ line->text + start, end - start, line->has_newline };
-}
-
-static bool equals(struct line text, const char *word)
-{
-    return text.len == strlen(word) && memcmp(text.text, word, text.len) == 0;
-}
 
 static bool starts_with(struct line text, const char *prefix)
 {
     size_t n = strlen(prefix);
     return text.len >= n && memcmp(text.text, prefix, n) == 0;
-}
-
-/* Case-insensitive match of word at text[at]; returns the end or 0. */
-static size_t match_word(struct line text, size_t at, const char *word)
-{
-    for (; *word; word++, at++)
-        if (at >= text.len || toupper((unsigned char)text.text[at]) != *word)
-            return 0;
-    return at;
-}
-
-/* Does the line mention BEGIN or END SOLUTION in any spelling, such as a
- * block comment, "//BEGIN SOLUTION", "// begin_solution" or "// END
- * SOLUTIONS"? BEGIN/END must start a word: "append_solution" does not count. */
-static bool mentions_marker(struct line text)
-{
-    for (size_t i = 0; i < text.len; i++) {
-        if (i > 0 && isalnum((unsigned char)text.text[i - 1]))
-            continue;
-        size_t after = match_word(text, i, "BEGIN");
-        if (!after)
-            after = match_word(text, i, "END");
-        if (!after)
-            continue;
-        while (after < text.len && text.text[after] != '\0' &&
-               strchr(" \t_-", text.text[after]))
-            after++;
-        if (match_word(text, after, "SOLUTION"))
-            return true;
-    }
-    return false;
 }
 
 /* A comment that looks meant as a STUB but lacks the exact "// STUB: ". */
@@ -170,19 +109,6 @@ static bool misspelt_stub(struct line text)
 }
 
 /* ---- Stripping ---------------------------------------------------------- */
-
-static bool next_line(const struct buffer *in, size_t *pos, struct line *line)
-{
-    if (*pos >= in->len)
-        return false;
-    const char *start = in->data + *pos;
-    const char *newline = memchr(start, '\n', in->len - *pos);
-    line->text = start;
-    line->len = newline ? (size_t)(newline - start) : in->len - *pos;
-    line->has_newline = newline != NULL;
-    *pos += line->len + line->has_newline;
-    return true;
-}
 
 static void emit(struct buffer *out, const char *text, size_t len, bool newline)
 {
@@ -217,42 +143,36 @@ static bool strip(const char *name, const struct buffer *in, struct buffer *out,
 {
     struct line line;
     size_t pos = 0;
-    int line_no = 0, open_line = 0, todo_count = 0, regions = 0;
+    struct markers m = { 0 };
+    int todo_count = 0, regions = 0;
 
-    while (next_line(in, &pos, &line)) {
-        line_no++;
+    while (next_line(in->data, in->len, &pos, &line)) {
         struct line text = trimmed(&line);
-        if (equals(text, MARK_BEGIN)) {
-            if (open_line)
-                return report(name, line_no, "nested '%s': the region opened "
-                              "at line %d is still open", MARK_BEGIN, open_line);
-            open_line = line_no;
+        enum mark mark = marker_read(&m, &line);
+        if (mark == MARK_ERROR) {
+            return report(name, m.error_line, "%s", m.error);
+        } else if (mark == MARK_BEGINS) {
             todo_count = 0;
-        } else if (equals(text, MARK_END)) {
-            if (!open_line)
-                return report(name, line_no, "'%s' without an open region",
-                              MARK_END);
+        } else if (mark == MARK_ENDS) {
             if (todo_count == 0)
-                return report(name, open_line, "solution region (lines %d-%d) "
+                return report(name, m.closed_line, "solution region (lines %d-%d) "
                               "has no '%s' line saying what the student writes "
-                              "there", open_line, line_no, PREFIX_TODO);
-            open_line = 0;
+                              "there", m.closed_line, m.line_no, PREFIX_TODO);
             regions++;
-        } else if (mentions_marker(text)) {
-            return report(name, line_no, "malformed marker '%.*s': a marker is "
+        } else if (marker_mentioned(text)) {
+            return report(name, m.line_no, "malformed marker '%.*s': a marker is "
                           "exactly '%s' or '%s', alone on its line",
                           (int)text.len, text.text, MARK_BEGIN, MARK_END);
-        } else if (!open_line) {
+        } else if (mark == MARK_OUTSIDE) {
             emit(out, line.text, line.len, line.has_newline);
         } else if (!emit_region_line(out, &line, &todo_count)) {
-            return report(name, line_no, "malformed stub '%.*s': a stub line "
+            return report(name, m.line_no, "malformed stub '%.*s': a stub line "
                           "starts with exactly '%s'", (int)text.len, text.text,
                           PREFIX_STUB);
         }
     }
-    if (open_line)
-        return report(name, open_line, "'%s' is never closed by '%s'",
-                      MARK_BEGIN, MARK_END);
+    if (!markers_closed(&m))
+        return report(name, m.error_line, "%s", m.error);
     if (regions == 0 && !allow_none)
         return report(name, 1, "no '%s' region: nothing to strip (use "
                       "--allow-none if that is intended)", MARK_BEGIN);

@@ -1,5 +1,5 @@
-/* check.c: tolerance, NaN policy, mismatch accounting and diagnosis. */
-#include "check.h"
+/* compare.c: tolerance, NaN policy, mismatch accounting and diagnosis. */
+#include "compare.h"
 
 #include <math.h>
 #include <stdio.h>
