@@ -89,7 +89,7 @@ endif
 # Pure C, no CUDA: also linked into the unit tests.
 GRADER_PURE := check locate sanitize_step proc stats parallel csv ncu roofs ceilings_cache facts cases_file rubric \
                gradebook batch_layout buffers gpu_limits
-GRADER_CUDA := devinfo timing harness stream_rule checker impls bench traffic ceilings vector_libs cublas_lazy
+GRADER_CUDA := gpu devinfo timing harness stream_rule checker impls bench traffic ceilings vector_libs cublas_lazy
 GRADER_OBJS := $(GRADER_PURE:%=$(BUILD)/grader/%.o) $(GRADER_CUDA:%=$(BUILD)/grader/%.o) \
                $(BUILD)/grader/device.o
 
