@@ -60,10 +60,11 @@ cudaError_t mw_gpu_query_count(int *count);
 /* Device 0's properties; *p is untouched on failure. */
 cudaError_t mw_gpu_query_device(mw_gpu_props *p);
 /* Device 0's free and total memory, bytes. Callers that ignore the error
- * preset both (to 0): they are left as they are on failure. */
+ * preset both to 0, so that a failure reads as no memory free. */
 cudaError_t mw_gpu_query_memory(size_t *free_b, size_t *total_b);
-/* The driver's and the runtime's CUDA versions (13000 = 13.0); each is left
- * as it is when unknown. */
+/* The driver's and the runtime's CUDA versions (13000 = 13.0); the
+ * driver's is 0 when there is no driver. Errors are not reported: these
+ * only label results (env.csv). */
 void mw_gpu_query_versions(int *driver_api, int *runtime);
 /* Shared memory per block on device 0, bytes: without opting in, and the
  * most with cudaFuncSetAttribute. Asks the first, then the second only if
@@ -76,8 +77,8 @@ cudaError_t mw_gpu_query_smem(int *dflt, int *optin);
  * undefined; *p is unspecified on failure (cudaErrorMemoryAllocation,
  * which also stays behind for mw_gpu_take_error). */
 cudaError_t mw_gpu_alloc(void **p, size_t bytes);
-/* Frees what mw_gpu_alloc gave; NULL is a no-op. Synchronizes the device
- * first, as cudaFree does. */
+/* Frees what mw_gpu_alloc gave; NULL is a no-op. May wait for the device,
+ * as cudaFree does, so never while a stream is being captured. */
 cudaError_t mw_gpu_free(void *p);
 /* Blocking copies: they wait for the default stream's earlier work, and
  * return when the bytes have arrived. */
