@@ -98,7 +98,7 @@ GRADER_SHARED := csv proc cases_file facts roofs ceilings_cache
 MW_CHAPTER_PURE := compare supervise locate sanitize_step stats parallel ncu buffers gpu_limits
 # ... and what calls CUDA (the per-chapter objects and main.o come in
 # chapter_rules).
-MW_CHAPTER_CUDA := devinfo timing harness stream_rule check_cmd impls bench traffic ceilings \
+MW_CHAPTER_CUDA := gpu devinfo timing harness stream_rule check_cmd impls bench traffic ceilings \
                    vector_libs cublas_lazy
 GRADER_PURE_OBJS := $(patsubst %,$(BUILD)/grader/%.o,$(GRADER_SHARED) $(MW_CHAPTER_PURE))
 MW_CHAPTER_OBJS  := $(GRADER_PURE_OBJS) $(MW_CHAPTER_CUDA:%=$(BUILD)/grader/%.o) \

@@ -67,7 +67,7 @@ static const char *validate(const mw_chapter *ch, const mw_impl *im, const mw_ca
     if (ran == MW_NOT_IMPLEMENTED)
         return "not-implemented";
     if (ran == cudaSuccess)
-        ran = cudaDeviceSynchronize();
+        ran = mw_gpu_sync();
     if (ran != cudaSuccess) {
         char text[1024];
         mw_format_cuda_error(text, sizeof text, im->name, ran);
@@ -285,7 +285,7 @@ static void footprint_row(mw_csv *csv, const mw_chapter *ch, const mw_impl *im,
     for (int b = 0; b < v->nbufs; b++)
         buffers += (double)mw_type_size(v->spec[b].type) * (double)v->spec[b].count;
     size_t free_b = 0, total_b = 0;
-    cudaMemGetInfo(&free_b, &total_b);
+    mw_gpu_query_memory(&free_b, &total_b);
     ch->describe(c, shape, sizeof shape);
     mw_csv_str(csv, ch->id);
     mw_csv_str(csv, mw_impl_row_name(ch, im, c, name, sizeof name));

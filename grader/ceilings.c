@@ -22,7 +22,7 @@ typedef struct copy_args {
 static cudaError_t copy_call(void *ctx, cudaStream_t s)
 {
     copy_args *a = ctx;
-    return cudaMemcpyAsync(a->dst, a->src, a->bytes, cudaMemcpyDeviceToDevice, s);
+    return mw_gpu_copy_async(a->dst, a->src, a->bytes, s);
 }
 
 /* A square GEMM of n, its matrices in one element type (MW_F32 or MW_BF16). */
@@ -61,13 +61,13 @@ double mw_measure_copy(mw_timer *t)
 {
     const size_t bytes = (size_t)1 << 30; /* 1 GiB each way: 20x the L2 */
     copy_args a = {NULL, NULL, bytes};
-    MW_CUDA(cudaMalloc(&a.dst, bytes));
-    MW_CUDA(cudaMalloc((void **)&a.src, bytes));
+    MW_CUDA(mw_gpu_alloc(&a.dst, bytes));
+    MW_CUDA(mw_gpu_alloc((void **)&a.src, bytes));
     MW_CUDA(mw_dev_fill((void *)a.src, MW_F32, bytes / 4, 1, 1, 0, 1.f, 0));
     mw_timing r;
     MW_CUDA(mw_time(t, copy_call, &a, &r));
-    cudaFree(a.dst);
-    cudaFree((void *)a.src);
+    mw_gpu_free(a.dst);
+    mw_gpu_free((void *)a.src);
     return 2.0 * (double)bytes / (r.median_ms * 1e-3) / 1e9;
 }
 
@@ -78,16 +78,16 @@ static double measure_gemm(mw_timer *t, cublasMath_t mode, int type, mw_timed_fn
     size_t elems = (size_t)g.n * g.n, bytes = elems * mw_type_size(type);
     MW_CUBLAS(cublasCreate(&g.handle));
     MW_CUBLAS(cublasSetMathMode(g.handle, mode));
-    MW_CUDA(cudaMalloc((void **)&g.a, bytes));
-    MW_CUDA(cudaMalloc((void **)&g.b, bytes));
-    MW_CUDA(cudaMalloc(&g.c, bytes));
+    MW_CUDA(mw_gpu_alloc((void **)&g.a, bytes));
+    MW_CUDA(mw_gpu_alloc((void **)&g.b, bytes));
+    MW_CUDA(mw_gpu_alloc(&g.c, bytes));
     MW_CUDA(mw_dev_fill((void *)g.a, type, elems, 2, 1, 0, 1.f, 0)); /* random: zeros run faster */
     MW_CUDA(mw_dev_fill((void *)g.b, type, elems, 2, 2, 0, 1.f, 0));
     mw_timing r;
     MW_CUDA(mw_time(t, call, &g, &r));
-    cudaFree((void *)g.a);
-    cudaFree((void *)g.b);
-    cudaFree(g.c);
+    mw_gpu_free((void *)g.a);
+    mw_gpu_free((void *)g.b);
+    mw_gpu_free(g.c);
     cublasDestroy(g.handle);
     return 2.0 * g.n * (double)g.n * g.n / (r.median_ms * 1e-3) / 1e9;
 }

@@ -362,11 +362,11 @@ static int launch_once(checker *k, void *fn, const mw_case *c, mw_views *v, cons
                             : call_launcher(&call, k->stream);
     if (err == MW_NOT_IMPLEMENTED) {
         res->status = ST_NOTIMPL;
-        cudaDeviceSynchronize();
+        mw_gpu_sync();
         return -1;
     }
-    cudaError_t last = cudaGetLastError();
-    cudaError_t sync = cudaDeviceSynchronize();
+    cudaError_t last = mw_gpu_take_error();
+    cudaError_t sync = mw_gpu_sync();
     if (sync == cudaSuccess)
         sync = ran;
     const char *what = "the launcher returned an error";
@@ -405,7 +405,7 @@ static job_result run_job(checker *k, int jnum, mw_loaded *lib)
     const mw_version *ver = &k->ch->versions[j->version];
     size_t ws = ver->workspace ? ver->workspace(c) : 0;
     size_t need = mw_case_bytes(k->ch, c) + mw_workspace_bytes(ws), free_b = 0, total_b = 0;
-    cudaMemGetInfo(&free_b, &total_b);
+    mw_gpu_query_memory(&free_b, &total_b);
     if (need + ((size_t)1 << 30) > free_b) {
         report(k, "L   %-5s %s: needs %.1f GiB%s, the GPU has %.1f GiB free", status_word[ST_SKIP],
                label, need / 1073741824.0, ws ? " with its workspace" : "",
@@ -423,7 +423,7 @@ static job_result run_job(checker *k, int jnum, mw_loaded *lib)
         err = mw_views_alloc_workspace(&v, ws, 0);
     /* Set up on the legacy stream; the launcher's stream does not wait for it. */
     if (err == cudaSuccess)
-        err = cudaDeviceSynchronize();
+        err = mw_gpu_sync();
     if (err != cudaSuccess) {
         mw_format_cuda_error(text, sizeof text, "harness could not set up the case", err);
         report_error(k, jnum, label, text);
@@ -442,7 +442,7 @@ static job_result run_job(checker *k, int jnum, mw_loaded *lib)
     for (int run = 0; run < 2 && res.status == ST_ERROR; run++) {
         if (run == 1 && (err = mw_views_poison_output(&v, 0)) != cudaSuccess)
             break;
-        if (run == 1 && (err = cudaDeviceSynchronize()) != cudaSuccess)
+        if (run == 1 && (err = mw_gpu_sync()) != cudaSuccess)
             break;
         /* The second run is checked against the stream rule
          * (stream_rule.h). Not the first: a launcher may tune itself on its
@@ -505,9 +505,9 @@ static int run_jobs(checker *k, int first)
         return 77;
     }
     report(k, "G %s", info.name);
-    cudaError_t stream_err = cudaStreamCreateWithFlags(&k->stream, cudaStreamNonBlocking);
+    cudaError_t stream_err = mw_gpu_stream_create(&k->stream);
     if (stream_err != cudaSuccess) {
-        report(k, "N the harness could not create its stream: %s", cudaGetErrorString(stream_err));
+        report(k, "N the harness could not create its stream: %s", mw_gpu_error_string(stream_err));
         return 77;
     }
     int nv = k->ch->nversions;
@@ -533,7 +533,7 @@ static int run_jobs(checker *k, int first)
     free(libs);
     free(loaded);
     free(notimpl);
-    cudaStreamDestroy(k->stream);
+    mw_gpu_stream_destroy(k->stream);
     return 0;
 }
 
@@ -871,9 +871,7 @@ static int write_results(const checker *k, const tally *t, const char *path)
 static int ask_limits(mw_gpu_limits *g)
 {
     int dflt = 0, optin = 0;
-    if (cudaDeviceGetAttribute(&dflt, cudaDevAttrMaxSharedMemoryPerBlock, 0) != cudaSuccess ||
-        cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0) != cudaSuccess ||
-        dflt <= 0 || optin <= 0)
+    if (mw_gpu_query_smem(&dflt, &optin) != cudaSuccess || dflt <= 0 || optin <= 0)
         return -1;
     *g = (mw_gpu_limits){.smem_default = (size_t)dflt, .smem_optin = (size_t)optin};
     return 0;

@@ -8,15 +8,16 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <cuda_runtime_api.h>
+
+#include "gpu.h"
 
 #define MW_TRY(expr, action)                                                  \
     do {                                                                      \
         cudaError_t mw_err_ = (expr);                                         \
         if (mw_err_ != cudaSuccess) {                                         \
             fprintf(stderr, "%s:%d: %s failed: %s (%s)\n", __FILE__,          \
-                    __LINE__, #expr, cudaGetErrorName(mw_err_),               \
-                    cudaGetErrorString(mw_err_));                             \
+                    __LINE__, #expr, mw_gpu_error_name(mw_err_),              \
+                    mw_gpu_error_string(mw_err_));                            \
             action;                                                           \
         }                                                                     \
     } while (0)

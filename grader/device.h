@@ -4,9 +4,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <cuda_runtime_api.h>
 
 #include "bf16.h" /* MW_F32, MW_BF16 */
+#include "gpu.h"  /* cudaError_t, cudaStream_t */
 
 #ifdef __cplusplus
 extern "C" {

@@ -4,7 +4,7 @@
 
 #include "csv.h"
 
-#include <cuda_runtime_api.h>
+#include "gpu.h"
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
@@ -54,7 +54,7 @@ int mw_devinfo_get(mw_devinfo *info, char *why, size_t len)
 {
     memset(info, 0, sizeof *info);
     int count = 0;
-    cudaError_t err = cudaGetDeviceCount(&count);
+    cudaError_t err = mw_gpu_query_count(&count);
     if (err == cudaErrorInsufficientDriver) {
         snprintf(why, len, "no CUDA GPU: no NVIDIA driver is loaded, or it is older than this "
                            "program's CUDA runtime");
@@ -62,26 +62,25 @@ int mw_devinfo_get(mw_devinfo *info, char *why, size_t len)
     }
     if (err != cudaSuccess || count == 0) {
         snprintf(why, len, "no CUDA GPU: %s",
-                 err != cudaSuccess ? cudaGetErrorString(err) : "no device found");
+                 err != cudaSuccess ? mw_gpu_error_string(err) : "no device found");
         return -1;
     }
-    struct cudaDeviceProp prop;
-    err = cudaGetDeviceProperties(&prop, 0);
+    mw_gpu_props prop;
+    err = mw_gpu_query_device(&prop);
     if (err == cudaSuccess)
-        err = cudaMemGetInfo(&info->mem_free, &info->mem_total);
+        err = mw_gpu_query_memory(&info->mem_free, &info->mem_total);
     if (err != cudaSuccess) {
-        snprintf(why, len, "CUDA GPU unusable: %s (%s)", cudaGetErrorName(err),
-                 cudaGetErrorString(err));
+        snprintf(why, len, "CUDA GPU unusable: %s (%s)", mw_gpu_error_name(err),
+                 mw_gpu_error_string(err));
         return -1;
     }
     snprintf(info->name, sizeof info->name, "%s", prop.name);
     mw_safe_name(info->name, info->dir, sizeof info->dir);
-    info->sms = prop.multiProcessorCount;
-    info->cc_major = prop.major;
-    info->cc_minor = prop.minor;
-    info->l2_bytes = (size_t)prop.l2CacheSize;
-    cudaDriverGetVersion(&info->driver_api);
-    cudaRuntimeGetVersion(&info->runtime);
+    info->sms = prop.sms;
+    info->cc_major = prop.cc_major;
+    info->cc_minor = prop.cc_minor;
+    info->l2_bytes = prop.l2_bytes;
+    mw_gpu_query_versions(&info->driver_api, &info->runtime);
     read_nvidia_smi(info);
     time_t now = time(NULL);
     strftime(info->date, sizeof info->date, "%Y-%m-%d", gmtime(&now));

@@ -32,7 +32,7 @@ static cudaError_t alloc_slot(mw_views *v, int b, size_t offset)
     if (v->alloc_count[b] == 0)
         v->alloc_count[b] = 1; /* a real pointer even for an empty view */
     size_t es = elem_size(v, b);
-    cudaError_t err = cudaMalloc(&v->alloc[b], v->alloc_count[b] * es);
+    cudaError_t err = mw_gpu_alloc(&v->alloc[b], v->alloc_count[b] * es);
     if (err != cudaSuccess) {
         v->alloc[b] = NULL;
         return err;
@@ -91,9 +91,9 @@ static cudaError_t guard_and_poison_workspace(mw_views *v, cudaStream_t s)
 {
     int w = v->nbufs;
     size_t es = elem_size(v, w); /* FP32 */
-    cudaError_t err = cudaMemsetAsync(v->alloc[w], 0xfe, v->alloc_count[w] * es, s);
+    cudaError_t err = mw_gpu_memset_async(v->alloc[w], 0xfe, v->alloc_count[w] * es, s);
     if (err == cudaSuccess)
-        err = cudaMemsetAsync(v->view[w], 0xff, v->spec[w].count * es, s);
+        err = mw_gpu_memset_async(v->view[w], 0xff, v->spec[w].count * es, s);
     return err;
 }
 
@@ -135,7 +135,7 @@ void mw_views_free_workspace(mw_views *v)
 {
     int w = v->nbufs;
     if (!v->workspace_lent)
-        cudaFree(v->alloc[w]);
+        mw_gpu_free(v->alloc[w]);
     v->workspace_lent = 0;
     v->alloc[w] = v->view[w] = NULL;
     v->spec[w].count = 0;
@@ -166,7 +166,7 @@ cudaError_t mw_views_poison_output(mw_views *v, cudaStream_t s)
     /* 0xff bytes: 0xffffffff in FP32, 0xffff in bf16, NaN both. */
     for (int o = 0; o < v->nout && err == cudaSuccess; o++) {
         int b = v->out[o];
-        err = cudaMemsetAsync(v->view[b], 0xff, v->spec[b].count * elem_size(v, b), s);
+        err = mw_gpu_memset_async(v->view[b], 0xff, v->spec[b].count * elem_size(v, b), s);
     }
     return err;
 }
@@ -177,7 +177,7 @@ cudaError_t mw_views_fill(mw_views *v, const mw_inputs *in, cudaStream_t s)
     for (int b = 0; b < v->nbufs && err == cudaSuccess; b++) {
         if (!v->alloc[b]) /* a shared input, filled through its first view */
             continue;
-        err = cudaMemsetAsync(v->alloc[b], 0xfe, v->alloc_count[b] * elem_size(v, b), s);
+        err = mw_gpu_memset_async(v->alloc[b], 0xfe, v->alloc_count[b] * elem_size(v, b), s);
         if (err == cudaSuccess && !v->spec[b].is_output)
             err = mw_dev_fill(v->view[b], v->spec[b].type, v->spec[b].count, in->seed,
                               in->stream[b], in->gen, in->scale, s);
@@ -185,7 +185,7 @@ cudaError_t mw_views_fill(mw_views *v, const mw_inputs *in, cudaStream_t s)
     if (err == cudaSuccess)
         err = mw_views_poison_output(v, s);
     if (err == cudaSuccess)
-        err = cudaStreamSynchronize(s);
+        err = mw_gpu_stream_sync(s);
     return err;
 }
 
@@ -203,7 +203,7 @@ void mw_views_free(mw_views *v)
 {
     mw_views_free_workspace(v);
     for (int b = 0; b < v->nbufs; b++) {
-        cudaFree(v->alloc[b]);
+        mw_gpu_free(v->alloc[b]);
         v->alloc[b] = v->view[b] = NULL;
     }
 }
@@ -275,12 +275,12 @@ static cudaError_t fetch_values(const mw_views *v, int b, const size_t *idx, siz
     const void *out = v->view[b];
     int type = v->spec[b].type;
     if (!idx && type == MW_F32)
-        return cudaMemcpy(vals, out, count * sizeof *vals, cudaMemcpyDeviceToHost);
+        return mw_gpu_copy_to_host(vals, out, count * sizeof *vals);
     if (!idx) {
         uint16_t *raw = malloc((count ? count : 1) * sizeof *raw);
         if (!raw)
             return cudaErrorMemoryAllocation;
-        cudaError_t err = cudaMemcpy(raw, out, count * sizeof *raw, cudaMemcpyDeviceToHost);
+        cudaError_t err = mw_gpu_copy_to_host(raw, out, count * sizeof *raw);
         for (size_t j = 0; err == cudaSuccess && j < count; j++)
             vals[j] = mw_bf16_widen(raw[j]);
         free(raw);
@@ -290,17 +290,17 @@ static cudaError_t fetch_values(const mw_views *v, int b, const size_t *idx, siz
         return cudaSuccess;
     size_t *d_idx = NULL;
     float *d_vals = NULL;
-    cudaError_t err = cudaMalloc((void **)&d_idx, count * sizeof *d_idx);
+    cudaError_t err = mw_gpu_alloc((void **)&d_idx, count * sizeof *d_idx);
     if (err == cudaSuccess)
-        err = cudaMalloc((void **)&d_vals, count * sizeof *d_vals);
+        err = mw_gpu_alloc((void **)&d_vals, count * sizeof *d_vals);
     if (err == cudaSuccess)
-        err = cudaMemcpy(d_idx, idx, count * sizeof *d_idx, cudaMemcpyHostToDevice);
+        err = mw_gpu_copy_to_device(d_idx, idx, count * sizeof *d_idx);
     if (err == cudaSuccess)
         err = mw_dev_gather(out, type, d_idx, count, d_vals, 0);
     if (err == cudaSuccess)
-        err = cudaMemcpy(vals, d_vals, count * sizeof *d_vals, cudaMemcpyDeviceToHost);
-    cudaFree(d_idx);
-    cudaFree(d_vals);
+        err = mw_gpu_copy_to_host(vals, d_vals, count * sizeof *d_vals);
+    mw_gpu_free(d_idx);
+    mw_gpu_free(d_vals);
     return err;
 }
 
@@ -506,8 +506,8 @@ cudaError_t mw_check_surroundings(const mw_views *v, const mw_inputs *in, mw_run
 
 void mw_format_cuda_error(char *text, size_t len, const char *what, cudaError_t err)
 {
-    const char *hint = mw_cuda_error_hint(cudaGetErrorName(err));
-    snprintf(text, len, "%s: %s (%s)%s%s", what, cudaGetErrorName(err), cudaGetErrorString(err),
+    const char *hint = mw_cuda_error_hint(mw_gpu_error_name(err));
+    snprintf(text, len, "%s: %s (%s)%s%s", what, mw_gpu_error_name(err), mw_gpu_error_string(err),
              hint ? "\nhint: " : "", hint ? hint : "");
 }
 

@@ -110,13 +110,13 @@ int mw_impl_workspace_alloc(const mw_chapter *ch, const mw_impl *im, const mw_ca
     mw_views_free_workspace(v);
     if (floats == 0)
         return 0;
-    cudaMemGetInfo(&free_b, &total_b);
+    mw_gpu_query_memory(&free_b, &total_b);
     size_t need = mw_workspace_bytes(floats);
     cudaError_t err = need + ((size_t)256 << 20) <= free_b ? mw_views_alloc_workspace(v, floats, 0)
                                                          : cudaErrorMemoryAllocation;
     if (err == cudaSuccess)
         return 0;
-    cudaGetLastError(); /* a failed cudaMalloc leaves its error behind */
+    mw_gpu_take_error(); /* a failed allocation leaves its error behind */
     char shape[160];
     ch->describe(c, shape, sizeof shape);
     fprintf(stderr, "%s: %s cannot run at %s: its workspace needs %.1f GB, the GPU has %.1f GB "

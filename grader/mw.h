@@ -12,10 +12,10 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include <cuda_runtime_api.h>
 
 #include "bf16.h"
 #include "compare.h"
+#include "gpu.h"
 #include "rng.h"
 #include "student.h"
 

@@ -23,10 +23,10 @@ static cudaError_t count_written(const mw_views *v, long long *written)
 /* The launcher once more, uncaptured, on a freshly poisoned output. */
 static cudaError_t run_plainly(cudaStream_t stream, mw_views *v, mw_launch_fn launch, void *arg)
 {
-    cudaGetLastError(); /* the capture's error, not the launcher's */
+    mw_gpu_take_error(); /* the capture's error, not the launcher's */
     cudaError_t err = mw_views_poison_output(v, 0);
     if (err == cudaSuccess)
-        err = cudaDeviceSynchronize();
+        err = mw_gpu_sync();
     if (err != cudaSuccess)
         return err;
     return launch(arg, stream);
@@ -39,14 +39,14 @@ cudaError_t mw_stream_rule_run(cudaStream_t stream, mw_views *v, mw_launch_fn la
     *ran = cudaSuccess;
     *unjoined = 0;
     /* Relaxed: the launcher may still call cudaMalloc and the like. */
-    if (cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed) != cudaSuccess)
+    if (mw_gpu_capture_begin(stream) != cudaSuccess)
         return run_plainly(stream, v, launch, arg);
     cudaError_t launched = launch(arg, stream);
-    cudaGraph_t graph = NULL;
-    cudaError_t captured = cudaStreamEndCapture(stream, &graph);
+    mw_gpu_graph graph = NULL;
+    cudaError_t captured = mw_gpu_capture_end(stream, &graph);
     if (launched != cudaSuccess || captured != cudaSuccess || !graph) {
         if (graph)
-            cudaGraphDestroy(graph);
+            mw_gpu_graph_destroy(graph);
         /* A stream that waited on an event of the captured one joined the
          * capture; ending it with that stream's work not waited for again
          * fails with this error alone: forked, never joined. */
@@ -57,20 +57,13 @@ cudaError_t mw_stream_rule_run(cudaStream_t stream, mw_views *v, mw_launch_fn la
     }
     /* Nothing the launcher queued on the stream has run: what the output
      * holds now was written by work launched elsewhere. */
-    cudaError_t err2 = cudaDeviceSynchronize();
+    cudaError_t err2 = mw_gpu_sync();
     long long written = 0;
     if (err2 == cudaSuccess)
         err2 = count_written(v, &written);
-    cudaGraphExec_t exec = NULL;
     if (err2 == cudaSuccess)
-        err2 = cudaGraphInstantiate(&exec, graph, 0);
-    if (err2 == cudaSuccess)
-        err2 = cudaGraphLaunch(exec, stream);
-    if (err2 == cudaSuccess)
-        err2 = cudaStreamSynchronize(stream);
-    if (exec)
-        cudaGraphExecDestroy(exec);
-    cudaGraphDestroy(graph);
+        err2 = mw_gpu_graph_replay(graph, stream);
+    mw_gpu_graph_destroy(graph);
     if (err2 == cudaSuccess)
         *outside = written;
     *ran = err2;

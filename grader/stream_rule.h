@@ -34,7 +34,7 @@
 
 #include "harness.h"
 
-#include <cuda_runtime_api.h>
+#include "gpu.h"
 
 #ifdef __cplusplus
 extern "C" {

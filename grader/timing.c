@@ -22,25 +22,25 @@ static cudaError_t one_rep(mw_timer *t, mw_timed_fn fn, void *ctx, int rep, doub
     cudaError_t err = t->prepare ? t->prepare(t->prepare_ctx, rep) : cudaSuccess;
     /* A different byte each time, so no layer can skip the write. */
     if (err == cudaSuccess)
-        err = cudaMemsetAsync(t->flush, rep & 0xff, t->flush_bytes, t->stream);
+        err = mw_gpu_memset_async(t->flush, rep & 0xff, t->flush_bytes, t->stream);
     if (err == cudaSuccess)
-        err = cudaDeviceSynchronize();
+        err = mw_gpu_sync();
     if (err != cudaSuccess)
         return err;
     double t0 = mw_now_s();
-    cudaEventRecord(t->start, t->stream);
+    mw_gpu_event_record(t->start, t->stream);
     err = fn(ctx, t->stream);
-    cudaEventRecord(t->stop, t->stream);
-    cudaError_t sync = cudaDeviceSynchronize();
+    mw_gpu_event_record(t->stop, t->stream);
+    cudaError_t sync = mw_gpu_sync();
     double t1 = mw_now_s();
     if (err == cudaSuccess)
         err = sync;
     if (err == cudaSuccess)
-        err = cudaGetLastError();
+        err = mw_gpu_take_error();
     if (err != cudaSuccess)
         return err;
     float ms = 0;
-    err = cudaEventElapsedTime(&ms, t->start, t->stop);
+    err = mw_gpu_event_elapsed_ms(&ms, t->start, t->stop);
     *event_ms = ms;
     *wall_ms = (t1 - t0) * 1e3;
     return err;
@@ -66,11 +66,11 @@ cudaError_t mw_timer_init(mw_timer *t, size_t l2_bytes, cudaStream_t s)
     const char *cap = getenv("MW_TIME_CAP");
     if (cap && atof(cap) > 0)
         t->cap_s = atof(cap);
-    cudaError_t err = cudaMalloc(&t->flush, t->flush_bytes);
+    cudaError_t err = mw_gpu_alloc(&t->flush, t->flush_bytes);
     if (err == cudaSuccess)
-        err = cudaEventCreate(&t->start);
+        err = mw_gpu_event_create(&t->start);
     if (err == cudaSuccess)
-        err = cudaEventCreate(&t->stop);
+        err = mw_gpu_event_create(&t->stop);
     if (err != cudaSuccess)
         return err;
     enum { N = 30 };
@@ -85,9 +85,9 @@ cudaError_t mw_timer_init(mw_timer *t, size_t l2_bytes, cudaStream_t s)
 
 void mw_timer_free(mw_timer *t)
 {
-    cudaFree(t->flush);
-    cudaEventDestroy(t->start);
-    cudaEventDestroy(t->stop);
+    mw_gpu_free(t->flush);
+    mw_gpu_event_destroy(t->start);
+    mw_gpu_event_destroy(t->stop);
 }
 
 cudaError_t mw_time(mw_timer *t, mw_timed_fn fn, void *ctx, mw_timing *out)

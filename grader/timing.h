@@ -15,7 +15,7 @@
 #ifndef MW_TIMING_H
 #define MW_TIMING_H
 
-#include <cuda_runtime_api.h>
+#include "gpu.h"
 
 typedef cudaError_t (*mw_timed_fn)(void *ctx, cudaStream_t s);
 
@@ -23,7 +23,7 @@ typedef struct mw_timer {
     cudaStream_t stream;
     void *flush;
     size_t flush_bytes;
-    cudaEvent_t start, stop;
+    mw_gpu_event start, stop;
     double base_gap_ms; /* wall - event for an empty kernel */
     double cap_s;       /* time cap per measurement */
     int min_reps, max_reps;

@@ -67,8 +67,8 @@ static float *workspace_pool(const mw_chapter *ch, const mw_impl *impls, int nim
         }
     }
     float *pool = NULL;
-    if (*floats && cudaMalloc((void **)&pool, mw_workspace_bytes(*floats)) != cudaSuccess) {
-        cudaGetLastError(); /* too large: leave the error behind */
+    if (*floats && mw_gpu_alloc((void **)&pool, mw_workspace_bytes(*floats)) != cudaSuccess) {
+        mw_gpu_take_error(); /* too large: leave the error behind */
         pool = NULL;
     }
     return pool;
@@ -115,7 +115,7 @@ int mw_cmd_traffic_run(const mw_chapter *ch, const mw_bench_opts *o, const char 
             MW_CUDA(mw_dev_marker(k, 0));
             cudaError_t err = mw_impl_run(ch, &impls[i], c, &v, 0);
             MW_CUDA(mw_dev_marker(k, 0));
-            MW_CUDA(cudaDeviceSynchronize());
+            MW_CUDA(mw_gpu_sync());
             mw_views_free_workspace(&v);
             if (err != cudaSuccess) /* not implemented, or failed: no row */
                 continue;
@@ -130,7 +130,7 @@ int mw_cmd_traffic_run(const mw_chapter *ch, const mw_bench_opts *o, const char 
         if (have_views)
             mw_views_free(&v);
     }
-    cudaFree(pool);
+    mw_gpu_free(pool);
     mw_impls_free(impls, nimpl);
     return mw_csv_close(&map) == 0 ? 0 : 2;
 }

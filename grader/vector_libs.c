@@ -49,8 +49,7 @@ int mw_copy_setup(void **state)
 
 cudaError_t mw_copy_into(float *const *bufs, int out, const mw_case *c, cudaStream_t s)
 {
-    return cudaMemcpyAsync(bufs[out], bufs[0], c->dim[0] * sizeof(float),
-                           cudaMemcpyDeviceToDevice, s);
+    return mw_gpu_copy_async(bufs[out], bufs[0], c->dim[0] * sizeof(float), s);
 }
 
 void mw_copy_model(const mw_case *c, double *read, double *write, double *flops)

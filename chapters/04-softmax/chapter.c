@@ -397,8 +397,7 @@ static int no_state(void **state)
 static cudaError_t copy_run(void *state, const mw_case *c, float *const *b, cudaStream_t s)
 {
     (void)state;
-    return cudaMemcpyAsync(b[Y], b[X], c->dim[0] * c->dim[1] * sizeof(float),
-                           cudaMemcpyDeviceToDevice, s);
+    return mw_gpu_copy_async(b[Y], b[X], c->dim[0] * c->dim[1] * sizeof(float), s);
 }
 
 static void copy_model(const mw_case *c, double *read, double *write, double *flops)

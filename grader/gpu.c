@@ -1,0 +1,155 @@
+/* gpu.c: the CUDA runtime behind gpu.h, one call (or the few named) each. */
+#include "gpu.h"
+
+#include <stdio.h>
+
+cudaError_t mw_gpu_query_count(int *count)
+{
+    return cudaGetDeviceCount(count);
+}
+
+cudaError_t mw_gpu_query_device(mw_gpu_props *p)
+{
+    struct cudaDeviceProp prop;
+    cudaError_t err = cudaGetDeviceProperties(&prop, 0);
+    if (err != cudaSuccess)
+        return err;
+    snprintf(p->name, sizeof p->name, "%s", prop.name);
+    p->sms = prop.multiProcessorCount;
+    p->cc_major = prop.major;
+    p->cc_minor = prop.minor;
+    p->l2_bytes = (size_t)prop.l2CacheSize;
+    return cudaSuccess;
+}
+
+cudaError_t mw_gpu_query_memory(size_t *free_b, size_t *total_b)
+{
+    return cudaMemGetInfo(free_b, total_b);
+}
+
+void mw_gpu_query_versions(int *driver_api, int *runtime)
+{
+    cudaDriverGetVersion(driver_api);
+    cudaRuntimeGetVersion(runtime);
+}
+
+cudaError_t mw_gpu_query_smem(int *dflt, int *optin)
+{
+    cudaError_t err = cudaDeviceGetAttribute(dflt, cudaDevAttrMaxSharedMemoryPerBlock, 0);
+    if (err == cudaSuccess)
+        err = cudaDeviceGetAttribute(optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0);
+    return err;
+}
+
+cudaError_t mw_gpu_alloc(void **p, size_t bytes)
+{
+    return cudaMalloc(p, bytes);
+}
+
+cudaError_t mw_gpu_free(void *p)
+{
+    return cudaFree(p);
+}
+
+cudaError_t mw_gpu_copy_to_host(void *dst, const void *src, size_t bytes)
+{
+    return cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost);
+}
+
+cudaError_t mw_gpu_copy_to_device(void *dst, const void *src, size_t bytes)
+{
+    return cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice);
+}
+
+cudaError_t mw_gpu_copy_async(void *dst, const void *src, size_t bytes, cudaStream_t s)
+{
+    return cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, s);
+}
+
+cudaError_t mw_gpu_memset_async(void *p, int byte, size_t bytes, cudaStream_t s)
+{
+    return cudaMemsetAsync(p, byte, bytes, s);
+}
+
+cudaError_t mw_gpu_sync(void)
+{
+    return cudaDeviceSynchronize();
+}
+
+cudaError_t mw_gpu_stream_sync(cudaStream_t s)
+{
+    return cudaStreamSynchronize(s);
+}
+
+cudaError_t mw_gpu_take_error(void)
+{
+    return cudaGetLastError();
+}
+
+const char *mw_gpu_error_name(cudaError_t err)
+{
+    return cudaGetErrorName(err);
+}
+
+const char *mw_gpu_error_string(cudaError_t err)
+{
+    return cudaGetErrorString(err);
+}
+
+cudaError_t mw_gpu_stream_create(cudaStream_t *s)
+{
+    return cudaStreamCreateWithFlags(s, cudaStreamNonBlocking);
+}
+
+cudaError_t mw_gpu_stream_destroy(cudaStream_t s)
+{
+    return cudaStreamDestroy(s);
+}
+
+cudaError_t mw_gpu_event_create(mw_gpu_event *e)
+{
+    return cudaEventCreate(e);
+}
+
+cudaError_t mw_gpu_event_destroy(mw_gpu_event e)
+{
+    return cudaEventDestroy(e);
+}
+
+cudaError_t mw_gpu_event_record(mw_gpu_event e, cudaStream_t s)
+{
+    return cudaEventRecord(e, s);
+}
+
+cudaError_t mw_gpu_event_elapsed_ms(float *ms, mw_gpu_event start, mw_gpu_event stop)
+{
+    return cudaEventElapsedTime(ms, start, stop);
+}
+
+cudaError_t mw_gpu_capture_begin(cudaStream_t s)
+{
+    return cudaStreamBeginCapture(s, cudaStreamCaptureModeRelaxed);
+}
+
+cudaError_t mw_gpu_capture_end(cudaStream_t s, mw_gpu_graph *g)
+{
+    return cudaStreamEndCapture(s, g);
+}
+
+cudaError_t mw_gpu_graph_replay(mw_gpu_graph g, cudaStream_t s)
+{
+    cudaGraphExec_t exec = NULL;
+    cudaError_t err = cudaGraphInstantiate(&exec, g, 0);
+    if (err == cudaSuccess)
+        err = cudaGraphLaunch(exec, s);
+    if (err == cudaSuccess)
+        err = cudaStreamSynchronize(s);
+    if (exec)
+        cudaGraphExecDestroy(exec);
+    return err;
+}
+
+cudaError_t mw_gpu_graph_destroy(mw_gpu_graph g)
+{
+    return cudaGraphDestroy(g);
+}
