@@ -366,7 +366,7 @@ __device__ __forceinline__ void kv_tile(uint32_t sQ, uint32_t sKj, uint32_t sVj,
                 s[mt][nt][e] = 0.f;
     /* Q_i from shared memory: a rolled loop over k-steps (no register
      * indexing needs it unrolled), so ptxas cannot hoist the loads of all
-     * KD k-steps at once (that spilled at d = 128, Bc = 64). */
+     * KD k-steps at once (that spills at d = 128, Bc = 64). */
 #pragma unroll(C::QREG ? C::KD : 1)
     for (int kd = 0; kd < C::KD; kd++) {
         uint32_t qa[C::MT][4];
