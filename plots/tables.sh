@@ -1,7 +1,8 @@
 #!/bin/sh
 # tables.sh: refresh the bench tables in the lessons and the README from the
 # results of the workbook's reference GPU (or GPU=<folder> under results/).
-# A file is touched only where it has the bench-table markers.
+# A file is touched only where it has the bench-table markers, or a lesson's
+# named table markers (plots/lesson-table.sh).
 set -eu
 gpu=${GPU:-NVIDIA_H100_80GB_HBM3}
 status=0
@@ -14,6 +15,15 @@ for lesson in chapters/[0-9][0-9]-*/README.md; do
         continue
     fi
     sh plots/readme-table.sh "$lesson" "$bench" && echo "  TABLE   $lesson" || status=1
+done
+# A lesson's other tables, <!-- BEGIN table NAME -->: NAME.csv of the same
+# results folder, or what the lesson's NAME.awk makes of that folder.
+for lesson in chapters/[0-9][0-9]-*/README.md; do
+    ch=$(basename "$(dirname "$lesson")")
+    for name in $(sed -n 's/^[ \t]*<!-- BEGIN table \([A-Za-z0-9_-]*\) -->.*/\1/p' "$lesson"); do
+        sh plots/lesson-table.sh "$lesson" "$name" "results/$gpu/$ch" >/dev/null &&
+            echo "  TABLE   $lesson ($name)" || status=1
+    done
 done
 # The README shows chapter 01's table.
 if grep -q '<!-- BEGIN bench-table -->' README.md && [ -f "results/$gpu/01-vector-add/bench.csv" ]; then
