@@ -41,6 +41,7 @@ hidden-cases-bad any docs/instructors.md
 grade-no-submission any docs/instructors.md
 grade-no-gpu nogpu docs/instructors.md
 grade-class gpu docs/instructors.md
+gradebook gpu docs/instructors.md
 EOF
 }
 
@@ -104,10 +105,19 @@ capture_grade_no_gpu() {
         OUT="$1/grades" 2>&1 | grep -v '^warning: user nobody'
 }
 capture_grade_class() {
-    # The fixture class (tests/class/01-vector-add/EXPECTED.md says what each
-    # student should get), graded with the default rubric and no hidden cases.
-    make -s --no-print-directory grade CH=01 SUBMISSIONS=tests/class/01-vector-add \
-        OUT="$1/grades" HIDDEN=/dev/null 2>&1 | grep -v '^warning: user nobody'
+    # Four students of the fixture class (tests/class/01-vector-add/EXPECTED.md
+    # says what each should get): a pass, a build failure, a version not
+    # handed in, and one file for both versions; default rubric, no hidden
+    # cases. The rest of the class adds time (erin times out on every case).
+    mkdir -p "$1/class"
+    cp -R tests/class/01-vector-add/alice tests/class/01-vector-add/dave \
+        tests/class/01-vector-add/ivan tests/class/01-vector-add/mallory.cu "$1/class/" || return 2
+    make -s --no-print-directory grade CH=01 SUBMISSIONS="$1/class" OUT="$1/grades" \
+        HIDDEN=/dev/null 2>&1 | grep -v '^warning: user nobody'
+}
+capture_gradebook() {
+    # The gradebook that grade-class wrote (captured just before it).
+    cat "$1/../grade-class/grades/gradebook.csv"
 }
 
 capture() {
