@@ -5,7 +5,7 @@
 #   sh docs/samples.sh capture DIR [NAME...]   run the commands, save DIR/NAME.txt
 #   sh docs/samples.sh render [DIR]            put each sample into the docs
 #   sh docs/samples.sh check [DIR]             exit 1 when a doc differs from
-#                                              its samples (tests/t0131-samples.t)
+#                                              its samples (tests/t0305-doc-samples.t)
 #   sh docs/samples.sh list                    every sample: NAME, needs, doc
 #
 # DIR is docs/samples in the repository. In a doc, a sample sits between

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# t0131-samples.t: the sample outputs in README.md and docs/*.md are the
+# t0305-doc-samples.t: the sample outputs in README.md and docs/*.md are the
 # files docs/samples.sh captured from real runs (docs/samples/NAME.txt, or
 # NAME.placeholder.txt until a GPU captures it), every marker names a
 # sample, and the samples that need no GPU are what the code prints now.
+# Numbered with the batch tests: it runs make grade, which may make a
+# /tmp/mw-batch-* folder that t0300 and t0301 count (make test runs t030x
+# one after another).
 . tests/lib.sh
 
 [ -f docs/samples.sh ] || skip_all "no docs/samples.sh"
