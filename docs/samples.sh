@@ -29,9 +29,10 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 2
 
 # The docs that may show samples (MW_SAMPLE_DOCS: others, for the tests).
-docs() { if [ -n "${MW_SAMPLE_DOCS:-}" ]; then echo "$MW_SAMPLE_DOCS"; else ls README.md docs/*.md; fi; }
+docs() { if [ -n "${MW_SAMPLE_DOCS:-}" ]; then echo "$MW_SAMPLE_DOCS"; else ls README.md docs/*.md tests/README.md; fi; }
 
-# NAME NEEDS DOC: the samples and where each is shown.
+# NAME NEEDS DOC [md]: the samples and where each is shown; `md` is put in
+# as it is (a Markdown table), the others in a code block.
 samples() {
     cat <<'EOF'
 check-wrong-alignment gpu README.md
@@ -42,6 +43,7 @@ grade-no-submission any docs/instructors.md
 grade-no-gpu nogpu docs/instructors.md
 grade-class gpu docs/instructors.md
 gradebook gpu docs/instructors.md
+mutants-table any tests/README.md md
 EOF
 }
 
@@ -120,6 +122,38 @@ capture_gradebook() {
     cat "$1/../grade-class/grades/gradebook.csv"
 }
 
+capture_mutants_table() {
+    # Not a command's output: the mutation scores that make mutants wrote
+    # in results/<gpu>/<chapter>/mutants.csv, one row per version, so that
+    # the table follows each run of make mutants.
+    for f in results/*/*/mutants.csv; do
+        [ -f "$f" ] || continue
+        gpu=$(basename "$(dirname "$(dirname "$f")")")
+        awk -f plots/csv.awk -v gpu="$gpu" -f /dev/fd/3 "$f" 3<<'AWK'
+NR == 1 { next }
+{
+    csvsplit($0, f); ch = f[1]; v = f[2]; sub(/\.cu$/, "", v)
+    if (!(v in seen)) { seen[v] = 1; order[++n] = v }
+    count[v]++; st[v, f[8]]++
+    if (f[8] == "killed" && index(f[9], "compute-sanitizer") == 1) san[v]++
+}
+END {
+    for (i = 1; i <= n; i++) {
+        v = order[i]; k = st[v, "killed"] + 0; s = st[v, "survived"] + 0
+        other = count[v] - k - s - st[v, "equivalent"] - st[v, "stillborn"]
+        printf "| %s | %s | %s | %d | %d | %d | %d | %d | %d | %d | %s |\n", ch, v, gpu, count[v],
+            st[v, "stillborn"], k, san[v], st[v, "equivalent"], s, other,
+            k + s ? sprintf("%.1f%%", 100 * k / (k + s)) : "-"
+    }
+}
+AWK
+    done | {
+        echo '| chapter | version | GPU | mutants | stillborn | killed | of them by compute-sanitizer | equivalent | survived | not graded | score |'
+        echo '|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|'
+        cat
+    }
+}
+
 capture() {
     out=$1
     shift
@@ -129,7 +163,7 @@ capture() {
     scratch=$(mktemp -d) || exit 2
     trap 'rm -rf "$scratch"' EXIT
     status=0
-    samples | while read -r name needs doc; do
+    samples | while read -r name needs doc _; do
         if [ $# -gt 0 ]; then
             case " $* " in *" $name "*) ;; *) continue ;; esac
         fi
@@ -164,16 +198,17 @@ sample_file() {
 # render_doc DIR DOC: DOC with each sample's text put in, on stdout; exit 1
 # when a marker names no sample or has no end.
 render_doc() {
-    awk -v dir="$1" -v doc="$2" '
+    awk -v dir="$1" -v doc="$2" -v raw="$(samples | awk '$4 == "md" { printf " %s ", $1 }')" '
         function emit(name,   file, l, ok) {
             file = dir "/" name ".txt"
             if ((getline l < file) < 0) { file = dir "/" name ".placeholder.txt"
                 if ((getline l < file) < 0) { print doc ":" NR ": no sample " name > "/dev/stderr"; bad = 1; return } }
-            print "```"
+            fence = index(raw, " " name " ") == 0
+            if (fence) print "```"
             print l
             while ((getline l < file) > 0) print l
             close(file)
-            print "```"
+            if (fence) print "```"
         }
         inside && /^<!-- end sample -->$/ { inside = 0; print; next }
         inside { next }
