@@ -31,19 +31,21 @@ cd "$root" || exit 2
 # The docs that may show samples (MW_SAMPLE_DOCS: others, for the tests).
 docs() { if [ -n "${MW_SAMPLE_DOCS:-}" ]; then echo "$MW_SAMPLE_DOCS"; else ls README.md docs/*.md tests/README.md; fi; }
 
-# NAME NEEDS DOC [md]: the samples and where each is shown; `md` is put in
-# as it is (a Markdown table), the others in a code block.
+# NAME NEEDS DOC FORM [slow]: the samples and where each is shown; FORM `md`
+# is put in as it is (a Markdown table), `code` in a code block. `slow`:
+# minutes of nvcc, which the fast tests do not capture again.
 samples() {
     cat <<'EOF'
-check-wrong-alignment gpu README.md
-check-no-gpu nogpu docs/troubleshooting.md
-dist any docs/instructors.md
-hidden-cases-bad any docs/instructors.md
-grade-no-submission any docs/instructors.md
-grade-no-gpu nogpu docs/instructors.md
-grade-class gpu docs/instructors.md
-gradebook gpu docs/instructors.md
+check-wrong-alignment gpu README.md code
+check-no-gpu nogpu docs/troubleshooting.md code
+dist any docs/instructors.md code
+hidden-cases-bad any docs/instructors.md code
+grade-no-submission any docs/instructors.md code
+grade-no-gpu nogpu docs/instructors.md code
+grade-class gpu docs/instructors.md code
+gradebook gpu docs/instructors.md code
 mutants-table any tests/README.md md
+mutants-no-gpu nogpu docs/mutation-testing.md code slow
 EOF
 }
 
@@ -122,6 +124,12 @@ capture_gradebook() {
     cat "$1/../grade-class/grades/gradebook.csv"
 }
 
+capture_mutants_no_gpu() {
+    # Builds every mutant of chapter 01 (minutes of nvcc); the build time and
+    # the number of parallel builds are the machine's.
+    make -s --no-print-directory mutants CH=01 2>&1 |
+        sed -E 's/built in [0-9]+ s/built in N s/; s/building them, [0-9]+ at a time/building them, J at a time/'
+}
 capture_mutants_table() {
     # Not a command's output: the mutation scores that make mutants wrote
     # in results/<gpu>/<chapter>/mutants.csv, one row per version, so that
@@ -163,7 +171,7 @@ capture() {
     scratch=$(mktemp -d) || exit 2
     trap 'rm -rf "$scratch"' EXIT
     status=0
-    samples | while read -r name needs doc _; do
+    samples | while read -r name needs doc _ _; do
         if [ $# -gt 0 ]; then
             case " $* " in *" $name "*) ;; *) continue ;; esac
         fi
