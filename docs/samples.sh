@@ -223,7 +223,7 @@ render_doc() {
         /^<!-- sample: [A-Za-z0-9_-]+ -->$/ {
             print; name = $3; inside = 1; start = NR; emit(name); next
         }
-        /<!-- (end )?sample/ { print doc ":" NR ": malformed sample marker: " $0 > "/dev/stderr"; bad = 1 }
+        /^[ \t]*<!-- *(end )?sample/ { print doc ":" NR ": malformed sample marker: " $0 > "/dev/stderr"; bad = 1 }
         { print }
         END {
             if (inside) { print doc ":" start ": sample " name " has no <!-- end sample -->" > "/dev/stderr"; bad = 1 }
