@@ -25,6 +25,9 @@
 # from machine to machine and from edit to edit, and a doc would go stale
 # with each.
 set -u
+# Run from make (make test), make's children would print `make[1]:` where a
+# user's make prints `make:`.
+unset MAKELEVEL MAKEFLAGS MFLAGS
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 2
 
