@@ -61,15 +61,17 @@ normalise() {
         -e 's/Makefile:[0-9]+:/Makefile:NNN:/g'
 }
 
-# excerpt: a check's output cut to what a reader needs: the case before the
-# first failure, that failure with its diagnosis, then from the last case
-# line to the end (the last case, the overall hints and the count).
+# excerpt: a check's output cut to what a reader needs: its first line (the
+# seed), the case before the first failure, that failure with its
+# diagnosis, then from the last case line to the end (the last case, the
+# overall hints and the count).
 excerpt() {
     awk '
         { line[NR] = $0 }
         /^  [A-Z]+ / { last = NR; if (first == 0 && $1 != "PASS") first = NR }
         END {
             if (first == 0) { for (i = 1; i <= NR; i++) print line[i]; exit }
+            if (line[1] ~ /^memwall check /) print line[1]
             if (first > 1 && line[first - 1] ~ /^  PASS /) print line[first - 1]
             print line[first]
             for (i = first + 1; i <= NR && line[i] ~ /^      /; i++) print line[i]
@@ -96,15 +98,17 @@ capture_dist() {
     MW_DIST_OUT="$1/memwall-student.tar.gz" make -s --no-print-directory dist 2>&1 |
         sed "s|$1/|dist/|g"
 }
+# The refusals are mw-batch's, which make grade runs after caching the GPU's
+# roofs: run alone, they leave results/ untouched on a GPU that has none.
 capture_hidden_cases_bad() {
     printf 'seed 1\ncase hidden 4097 0 0\n' >"$1/bad.cases"
-    make -s --no-print-directory grade CH=01 SUBMISSIONS=tests/class/01-vector-add \
-        OUT="$1/grades" HIDDEN="$1/bad.cases" 2>&1 | grep '^mw-batch:'
+    build/tools/mw-batch --chapter 01-vector-add --submissions tests/class/01-vector-add \
+        --out "$1/grades" --timeout 30 --hidden "$1/bad.cases" 2>&1
 }
 capture_grade_no_submission() {
     mkdir -p "$1/submissions"
-    make -s --no-print-directory grade CH=01 SUBMISSIONS="$1/submissions" OUT="$1/grades" 2>&1 |
-        sed -n '/^mw-batch:/,$p' | grep -v '^make: '
+    build/tools/mw-batch --chapter 01-vector-add --submissions "$1/submissions" \
+        --out "$1/grades" --timeout 30 2>&1 | grep -v '^warning: user nobody'
 }
 capture_grade_no_gpu() {
     # The permission warning depends on the user who runs it: left out.
