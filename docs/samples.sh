@@ -6,7 +6,7 @@
 #   sh docs/samples.sh render [DIR]            put each sample into the docs
 #   sh docs/samples.sh check [DIR]             exit 1 when a doc differs from
 #                                              its samples (tests/t0305-doc-samples.t)
-#   sh docs/samples.sh list                    every sample: NAME, needs, doc
+#   sh docs/samples.sh list                    every sample: NAME NEEDS DOC FORM [slow]
 #
 # DIR is docs/samples in the repository. In a doc, a sample sits between
 #
@@ -54,9 +54,11 @@ EOF
 
 have_gpu() { build/01-vector-add/mw-chapter info >/dev/null 2>&1; }
 
-# normalise SCRATCH: machine- and edit-specific strings replaced, on stdin.
+# normalise SCRATCH: machine- and edit-specific strings replaced, on stdin;
+# the build lines make prints (`  NVCC    build/...`), which only a tree
+# not built yet shows, left out.
 normalise() {
-    sed -E -e "s|$1/|/path/to/|g" -e "s|$root|/path/to/memwall|g" \
+    sed -E -e '/^  (CC|LINK|NVCC) +[^ ]/d' -e "s|$1/|/path/to/|g" -e "s|$root|/path/to/memwall|g" \
         -e "s|${TMPDIR:-/tmp}/[A-Za-z0-9._-]+|/tmp/XXXXXX|g" \
         -e 's/Makefile:[0-9]+:/Makefile:NNN:/g'
 }
@@ -173,6 +175,9 @@ capture() {
     out=$1
     shift
     mkdir -p "$out" || exit 2
+    # Whether there is a GPU is the chapter program's answer: built first.
+    make -s --no-print-directory build/01-vector-add/mw-chapter build/tools/mw-batch >/dev/null ||
+        exit 2
     gpu=0
     have_gpu && gpu=1
     scratch=$(mktemp -d) || exit 2
