@@ -41,6 +41,7 @@ samples() {
     cat <<'EOF'
 check-wrong-alignment gpu README.md code
 check-no-gpu nogpu docs/troubleshooting.md code
+check-todo gpu docs/troubleshooting.md code
 dist any docs/instructors.md code
 hidden-cases-bad any docs/instructors.md code
 grade-no-submission any docs/instructors.md code
@@ -91,6 +92,14 @@ capture_check_wrong_alignment() {
         KERNEL=tests/wrong/01-vector-add/assumes-alignment/02_fast.cu LIBDIR="$1/lib" >/dev/null || return 2
     build/01-vector-add/mw-chapter check --lib-dir "$1/lib" --label exercises/01-vector-add \
         --timeout 30 --version 02 --seed 7 --quick-sanitize 2>&1 | excerpt
+}
+capture_check_todo() {
+    # The skeletons as committed: every launcher still not implemented.
+    [ -z "$(git status --porcelain exercises/01-vector-add)" ] || {
+        echo "samples: check-todo: exercises/01-vector-add is edited: commit or stash it" >&2
+        return 2
+    }
+    make -s --no-print-directory check CH=01 SEED=123456789 2>&1
 }
 capture_check_no_gpu() {
     make -s --no-print-directory check CH=01 SEED=123456789 2>&1
