@@ -55,7 +55,7 @@ LDLIBS    := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcudart -lstdc+
 
 # Goals that run nvcc stop before compiling anything when there is none;
 # help, clean, dist, plot, tables and skeletons do not need it.
-NVCC_GOALS := check bench traffic ceilings sanitize grade-build lib grade build test test-full \
+NVCC_GOALS := check bench traffic roofs sanitize grade-build lib grade build test test-full \
               %.so %.cu.o %/mw-chapter %/device.o
 ifeq ($(NVCC_FOUND),)
   ifneq ($(filter $(NVCC_GOALS),$(MAKECMDGOALS)),)
@@ -93,12 +93,12 @@ endif
 # headers, and a folder's own headers sit beside its sources.
 
 # Linked into more than one program; pure C.
-GRADER_SHARED := csv proc cases_file facts roofs ceilings_cache
+GRADER_SHARED := csv proc cases_file facts roofs roofs_cache
 # The chapter program's own: pure C, also linked into the unit tests ...
 MW_CHAPTER_PURE := compare supervise locate sanitize_step stats parallel ncu buffers gpu_limits
 # ... and what calls CUDA (the per-chapter objects and main.o come in
 # chapter_rules).
-MW_CHAPTER_CUDA := gpu devinfo timing harness stream_rule check_cmd impls bench traffic ceilings \
+MW_CHAPTER_CUDA := gpu devinfo timing harness stream_rule check_cmd impls bench traffic roofs_measure \
                    vector_libs cublas_lazy
 GRADER_PURE_OBJS := $(patsubst %,$(BUILD)/grader/%.o,$(GRADER_SHARED) $(MW_CHAPTER_PURE))
 MW_CHAPTER_OBJS  := $(GRADER_PURE_OBJS) $(MW_CHAPTER_CUDA:%=$(BUILD)/grader/%.o) \
@@ -113,7 +113,7 @@ MW_BATCH_OBJS := $(MW_BATCH_OWN:%=$(BUILD)/grader/batch/%.o) \
 # The facts of a bench.csv (grader/facts.h) decided from the file alone:
 # adds them to results written before the bench wrote them.
 MW_FACTS_OBJS  := $(BUILD)/grader/tools/facts_tool.o \
-                  $(patsubst %,$(BUILD)/grader/%.o,facts csv roofs ceilings_cache)
+                  $(patsubst %,$(BUILD)/grader/%.o,facts csv roofs roofs_cache)
 # Both read the solution markers with the one parser, markers.c.
 MW_STRIP_OBJS  := $(BUILD)/grader/tools/strip.o $(BUILD)/grader/tools/markers.o
 MW_MUTATE_OBJS := $(BUILD)/grader/tools/mutate.o $(BUILD)/grader/tools/markers.o
@@ -271,7 +271,7 @@ endif
 
 # ---- what users run -------------------------------------------------------------
 
-.PHONY: help check bench traffic ceilings plot sanitize skeletons test test-full build build-fast clean \
+.PHONY: help check bench traffic roofs plot sanitize skeletons test test-full build build-fast clean \
         grade-build tables lib grade dist
 
 help:
@@ -287,7 +287,7 @@ help:
 	@echo '  make traffic CH=01    measured DRAM bytes with Nsight Compute (traffic.csv)'
 	@echo '  make plot CH=01       speed, traffic and roofline plots (PNG and SVG, gnuplot)'
 	@echo '  make sanitize CH=01   compute-sanitizer memcheck, racecheck, initcheck, synccheck'
-	@echo '  make ceilings         measure and cache this GPU'"'"'s roofs (copy, FP32, TF32, bf16 GEMM)'
+	@echo '  make roofs            measure and cache this GPU'"'"'s roofs (copy, FP32, TF32, bf16 GEMM)'
 	@echo
 	@echo 'Instructors:'
 	@echo '  make grade CH=01 SUBMISSIONS=dir   grade a class, sandboxed: gradebook.csv,'
@@ -335,7 +335,7 @@ help:
 	@echo '  NVCC=path             nvcc (default: the one on the PATH, else /usr/local/cuda/bin/nvcc)'
 	@echo '  CUDA_HOME=dir         the toolkit (default: where nvcc is; /usr/local/cuda)'
 	@echo '  CC=gcc                the C compiler of the host code'
-	@echo '  RESULTS=results       where bench, traffic and ceilings write'
+	@echo '  RESULTS=results       where bench, traffic and roofs write'
 	@echo '                        (make plot and make tables read results/)'
 	@echo '  BUILD=build           the build folder (the tests expect build/)'
 	@echo '  TEST_JOBS=2           jobs of make test'"'"'s build and test files at a time'
@@ -380,8 +380,8 @@ bench: $(GRADER) $(STUDENT_LIBS) $(REF_LIBS)
 traffic: $(GRADER) $(STUDENT_LIBS) $(REF_LIBS)
 	$(Q)$(GRADER) traffic $(BENCH_ARGS)
 
-ceilings: $(BUILD)/$(firstword $(CHAPTERS))/mw-chapter
-	$(Q)$< ceilings --results $(RESULTS) --force
+roofs: $(BUILD)/$(firstword $(CHAPTERS))/mw-chapter
+	$(Q)$< roofs --results $(RESULTS) --force
 
 # The plots draw the roofs that build/tools/mw-facts lists (grader/roofs.c).
 plot: $(BUILD)/tools/mw-facts
@@ -400,7 +400,7 @@ sanitize: $(GRADER) $(SRC_LIBS)
 HIDDEN_DEFAULT = $(wildcard instructor/hidden/$(CHAPTER).cases)
 grade: $(GRADER) $(REF_LIBS) $(BUILD)/tools/mw-batch
 	$(if $(SUBMISSIONS),,$(error give the submissions: make grade CH=01 SUBMISSIONS=path/))
-	$(Q)$(GRADER) ceilings --results $(RESULTS) >/dev/null || [ $$? -eq 77 ]
+	$(Q)$(GRADER) roofs --results $(RESULTS) >/dev/null || [ $$? -eq 77 ]
 	$(Q)$(BUILD)/tools/mw-batch --chapter $(CHAPTER) --submissions $(SUBMISSIONS) \
 	    --out $(or $(OUT),grades/$(CHAPTER)) --timeout $(TIMEOUT) \
 	    $(if $(or $(HIDDEN),$(HIDDEN_DEFAULT)),--hidden $(or $(HIDDEN),$(HIDDEN_DEFAULT))) \

@@ -10,7 +10,7 @@
 #define _GNU_SOURCE
 #include "bench.h"
 
-#include "ceilings.h"
+#include "roofs_cache.h"
 #include "facts.h"
 #include "cuda_check.h"
 #include "csv.h"
@@ -161,11 +161,11 @@ static void write_row(mw_csv *csv, const mw_chapter *ch, const row *r, const mw_
 /* Decides the run's facts and writes its rows; fills rows and facts (n
  * each) for the terminal and the verdict. Returns mw_csv_close's answer. */
 static int write_run(mw_csv *csv, const mw_chapter *ch, const run *rn,
-                     const mw_ceilings *ceilings, mw_bench_row *rows, mw_row_facts *facts)
+                     const mw_roof_values *roof_values, mw_bench_row *rows, mw_row_facts *facts)
 {
     for (int i = 0; i < rn->n; i++)
         rows[i] = bench_row(ch, &rn->rows[i]);
-    mw_facts_decide(rows, rn->n, ceilings, &mw_roofs, facts);
+    mw_facts_decide(rows, rn->n, roof_values, &mw_roofs, facts);
     for (int i = 0; i < rn->n; i++)
         write_row(csv, ch, &rn->rows[i], rows, facts, i);
     return mw_csv_close(csv);
@@ -173,24 +173,24 @@ static int write_run(mw_csv *csv, const mw_chapter *ch, const run *rn,
 
 /* Percent of the implementation's roof (the chapter's, or a version's or
  * library's own, as the roof table measures it), and whether it is
- * impossibly fast (5% allows for the run-to-run spread of the ceiling
+ * impossibly fast (5% allows for the run-to-run spread of the roof
  * itself). */
-static double percent_of_roof(const char *which, const mw_ceilings *ceilings, const row *r,
+static double percent_of_roof(const char *which, const mw_roof_values *roof_values, const row *r,
                               int *too_fast)
 {
-    double pct = mw_ceilings_percent(ceilings, &mw_roofs, which, r->bytes, r->flops,
-                                     r->t.time_ms * 1e-3);
+    double pct = mw_roof_value_percent(roof_values, &mw_roofs, which, r->bytes, r->flops,
+                                       r->t.time_ms * 1e-3);
     *too_fast = pct > 105;
     return pct;
 }
 
 /* "measured roofs on this GPU: copy 2989 GB/s, FP32 GEMM 51.4 TFLOP/s, ..." */
-static void print_roofs(const mw_ceilings *ceilings)
+static void print_roofs(const mw_roof_values *roof_values)
 {
     printf("\nmeasured roofs on this GPU:");
     for (int i = 0; i < mw_roofs.count; i++) {
         char value[64];
-        mw_roof_format(&mw_roofs.roof[i], ceilings->value[i], value, sizeof value);
+        mw_roof_format(&mw_roofs.roof[i], roof_values->value[i], value, sizeof value);
         printf("%s %s %s", i ? "," : "", mw_roofs.roof[i].label, value);
     }
     printf("\n");
@@ -303,7 +303,7 @@ static void footprint_row(mw_csv *csv, const mw_chapter *ch, const mw_impl *im,
  * as im runs it, with its op): its row, flagged where there is no time or
  * it is not to be trusted. */
 static row measure(const mw_chapter *ch, const mw_bench_opts *o, int bi, const mw_case *c,
-                   const mw_impl *im, mw_timer *timer, const mw_ceilings *ceilings,
+                   const mw_impl *im, mw_timer *timer, const mw_roof_values *roof_values,
                    const mw_inputs *in, mw_views *v)
 {
     row r = {.im = im, .size = ch->bench_x(c), .op = mw_case_for(c, im->op).op, .pct = NAN};
@@ -329,7 +329,7 @@ static row measure(const mw_chapter *ch, const mw_bench_opts *o, int bi, const m
     MW_CUDA(err);
     r.measured = 1;
     int too_fast;
-    r.pct = percent_of_roof(impl_roof(ch, im), ceilings, &r, &too_fast);
+    r.pct = percent_of_roof(impl_roof(ch, im), roof_values, &r, &too_fast);
     if (!right_when_timed(ch, im, c, &fresh))
         r.flag = "wrong-when-timed";
     else if (r.t.side_stream)
@@ -341,8 +341,8 @@ static row measure(const mw_chapter *ch, const mw_bench_opts *o, int bi, const m
 
 /* Times every implementation at bench case bi; appends its rows to rn. */
 static void bench_case(const mw_chapter *ch, const mw_bench_opts *o, int bi, mw_impl *impls,
-                       int nimpl, mw_timer *timer, const mw_ceilings *ceilings, mw_csv *footprint,
-                       run *rn)
+                       int nimpl, mw_timer *timer, const mw_roof_values *roof_values,
+                       mw_csv *footprint, run *rn)
 {
     mw_views v;
     int have_views = 0;
@@ -353,7 +353,7 @@ static void bench_case(const mw_chapter *ch, const mw_bench_opts *o, int bi, mw_
         if (footprint && strcmp(impls[i].kind, "roof") != 0)
             footprint_row(footprint, ch, &impls[i], &c, &v);
         row *r = &rn->rows[rn->n++];
-        *r = measure(ch, o, bi, &c, &impls[i], timer, ceilings, &in, &v);
+        *r = measure(ch, o, bi, &c, &impls[i], timer, roof_values, &in, &v);
         if (strcmp(r->flag, "faster-than-roof") == 0)
             fprintf(stderr, "bench: %s is faster than the measured roof allows: check it\n",
                     impls[i].name);
@@ -390,15 +390,15 @@ static void run_free(run_space *sp)
 }
 
 /* The terminal's table, the roofs and the chapter's verdict. */
-static void report(const mw_chapter *ch, const run_space *sp, const mw_ceilings *ceilings)
+static void report(const mw_chapter *ch, const run_space *sp, const mw_roof_values *roof_values)
 {
     print_table(ch, sp->rows, sp->facts, sp->rn.n,
                 ch->bench_x(&ch->bench_cases[ch->nbench - 1]));
-    print_roofs(ceilings);
+    print_roofs(roof_values);
     mw_result *res = verdict_results(sp->rows, sp->facts, sp->rn.n);
     /* The verdicts compare with the copy bandwidth, whatever the chapter's roof. */
     if (res)
-        ch->verdict(res, sp->rn.n, mw_ceilings_value(ceilings, &mw_roofs, "copy"));
+        ch->verdict(res, sp->rn.n, mw_roof_value(roof_values, &mw_roofs, "copy"));
     free(res);
 }
 
@@ -410,8 +410,8 @@ int mw_cmd_bench(const mw_chapter *ch, const mw_bench_opts *o)
         printf("bench: %s; skipped\n", why);
         return 77;
     }
-    mw_ceilings ceilings;
-    if (mw_ceilings_get(o->results_root, info.dir, info.name, o->force_ceilings, &ceilings) != 0)
+    mw_roof_values roof_values;
+    if (mw_roof_cache_get(o->results_root, info.dir, info.name, o->force_roofs, &roof_values) != 0)
         return 2;
     run_space sp;
     if (run_alloc(&sp, ch->nbench) != 0)
@@ -433,19 +433,19 @@ int mw_cmd_bench(const mw_chapter *ch, const mw_bench_opts *o)
     printf("memwall bench %s on %s, seed %llu: %d implementations, %d sizes\n", ch->id,
            info.name, (unsigned long long)o->seed, nimpl, ch->nbench);
     for (int bi = 0; bi < ch->nbench; bi++) {
-        bench_case(ch, o, bi, impls, nimpl, &timer, &ceilings, with_footprint ? &fcsv : NULL,
+        bench_case(ch, o, bi, impls, nimpl, &timer, &roof_values, with_footprint ? &fcsv : NULL,
                    &sp.rn);
         char label[32];
         mw_size_label(ch->bench_x(&ch->bench_cases[bi]), label, sizeof label);
         printf("  size %-8s done (%d implementations)\n", label, nimpl);
         fflush(stdout);
     }
-    if (write_run(&csv, ch, &sp.rn, &ceilings, sp.rows, sp.facts) != 0 ||
+    if (write_run(&csv, ch, &sp.rn, &roof_values, sp.rows, sp.facts) != 0 ||
         (with_footprint && mw_csv_close(&fcsv) != 0))
         return 2;
     snprintf(path, sizeof path, "%s/%s/%s/env.csv", o->results_root, info.dir, ch->id);
     mw_devinfo_write_env(path, &info, ch->id, ch->title, ch->size_label, o->seed);
-    report(ch, &sp, &ceilings);
+    report(ch, &sp, &roof_values);
     printf("\nwrote %s/%s/%s/bench.csv\n", o->results_root, info.dir, ch->id);
     mw_impls_free(impls, nimpl);
     mw_timer_free(&timer);
@@ -469,8 +469,8 @@ int mw_cmd_perf(const mw_chapter *ch, const mw_bench_opts *o, double size, const
         fprintf(stderr, "perf: %s has no bench size %.0f\n", ch->id, size);
         return 2;
     }
-    mw_ceilings ceilings;
-    if (mw_ceilings_get(o->results_root, info.dir, info.name, 0, &ceilings) != 0)
+    mw_roof_values roof_values;
+    if (mw_roof_cache_get(o->results_root, info.dir, info.name, 0, &roof_values) != 0)
         return 2;
     mw_impl impls[MW_MAX_IMPLS];
     int nimpl = mw_impls_load(ch, o, impls);
@@ -480,8 +480,8 @@ int mw_cmd_perf(const mw_chapter *ch, const mw_bench_opts *o, double size, const
     run_space sp;
     if (run_alloc(&sp, 1) != 0 || mw_csv_open(&csv, out, bench_header) != 0)
         return 2;
-    bench_case(ch, o, bi, impls, nimpl, &timer, &ceilings, NULL, &sp.rn);
-    int rc = write_run(&csv, ch, &sp.rn, &ceilings, sp.rows, sp.facts) == 0 ? 0 : 2;
+    bench_case(ch, o, bi, impls, nimpl, &timer, &roof_values, NULL, &sp.rn);
+    int rc = write_run(&csv, ch, &sp.rn, &roof_values, sp.rows, sp.facts) == 0 ? 0 : 2;
     mw_impls_free(impls, nimpl);
     mw_timer_free(&timer);
     run_free(&sp);

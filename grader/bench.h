@@ -1,6 +1,6 @@
 /* bench.h: timing every implementation (student, reference, library, roof;
  * impls.h) on the same GPU in one run. Traffic: traffic.h; the roofs:
- * ceilings.h. */
+ * roofs_cache.h. */
 #ifndef MW_BENCH_H
 #define MW_BENCH_H
 

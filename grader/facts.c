@@ -77,14 +77,14 @@ static int library_of(const mw_bench_row *rows, int n, int i)
     return -1;
 }
 
-void mw_facts_decide(const mw_bench_row *rows, int n, const mw_ceilings *c,
+void mw_facts_decide(const mw_bench_row *rows, int n, const mw_roof_values *c,
                      const mw_roof_table *t, mw_row_facts *facts)
 {
     for (int i = 0; i < n; i++)
         decide_timed(&rows[i], &facts[i]);
     for (int i = 0; i < n; i++) {
         mw_row_facts *f = &facts[i];
-        f->roof_value = c ? mw_ceilings_value(c, t, rows[i].roof) : NAN;
+        f->roof_value = c ? mw_roof_value(c, t, rows[i].roof) : NAN;
         f->roof = mw_roof_find(t, rows[i].roof);
         f->library = library_of(rows, n, i);
         f->vs_library = NAN;

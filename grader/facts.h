@@ -13,7 +13,7 @@
 #ifndef MW_FACTS_H
 #define MW_FACTS_H
 
-#include "ceilings.h"
+#include "roofs_cache.h"
 #include "csv.h"
 
 #include <stdio.h>
@@ -65,7 +65,7 @@ const char *mw_flag_not_timed_why(const char *flag);
 
 /* Decides facts[i] for each of rows[0..n): one bench run. c gives the
  * roofs' values (NULL: unknown), t the roof table they follow. */
-void mw_facts_decide(const mw_bench_row *rows, int n, const mw_ceilings *c,
+void mw_facts_decide(const mw_bench_row *rows, int n, const mw_roof_values *c,
                      const mw_roof_table *t, mw_row_facts *facts);
 
 /* The chapter's roof as a bench.csv without a chapter_roof column shows

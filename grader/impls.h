@@ -11,7 +11,7 @@ typedef struct mw_bench_opts {
     const char *results_root;  /* "results" */
     const char *self;          /* this program's path (traffic runs it under ncu) */
     uint64_t seed;
-    int force_ceilings;
+    int force_roofs;
 } mw_bench_opts;
 
 /* One implementation: a kernel version from a .so, or a library call. */

@@ -4,7 +4,7 @@
 #include "bench.h"
 #include "traffic.h"
 #include "cases_file.h"
-#include "ceilings.h"
+#include "roofs_cache.h"
 #include "csv.h"
 #include "devinfo.h"
 #include "check_cmd.h"
@@ -46,7 +46,7 @@ static void usage(FILE *fp)
             "            measured DRAM bytes with Nsight Compute; write traffic.csv\n"
             "  perf      --size X --out FILE [--student DIR] [--reference DIR] [--seed S]\n"
             "            time every implementation at one bench size into FILE\n"
-            "  ceilings  [--results DIR] [--force]   measure and cache this GPU's roofs\n"
+            "  roofs     [--results DIR] [--force]   measure and cache this GPU's roofs\n"
             "  list      [--csv]   the chapter's versions and cases (--csv: for programs)\n"
             "  info      the GPU and its software (exit 77 when there is none)\n",
             mw_chapter_def.id);
@@ -289,7 +289,7 @@ int main(int argc, char **argv)
             else if (strcmp(a, "--quick-sanitize") == 0)
                 check.quick_sanitize = 1;
             else if (strcmp(a, "--force") == 0)
-                bench.force_ceilings = 1;
+                bench.force_roofs = 1;
             else if (strcmp(a, "--csv") == 0 && strcmp(cmd, "list") == 0)
                 list_csv = 1;
             else {
@@ -348,8 +348,8 @@ int main(int argc, char **argv)
         return mw_cmd_traffic(ch, &bench);
     if (strcmp(cmd, "traffic-run") == 0 && map)
         return mw_cmd_traffic_run(ch, &bench, map);
-    if (strcmp(cmd, "ceilings") == 0)
-        return mw_cmd_ceilings(bench.results_root, bench.force_ceilings);
+    if (strcmp(cmd, "roofs") == 0)
+        return mw_cmd_roofs(bench.results_root, bench.force_roofs);
     if (strcmp(cmd, "info") == 0)
         return print_info();
     if (strcmp(cmd, "list") == 0) {

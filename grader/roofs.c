@@ -4,7 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "roofs.h"
 
-#include "ceilings.h"
+#include "roofs_cache.h"
 #include "csv.h"
 #include "mw.h"
 
@@ -12,14 +12,14 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The measurements are GPU code, in ceilings.c. Weak references let the
+/* The measurements are GPU code, in roofs_measure.c. Weak references let the
  * unit tests link this table without CUDA: there the pointers are NULL. */
 #pragma weak mw_measure_copy
 #pragma weak mw_measure_fp32_gemm
 #pragma weak mw_measure_tf32_gemm
 #pragma weak mw_measure_bf16_gemm
 
-/* The details are ceilings.csv's, as committed under results/: keep them
+/* The details are roofs.csv's, as committed under results/: keep them
  * as they are, or the cache files differ for no change in the method. The
  * plot labels and descriptions reach the committed plots and README tables
  * through bench.csv (facts.h): changing one changes those. */
@@ -46,7 +46,7 @@ static const mw_roof project_roofs[] = {
 };
 
 _Static_assert(sizeof project_roofs / sizeof project_roofs[0] <= MW_MAX_ROOFS,
-               "more roofs than mw_ceilings.value[] holds: raise MW_MAX_ROOFS");
+               "more roofs than mw_roof_values.value[] holds: raise MW_MAX_ROOFS");
 
 const mw_roof_table mw_roofs = {project_roofs,
                                 (int)(sizeof project_roofs / sizeof project_roofs[0])};
@@ -72,11 +72,11 @@ const mw_roof *mw_roof_find(const mw_roof_table *t, const char *name)
 
 /* In this order of operations, the bench's pct_roof is the same double it
  * was before the table, to the last bit. */
-double mw_roof_percent(const mw_roof *r, double ceiling, double bytes, double flops,
+double mw_roof_percent(const mw_roof *r, double roof_value, double bytes, double flops,
                        double seconds)
 {
     double amount = r->counts == MW_ROOF_BYTES ? bytes : flops;
-    return 100 * amount / seconds / 1e9 / ceiling;
+    return 100 * amount / seconds / 1e9 / roof_value;
 }
 
 /* GEMM rates read best in TFLOP/s, bandwidths in whole GB/s. */
@@ -113,7 +113,7 @@ void mw_roof_speed_label(const mw_roof *r, double value, char *text, size_t len)
     snprintf(text, len, "%s roof %.0f %s (%s)", r->plot_label, value, r->unit, r->plot_note);
 }
 
-int mw_roofs_write_csv(FILE *f, const mw_roof_table *t, const mw_ceilings *c)
+int mw_roofs_write_csv(FILE *f, const mw_roof_table *t, const mw_roof_values *c)
 {
     fputs("name,role,counts,unit,value,legend,speed_label\n", f);
     for (int i = 0; i < t->count; i++) {

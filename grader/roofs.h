@@ -6,15 +6,15 @@
  * Each row of the table says everything about one roof: the name chapters,
  * versions and libraries give it (mw_chapter.roof, mw_version.roof,
  * mw_library.roof), what its rate counts (bytes or FLOPs), its unit, the
- * metric it is cached under in results/<gpu>/ceilings.csv, how the
+ * metric it is cached under in results/<gpu>/roofs.csv, how the
  * terminal, the plots and the tables name it, how it is measured, and the
  * function that measures it. Adding a roof is one row in roofs.c and its
- * measurement in ceilings.c; the bench, the cache and the startup check
+ * measurement in roofs_measure.c; the bench, the cache and the startup check
  * follow the table, and bench.csv carries the row's unit, count and names
  * to the plots and tables (facts.h).
  *
  * Everything here but the measurements is pure C and unit-tested
- * (tests/unit/test_roofs.c); the measurements are GPU code (ceilings.c). */
+ * (tests/unit/test_roofs.c); the measurements are GPU code (roofs_measure.c). */
 #ifndef MW_ROOFS_H
 #define MW_ROOFS_H
 
@@ -38,11 +38,11 @@ typedef struct mw_roof {
     const char *name;        /* "copy": as chapters and libraries name it */
     mw_roof_counts counts;   /* what its rate counts */
     const char *unit;        /* "GB/s" or "GFLOP/s": the unit of its value */
-    const char *metric;      /* "copy_gbps": its row in ceilings.csv */
+    const char *metric;      /* "copy_gbps": its row in roofs.csv */
     const char *label;       /* "FP32 GEMM": how the terminal names it */
     const char *plot_label;  /* "FP32": how the plots and tables name it ("FP32 roof") */
     const char *description; /* "FP32 GEMM rate (cuBLAS)": what it is, for the tables' captions */
-    const char *detail;      /* how it is measured, one line (ceilings.csv's detail) */
+    const char *detail;      /* how it is measured, one line (roofs.csv's detail) */
     const char *plot_note;   /* "measured, cuBLAS SGEMM": the plots' legend, in brackets */
     mw_roof_measure *measure; /* GPU code; NULL where it is not linked (unit tests) */
 } mw_roof;
@@ -52,13 +52,13 @@ typedef struct mw_roof_table {
     int count;
 } mw_roof_table;
 
-/* The most roofs a table may hold: the size of mw_ceilings.value[]. */
+/* The most roofs a table may hold: the size of mw_roof_values.value[]. */
 #define MW_MAX_ROOFS 8
 
 /* The project's roofs: copy, fp32, tf32, bf16. */
 extern const mw_roof_table mw_roofs;
 
-/* The measurements of the project's roofs (ceilings.c). */
+/* The measurements of the project's roofs (roofs_measure.c). */
 mw_roof_measure mw_measure_copy, mw_measure_fp32_gemm, mw_measure_tf32_gemm,
     mw_measure_bf16_gemm;
 
@@ -71,8 +71,8 @@ const mw_roof *mw_roof_find(const mw_roof_table *t, const char *name);
 int mw_roof_index(const mw_roof_table *t, const char *name);
 
 /* A row's rate, its bytes or FLOPs over `seconds` in the roof's unit, in
- * percent of `ceiling`, the roof's measured value. */
-double mw_roof_percent(const mw_roof *r, double ceiling, double bytes, double flops,
+ * percent of `roof_value`, the roof's measured value. */
+double mw_roof_percent(const mw_roof *r, double roof_value, double bytes, double flops,
                        double seconds);
 /* `value` for the terminal: "2989 GB/s", or "51.4 TFLOP/s" for FLOPs. */
 void mw_roof_format(const mw_roof *r, double value, char *text, size_t len);
@@ -91,8 +91,8 @@ void mw_roof_speed_label(const mw_roof *r, double value, char *text, size_t len)
 /* Writes table t with the measured values in c (blank where NaN) as CSV,
  * the plots' one source of roofs: name,role,counts,unit,value,legend,
  * speed_label. Returns 0, or -1 on a write error. */
-struct mw_ceilings;
-int mw_roofs_write_csv(FILE *f, const mw_roof_table *t, const struct mw_ceilings *c);
+struct mw_roof_values;
+int mw_roofs_write_csv(FILE *f, const mw_roof_table *t, const struct mw_roof_values *c);
 
 /* Is every roof the chapter names, its own, its versions' and its
  * libraries', in table t? Returns 0, or -1 with one line in `why` naming

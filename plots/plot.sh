@@ -3,7 +3,7 @@
 #
 # DIR is a chapter's results folder, e.g. results/<gpu>/01-vector-add. Reads
 # DIR/bench.csv (required), DIR/traffic.csv, DIR/env.csv, DIR/footprint.csv
-# and DIR/../ceilings.csv (optional; its roofs reach the plots through
+# and DIR/../roofs.csv (optional; its roofs reach the plots through
 # `build/tools/mw-facts --roofs`, or $MW_FACTS, which `make build` builds); writes DIR/{speed,traffic,roofline}.{png,svg}
 # (and footprint.{png,svg} where footprint.csv exists; the views of
 # chapters/<chapter>/plot-views where it exists, below) and prints their paths. Exit status: 0 drawn, 1 bad input or a gnuplot
@@ -43,7 +43,7 @@ opt() { if [ -f "$1" ]; then printf '%s' "$1"; fi; }
 # shell assignments (gpu, title, impls, the measured roofs, the chapter's roof, its
 # value, unit, what it counts and its label as bench.csv gives them, axis
 # ranges, ...).
-"$facts" --roofs "$dir/../ceilings.csv" >"$tmp/roofs.csv" ||
+"$facts" --roofs "$dir/../roofs.csv" >"$tmp/roofs.csv" ||
     { echo "plot: $facts --roofs failed" >&2; exit 1; }
 prep() {   # prep DATA_DIR [REGEX]: prep.awk's data files into DATA_DIR, its variables
     # into $vars (REGEX: only the series it matches, for a view)

@@ -296,7 +296,7 @@ BEGIN {
         if (comproof / memroof / 10 < xlo) xlo = comproof / memroof / 10
         if (comproof / memroof * 10 > xhi) xhi = comproof / memroof * 10
         for (e = 1; e <= nextra; e++) {
-            if (extracounts[e] != "flops") continue   # a slope: no ridge, no ceiling
+            if (extracounts[e] != "flops") continue   # a slope: no ridge, no flat roof
             if (extra[e] / memroof * 4 > xhi) xhi = extra[e] / memroof * 4
             if (extra[e] * 2 > yhi) yhi = extra[e] * 2
         }

@@ -9,7 +9,7 @@
 # Real numbers: gnuplot divides integers as integers (51700/1000 = 51).
 memroof = memroof * 1.0; comproof = comproof * 1.0
 roofs = memroof > 0 && comproof > 0
-set title title.': roofline'.on.(roofs ? '' : "\nno ceilings.csv (measured roofs) found: no roofs drawn")
+set title title.': roofline'.on.(roofs ? '' : "\nno roofs.csv (measured roofs) found: no roofs drawn")
 set xlabel 'arithmetic intensity (FLOP per byte of DRAM traffic, log scale)'
 set ylabel 'GFLOP/s (log scale)'
 set logscale xy

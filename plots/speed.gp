@@ -3,7 +3,7 @@
 # implementation; size, speed, speed at q3, speed at q1), impls, kinds,
 # colours (space-separated lists, one word per block); the chapter's roof as
 # bench.csv describes it: unit ('GB/s'), counts ('bytes' or 'flops': what
-# speed is), rooflabel ('copy', 'FP32'), roofval (measured ceiling, 0 if
+# speed is), rooflabel ('copy', 'FP32'), roofval (measured roof, 0 if
 # unknown); nsline, slineN, slabelN (the other measured roofs that count
 # what speed counts, their values and labels, from mw-facts --roofs), xlabel, ymax,
 # ylog (1: logarithmic y axis, when a lower-precision line would flatten the
@@ -41,7 +41,7 @@ if (ylog) {
 # Below the plot, two columns: long library names would squeeze it sideways.
 set key outside below center horizontal Left reverse noenhanced spacing 1.2 width 2 maxcols 2
 
-# The ceiling as a line across the plot, labelled where the small (slow) sizes
+# The roof as a line across the plot, labelled where the small (slow) sizes
 # leave room.
 if (roofval > 0) {
     set arrow from graph 0, first roofval to graph 1, first roofval nohead lc rgb '#555555' lw 2 dt 3 front
@@ -49,7 +49,7 @@ if (roofval > 0) {
         at graph 0.02, first roofval offset 0, 0.8 left front
 }
 # On a log axis (a lower-precision line is drawn), the other roofs of what
-# speed counts too: the ceilings of those lines (TF32 in a chapter of FLOPs).
+# speed counts too: the roofs of those lines (TF32 in a chapter of FLOPs).
 if (ylog) {
     do for [i=1:nsline] {
         v = value('sline'.i) * 1.0

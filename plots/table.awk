@@ -94,7 +94,7 @@ END {
         if (E["driver"] != "") where = where ", driver " E["driver"]
         if (E["cuda_runtime"] != "") where = where ", CUDA " E["cuda_runtime"]
         # A roof the table lacks has no description: its name says what it is.
-        if (of == "") of = roof " ceiling"
+        if (of == "") of = roof " roof"
         printf "\nMeasured on %s. %% of roof: of the measured %s; vs library: library time / this time.\n", where, of
     }
 }

@@ -4,7 +4,7 @@
 
 out=$(make --no-print-directory help 2>&1)
 ok $? "make help succeeds"
-for word in check bench traffic plot sanitize ceilings test clean 'CH=' 'SRC=' 'EX=' 'SEED=' 'TIMEOUT=' 'V=1'; do
+for word in check bench traffic plot sanitize roofs test clean 'CH=' 'SRC=' 'EX=' 'SEED=' 'TIMEOUT=' 'V=1'; do
     printf '%s' "$out" | grep -q -- "$word"
     ok $? "make help mentions $word"
 done

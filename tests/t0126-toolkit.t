@@ -51,7 +51,7 @@ printf '%s' "$out" | grep -q -E "(^|[ '])nvcc -O3"
 ok $? "an nvcc on the PATH comes first, by its name"
 
 # No toolkit anywhere.
-for goal in build "check CH=01" "bench CH=01" "sanitize CH=01" "grade-build CH=01" test test-full ceilings "$so"; do
+for goal in build "check CH=01" "bench CH=01" "sanitize CH=01" "grade-build CH=01" test test-full roofs "$so"; do
     # shellcheck disable=SC2086
     out=$(m -n $goal CUDA_HOME="$scratch/none")
     rc=$?

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # t0400-plots.t: plots/plot.sh draws the six plots from the sample results (and a
-# chapter's views: plot-views), says so plainly when gnuplot, traffic counters, ceilings or bench.csv are
+# chapter's views: plot-views), says so plainly when gnuplot, traffic counters, roofs or bench.csv are
 # missing, and fails when gnuplot fails. The bench.csv files carry the facts
 # columns (build/tools/mw-facts adds them to a made-up one). TAP; run with
 # prove from the root.
@@ -30,7 +30,7 @@ has() { grep -qF -- "$2" "$1"; }          # has FILE TEXT
 png() { [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; }
 plot() { "$root/plots/plot.sh" "$@" >"$tmp/out" 2>"$tmp/err"; }
 
-# The full sample: measured traffic and ceilings.
+# The full sample: measured traffic and roofs.
 d=$tmp/r/01-vector-add
 plot "$d"; ok $? "plot.sh draws the sample"
 for f in speed traffic roofline; do
@@ -78,14 +78,14 @@ plot "$d"; ok $? "plot.sh draws the model-only sample"
 has "$d/traffic.svg" "model bytes only"; ok $? "model-only: traffic says model bytes only"
 has "$d/roofline.svg" "(model bytes)"; ok $? "model-only: roofline points say model bytes"
 
-# No traffic.csv, no ceilings.csv, a title with a quote in it.
+# No traffic.csv, no roofs.csv, a title with a quote in it.
 mkdir -p "$tmp/bare/01-vector-add"
 d=$tmp/bare/01-vector-add
 cp "$tmp/r/01-vector-add/bench.csv" "$d/"
 sed "s/^title,.*/title,Chapter 01: Amdahl's add/" "$tmp/r/01-vector-add/env.csv" > "$d/env.csv"
-plot "$d"; ok $? "plot.sh draws without traffic.csv and ceilings.csv"
+plot "$d"; ok $? "plot.sh draws without traffic.csv and roofs.csv"
 has "$d/traffic.svg" "model bytes only"; ok $? "no traffic.csv: model bytes from bench.csv"
-has "$d/roofline.svg" "no roofs drawn"; ok $? "no ceilings.csv: roofline says so"
+has "$d/roofline.svg" "no roofs drawn"; ok $? "no roofs.csv: roofline says so"
 has "$d/speed.svg" "Amdahl"; ok $? "a quote in the title survives"
 
 # A GFLOP/s chapter with a TF32 library line 8x above the FP32 roof and a
@@ -94,7 +94,7 @@ has "$d/speed.svg" "Amdahl"; ok $? "a quote in the title survives"
 # (Made-up times, to exercise the drawing only.)
 d=$tmp/fp32/09-gemm
 mkdir -p "$d"
-cp "$tmp/r/ceilings.csv" "$tmp/fp32/"
+cp "$tmp/r/roofs.csv" "$tmp/fp32/"
 awk 'BEGIN {
     print "chapter,impl,kind,size,shape,model_bytes,model_flops,reps,median_ms,q1_ms,q3_ms,wall_ms,gbps,gflops,roof,pct_roof,flag,op"
     split("reference/01_k library/sgemm library/sgemm_TF32 reference/03_bf16", im, " ")
@@ -146,9 +146,9 @@ has "$tmp/err" "run 'make build' first"; ok $? "and says to build it"
 if [ "$(gnuplot --version)" = "gnuplot 5.4 patchlevel 4" ]; then
     differ=
     for g in "$root"/results/*/; do
-        [ -f "$g/ceilings.csv" ] || continue
+        [ -f "$g/roofs.csv" ] || continue
         gpu=$(basename "$g"); mkdir -p "$tmp/committed/$gpu"
-        cp "$g/ceilings.csv" "$tmp/committed/$gpu/"
+        cp "$g/roofs.csv" "$tmp/committed/$gpu/"
         for c in "$g"/*/; do
             [ -f "$c/bench.csv" ] || continue
             ch=$(basename "$c"); cp -R "$c" "$tmp/committed/$gpu/$ch"

@@ -13,8 +13,8 @@ if [ ! -x "$root/build/tools/mw-facts" ]; then
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# facts FILE: FILE with the facts columns, no ceilings (blank roof values).
-facts() { "$root/build/tools/mw-facts" --ceilings "$tmp/no-ceilings.csv" "$1"; }
+# facts FILE: FILE with the facts columns, no roof values (blank roof values).
+facts() { "$root/build/tools/mw-facts" --roof-cache "$tmp/no-roofs.csv" "$1"; }
 
 n=0 failed=0
 ok() {   # ok STATUS NAME: STATUS 0 passes

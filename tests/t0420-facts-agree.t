@@ -66,7 +66,7 @@ for csv in results/*/[0-9][0-9]-*/bench.csv; do
     head -n 1 "$csv" | grep -q ",flag,op,$facts_columns\$"
     ok $? "$gpu/$ch: bench.csv ends with the facts columns"
     cp "$csv" "$tmp/again.csv"
-    "$tool" --ceilings "results/$gpu/ceilings.csv" "$tmp/again.csv"
+    "$tool" --roof-cache "results/$gpu/roofs.csv" "$tmp/again.csv"
     same "$gpu/$ch: its facts are what grader/facts.c decides" "$csv" "$tmp/again.csv"
     file_ratios "$csv" > "$tmp/file"
     terminal_ratios "$csv" > "$tmp/terminal"
@@ -91,11 +91,11 @@ done
 csv=results/$tables_gpu/01-vector-add/bench.csv
 if [ -f "$csv" ]; then
     cut -d, -f1-24 "$csv" > "$tmp/older.csv"
-    "$tool" --ceilings "results/$tables_gpu/ceilings.csv" "$tmp/older.csv"
+    "$tool" --roof-cache "results/$tables_gpu/roofs.csv" "$tmp/older.csv"
     same "01: mw-facts completes an earlier version's facts columns" "$csv" "$tmp/older.csv"
     # Facts columns out of order are no earlier version's: refused.
     sed '1s/,timed,not_timed_why,/,not_timed_why,timed,/' "$csv" > "$tmp/odd.csv"
-    ! "$tool" --ceilings "results/$tables_gpu/ceilings.csv" "$tmp/odd.csv" 2> /dev/null
+    ! "$tool" --roof-cache "results/$tables_gpu/roofs.csv" "$tmp/odd.csv" 2> /dev/null
     ok $? "01: facts columns out of order are refused"
 fi
 

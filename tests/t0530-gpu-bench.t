@@ -10,7 +10,7 @@ long_file "bench and traffic of every chapter"
 
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-# Reuse measured ceilings when this GPU has them, so the test stays short.
+# Reuse measured roofs when this GPU has them, so the test stays short.
 [ -d results ] && cp -r results/. "$scratch/" 2>/dev/null
 header='chapter,impl,kind,size,shape,model_bytes,model_flops,reps,median_ms,q1_ms,q3_ms,wall_ms,gbps,gflops,roof,pct_roof,flag,op,roof_value,chapter_roof,timed,not_timed_why,vs_library,vs_library_impl,roof_unit,roof_counts,roof_label,roof_description'
 

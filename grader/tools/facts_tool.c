@@ -1,9 +1,9 @@
 /* facts_tool.c: build/tools/mw-facts, the facts of a bench.csv (facts.h)
  * decided from the file alone, by the module the bench decides them with.
  *
- *   mw-facts [--ceilings FILE] BENCH.csv [OUT.csv]   write the facts columns
- *   mw-facts --table BENCH.csv                       the bench's terminal table
- *   mw-facts --roofs CEILINGS.csv                    the roofs, as the plots draw them
+ *   mw-facts [--roof-cache FILE] BENCH.csv [OUT.csv]   write the facts columns
+ *   mw-facts --table BENCH.csv                         the bench's terminal table
+ *   mw-facts --roofs ROOFS.csv                         the roofs, as the plots draw them
  *
  * The first form writes BENCH.csv (or OUT.csv) with MW_FACTS_COLUMNS after
  * its own columns, which are copied byte for byte; where the file already
@@ -11,10 +11,10 @@
  * they are decided again and the ones it lacks are added. For a bench.csv
  * written before the bench wrote them (results/ committed from a GPU this
  * machine may not have). What the file cannot tell:
- *   - roof_value: the bench does not record the ceilings it used; they are
- *     read from FILE (default: ceilings.csv two folders up, as
+ *   - roof_value: the bench does not record the roof values it used; they are
+ *     read from FILE (default: roofs.csv two folders up, as
  *     results/<gpu>/<chapter>/bench.csv has it), which is right as long as
- *     the GPU's ceilings were not measured again since; blank without one.
+ *     the GPU's roofs were not measured again since; blank without one.
  *   - chapter_roof: where the file has the column (the bench wrote it),
  *     its first row's value is kept; a file from before it does not say,
  *     and the chapter's roof is the roof of its first non-library row
@@ -24,7 +24,7 @@
  *   - the terminal's GB/s and GFLOP/s (--table) are the file's, rounded to
  *     6 digits; the bench prints them at full precision.
  * The third form writes to stdout the roof table this tool is built with,
- * with the values measured in CEILINGS.csv (blank where it lacks one, or
+ * with the values measured in ROOFS.csv (blank where it lacks one, or
  * where the file does not exist): name, role (how the roofline draws it:
  * mw_roof_role), counts, unit, value, and the words of the plots' legends.
  * plots/plot.sh draws every roof from it, none by name.
@@ -199,8 +199,8 @@ static int write_file(const bench_file *b, const char *out)
     return mw_csv_close(&csv);
 }
 
-/* ceilings.csv two folders up from the bench.csv, where results/ keeps it. */
-static void default_ceilings(const char *bench, char *path, size_t len)
+/* roofs.csv two folders up from the bench.csv, where results/ keeps it. */
+static void default_roof_cache(const char *bench, char *path, size_t len)
 {
     snprintf(path, len, "%s", bench);
     for (int up = 0; up < 2; up++) {
@@ -211,7 +211,7 @@ static void default_ceilings(const char *bench, char *path, size_t len)
             snprintf(path, len, "..");
     }
     size_t used = strlen(path);
-    snprintf(path + used, len - used, "/ceilings.csv");
+    snprintf(path + used, len - used, "/roofs.csv");
 }
 
 static void print_table(const bench_file *b)
@@ -225,36 +225,36 @@ static void print_table(const bench_file *b)
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: mw-facts [--ceilings FILE] BENCH.csv [OUT.csv]\n"
-                    "       mw-facts [--ceilings FILE] --table BENCH.csv\n"
-                    "       mw-facts --roofs CEILINGS.csv\n");
+    fprintf(stderr, "usage: mw-facts [--roof-cache FILE] BENCH.csv [OUT.csv]\n"
+                    "       mw-facts [--roof-cache FILE] --table BENCH.csv\n"
+                    "       mw-facts --roofs ROOFS.csv\n");
     return 2;
 }
 
 int main(int argc, char **argv)
 {
-    const char *ceilings_path = NULL;
+    const char *roof_cache_path = NULL;
     int table = 0, a = 1;
     if (argc == 3 && strcmp(argv[1], "--roofs") == 0) {
-        mw_ceilings c;
-        mw_ceilings_load(argv[2], &c); /* a roof it lacks is NaN: a blank value */
+        mw_roof_values c;
+        mw_roof_cache_load(argv[2], &c); /* a roof it lacks is NaN: a blank value */
         return mw_roofs_write_csv(stdout, &mw_roofs, &c) == 0 && fflush(stdout) == 0 ? 0 : 1;
     }
     for (; a < argc && argv[a][0] == '-' && argv[a][1] == '-'; a++)
         if (strcmp(argv[a], "--table") == 0)
             table = 1;
-        else if (strcmp(argv[a], "--ceilings") == 0 && a + 1 < argc)
-            ceilings_path = argv[++a];
+        else if (strcmp(argv[a], "--roof-cache") == 0 && a + 1 < argc)
+            roof_cache_path = argv[++a];
         else
             return usage();
     if (argc - a < 1 || argc - a > (table ? 1 : 2))
         return usage();
     const char *in = argv[a], *out = argc - a == 2 ? argv[a + 1] : in;
     char found[4096];
-    if (!ceilings_path)
-        default_ceilings(in, found, sizeof found), ceilings_path = found;
-    mw_ceilings c;
-    mw_ceilings_load(ceilings_path, &c); /* a roof it lacks is NaN: a blank value */
+    if (!roof_cache_path)
+        default_roof_cache(in, found, sizeof found), roof_cache_path = found;
+    mw_roof_values c;
+    mw_roof_cache_load(roof_cache_path, &c); /* a roof it lacks is NaN: a blank value */
     bench_file b;
     if (read_file(&b, in) != 0)
         return 1;

@@ -121,7 +121,7 @@ static void test_roofs(void)
         {"library/odd", "library", 8, 0, 1, 1, 1, "", "fp64"},
         {"reference/03_bf16", "reference", 8, 0, 1, 1, 1, "", "bf16"},
     };
-    mw_ceilings c = {{2988.79, 51382.2, 408485, 725000}, ""};
+    mw_roof_values c = {{2988.79, 51382.2, 408485, 725000}, ""};
     mw_row_facts f[4];
     mw_facts_decide(r, 4, &c, &mw_roofs, f);
     is_double(f[0].roof_value, 408485, 0, "a TF32 row: the TF32 roof's value");
@@ -136,7 +136,7 @@ static void test_roofs(void)
        "each row's roof: its row of the table");
     ok(f[2].roof == NULL, "an unknown roof: no row");
     mw_facts_decide(r, 3, NULL, &mw_roofs, f);
-    ok(isnan(f[1].roof_value), "no ceilings: no value");
+    ok(isnan(f[1].roof_value), "no roof values: no value");
     ok(f[1].roof == mw_roof_find(&mw_roofs, "fp32"), "but its row of the table all the same");
     is_str(mw_facts_chapter_roof(r, 3), "fp32", "the chapter's roof: its first non-library row's");
     is_str(mw_facts_chapter_roof(r, 1), "tf32", "only libraries: the first row's");
@@ -158,7 +158,7 @@ static char *slurp(const char *path)
 static void test_output(void)
 {
     mw_row_facts f[NCH02];
-    mw_ceilings c = {{2988.79, 51382.2, 408485}, ""};
+    mw_roof_values c = {{2988.79, 51382.2, 408485}, ""};
     mw_facts_decide(ch02, NCH02, &c, &mw_roofs, f);
     char path[] = "/tmp/test_facts.XXXXXX";
     int fd = mkstemp(path);
@@ -286,7 +286,7 @@ static void test_madeup(const char *out)
     for (int i = 0; i < NMADEUP; i++)
         rows[i] = (mw_bench_row){madeup_runs[i].impl, madeup_runs[i].kind, madeup_runs[i].size, 0,
                                  madeup_runs[i].ms, NAN, NAN, "", "madeup"};
-    mw_ceilings c = {{2988.79, 51382.2, 408485, 725000}, ""};
+    mw_roof_values c = {{2988.79, 51382.2, 408485, 725000}, ""};
     c.value[mw_roofs.count] = MADEUP_VALUE; /* its row: after the project's */
     mw_row_facts f[NMADEUP];
     mw_facts_decide(rows, NMADEUP, &c, &t, f);

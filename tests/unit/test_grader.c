@@ -1,6 +1,6 @@
 /* test_grader.c: unit tests of the grader's pure-C parts (no GPU needed):
  * tolerance and NaN policy, diagnosis, statistics, CSV, the ncu parser on a
- * sample ncu wrote on an H100, the ceilings cache, the input generator, the
+ * sample ncu wrote on an H100, the roofs cache, the input generator, the
  * loop split over cores, mismatch counts merged from parts, bf16 rounding,
  * the bytes of a case's buffers by element type, cases set against the
  * GPU's shared-memory limits, and compute-sanitizer's reports as make
@@ -9,7 +9,7 @@
 #include "tap.h"
 
 #include "bf16.h"
-#include "ceilings.h"
+#include "roofs_cache.h"
 #include "compare.h"
 #include "csv.h"
 #include "gpu_limits.h"
@@ -446,32 +446,31 @@ static void test_ncu_segments(void)
     free(k);
 }
 
-static void test_ceilings_cache(void)
+static void test_roof_cache(void)
 {
     char dir[] = "/tmp/mw-test-ceil-XXXXXX";
     ok(mkdtemp(dir) != NULL, "temp dir");
     char path[256];
-    snprintf(path, sizeof path, "%s/gpu/ceilings.csv", dir);
+    snprintf(path, sizeof path, "%s/gpu/roofs.csv", dir);
     /* copy, fp32, tf32, bf16 */
-    mw_ceilings c = {{3013.5, 51700, 454000, 750000}, "2026-11-22"}, back;
-    ok(mw_ceilings_load(path, &back) == -1, "a missing cache does not load");
-    ok(mw_ceilings_save(path, &c, "Some GPU, 80GB") == 0, "cache saved (folders created)");
-    ok(mw_ceilings_load(path, &back) == 0, "cache loads");
-    is_double(mw_ceilings_value(&back, &mw_roofs, "copy"), 3013.5, 1e-9,
-              "copy bandwidth round-trips");
-    is_double(mw_ceilings_value(&back, &mw_roofs, "fp32"), 51700, 1e-9, "FP32 rate round-trips");
-    is_double(mw_ceilings_value(&back, &mw_roofs, "tf32"), 454000, 1e-9, "TF32 rate round-trips");
-    is_double(mw_ceilings_value(&back, &mw_roofs, "bf16"), 750000, 1e-9, "bf16 rate round-trips");
+    mw_roof_values c = {{3013.5, 51700, 454000, 750000}, "2026-11-22"}, back;
+    ok(mw_roof_cache_load(path, &back) == -1, "a missing cache does not load");
+    ok(mw_roof_cache_save(path, &c, "Some GPU, 80GB") == 0, "cache saved (folders created)");
+    ok(mw_roof_cache_load(path, &back) == 0, "cache loads");
+    is_double(mw_roof_value(&back, &mw_roofs, "copy"), 3013.5, 1e-9, "copy bandwidth round-trips");
+    is_double(mw_roof_value(&back, &mw_roofs, "fp32"), 51700, 1e-9, "FP32 rate round-trips");
+    is_double(mw_roof_value(&back, &mw_roofs, "tf32"), 454000, 1e-9, "TF32 rate round-trips");
+    is_double(mw_roof_value(&back, &mw_roofs, "bf16"), 750000, 1e-9, "bf16 rate round-trips");
     is_str(back.date, "2026-11-22", "date round-trips");
     FILE *fp = fopen(path, "w");
     fputs("metric,value,unit,detail\ncopy_gbps,3000,GB/s,x\n", fp);
     fclose(fp);
-    ok(mw_ceilings_load(path, &back) == -1, "an incomplete cache does not load");
+    ok(mw_roof_cache_load(path, &back) == -1, "an incomplete cache does not load");
     fp = fopen(path, "w");
     fputs("metric,value,unit,detail\ncopy_gbps,3000,GB/s,x\nfp32_gflops,50000,GFLOP/s,x\n"
           "tf32_gflops,400000,GFLOP/s,x\ndate,,,2026-11-22\n", fp);
     fclose(fp);
-    ok(mw_ceilings_load(path, &back) == -1,
+    ok(mw_roof_cache_load(path, &back) == -1,
        "a cache of copy, fp32 and tf32 (before bf16) does not load: the roofs are measured again");
     unlink(path);
     snprintf(path, sizeof path, "%s/gpu", dir);
@@ -878,7 +877,7 @@ int main(int argc, char **argv)
     test_csv();
     test_ncu_sample();
     test_ncu_segments();
-    test_ceilings_cache();
+    test_roof_cache();
     test_generator();
     test_bf16_round();
     test_case_bytes();

@@ -1,18 +1,18 @@
-/* test_roofs.c: the table of roofs (grader/roofs.c) and the ceilings cache
- * that follows it (grader/ceilings_cache.c), without a GPU: lookup, percent
+/* test_roofs.c: the table of roofs (grader/roofs.c) and the roofs cache
+ * that follows it (grader/roofs_cache.c), without a GPU: lookup, percent
  * of roof, the startup check of a chapter's roof names (its own, its
  * versions' and its libraries'), the committed caches read and written
  * back byte for byte, and a made-up roof added in one place (a table row)
  * that the cache and the percent then follow.
  *
- * Arguments: ceilings.csv files written by the grader (results/<gpu>/),
+ * Arguments: roofs.csv files written by the grader (results/<gpu>/),
  * each of which must load (or, cached before a roof was added, be measured
  * again), and save back to the same bytes. */
 #define _POSIX_C_SOURCE 200809L
 #include "tap.h"
 #include "table_plus.h"
 
-#include "ceilings.h"
+#include "roofs_cache.h"
 #include "csv.h"
 #include "mw.h"
 #include "roofs.h"
@@ -75,21 +75,21 @@ static void test_percent(void)
     is_double(mw_roof_percent(fp32, 50000, 7e12, 2.5e10, 1e-3), 50, 1e-9,
               "fp32: FLOPs over time, in percent of GFLOP/s; bytes ignored");
     /* The bench's former expression, to the bit: pct_roof is unchanged. */
-    double bytes = 12.0 * 268435456, s = 1.0843e-3, ceiling = 2988.79;
-    ok(mw_roof_percent(copy, ceiling, bytes, 0, s) == 100 * bytes / s / 1e9 / ceiling,
+    double bytes = 12.0 * 268435456, s = 1.0843e-3, roof_value = 2988.79;
+    ok(mw_roof_percent(copy, roof_value, bytes, 0, s) == 100 * bytes / s / 1e9 / roof_value,
        "the same double as before the table");
-    mw_ceilings c = {0};
+    mw_roof_values c = {0};
     c.value[0] = 3000, c.value[1] = 50000, c.value[2] = 400000, c.value[3] = 800000;
-    is_double(mw_ceilings_percent(&c, &mw_roofs, "tf32", 0, 4e11, 1e-3), 100, 1e-9,
+    is_double(mw_roof_value_percent(&c, &mw_roofs, "tf32", 0, 4e11, 1e-3), 100, 1e-9,
               "by name: tf32 against the TF32 value");
-    is_double(mw_ceilings_percent(&c, &mw_roofs, "bf16", 0, 4e11, 1e-3), 50, 1e-9,
+    is_double(mw_roof_value_percent(&c, &mw_roofs, "bf16", 0, 4e11, 1e-3), 50, 1e-9,
               "bf16 against the bf16 value");
-    is_double(mw_ceilings_percent(&c, &mw_roofs, "fp32", 0, 4e11, 1e-3), 800, 1e-9,
+    is_double(mw_roof_value_percent(&c, &mw_roofs, "fp32", 0, 4e11, 1e-3), 800, 1e-9,
               "the same row against FP32: what a bf16 kernel would read without its roof");
-    ok(isnan(mw_ceilings_percent(&c, &mw_roofs, "fp64", 1, 1, 1)),
+    ok(isnan(mw_roof_value_percent(&c, &mw_roofs, "fp64", 1, 1, 1)),
        "an unknown roof is no percent, never the copy's");
-    is_double(mw_ceilings_value(&c, &mw_roofs, "fp32"), 50000, 0, "value by name");
-    ok(isnan(mw_ceilings_value(&c, &mw_roofs, "fp64")), "no value for an unknown roof");
+    is_double(mw_roof_value(&c, &mw_roofs, "fp32"), 50000, 0, "value by name");
+    ok(isnan(mw_roof_value(&c, &mw_roofs, "fp64")), "no value for an unknown roof");
     char text[64];
     mw_roof_format(copy, 2988.79, text, sizeof text);
     is_str(text, "2989 GB/s", "a bandwidth prints in whole GB/s");
@@ -197,7 +197,7 @@ static void gpu_of(const char *path, char *gpu, size_t len)
 /* The project's roofs a loaded cache has a value of: its first n rows,
  * where it was cached before the others were added (new roofs go last);
  * -1 when it lacks a roof older than one it has. */
-static int held_prefix(const mw_ceilings *c)
+static int held_prefix(const mw_roof_values *c)
 {
     int n = 0;
     while (n < mw_roofs.count && !isnan(c->value[n]))
@@ -209,14 +209,14 @@ static int held_prefix(const mw_ceilings *c)
 }
 
 /* A cache the grader wrote loads, and saves back to the same bytes: the
- * table reads and writes ceilings.csv exactly as the fixed fields did. One
+ * table reads and writes roofs.csv exactly as the fixed fields did. One
  * cached before a roof was added (a GPU not measured since) does not load:
  * the bench measures every roof again, the new one included. */
 static void test_committed(const char *path, const char *tmp)
 {
-    mw_ceilings c;
+    mw_roof_values c;
     char name[512], gpu[256];
-    int loaded = mw_ceilings_load(path, &c), n = held_prefix(&c);
+    int loaded = mw_roof_cache_load(path, &c), n = held_prefix(&c);
     int whole = n == mw_roofs.count;
     snprintf(name, sizeof name, "%s %s", path,
              whole ? "loads"
@@ -225,7 +225,7 @@ static void test_committed(const char *path, const char *tmp)
     mw_roof_table held = {mw_roofs.roof, n > 0 ? n : 0};
     char *before = slurp(path);
     gpu_of(path, gpu, sizeof gpu);
-    mw_ceilings_save_roofs(tmp, &held, &c, gpu);
+    mw_roof_cache_save_table(tmp, &held, &c, gpu);
     char *after = slurp(tmp);
     snprintf(name, sizeof name, "%s saves back to the same bytes", path);
     ok(before && after && strcmp(before, after) == 0, name);
@@ -238,14 +238,14 @@ static void test_committed(const char *path, const char *tmp)
 static void test_three_roof_cache(const char *dir)
 {
     char path[512];
-    snprintf(path, sizeof path, "%s/old/ceilings.csv", dir);
+    snprintf(path, sizeof path, "%s/old/roofs.csv", dir);
     mw_roof_table three = {mw_roofs.roof, 3};
-    mw_ceilings c = {{2988.79, 51382.2, 408485}, "2026-11-22"}, back;
-    ok(mw_ceilings_save_roofs(path, &three, &c, "Some GPU") == 0, "a cache of copy, fp32, tf32");
-    is_int(mw_ceilings_load(path, &back), -1, "without bf16 it does not load: measured again");
+    mw_roof_values c = {{2988.79, 51382.2, 408485}, "2026-11-22"}, back;
+    ok(mw_roof_cache_save_table(path, &three, &c, "Some GPU") == 0, "a cache of copy, fp32, tf32");
+    is_int(mw_roof_cache_load(path, &back), -1, "without bf16 it does not load: measured again");
     is_double(back.value[2], 408485, 0, "what it holds is still read");
-    ok(isnan(mw_ceilings_value(&back, &mw_roofs, "bf16")), "bf16 has no value");
-    ok(isnan(mw_ceilings_percent(&back, &mw_roofs, "bf16", 0, 1e12, 1)),
+    ok(isnan(mw_roof_value(&back, &mw_roofs, "bf16")), "bf16 has no value");
+    ok(isnan(mw_roof_value_percent(&back, &mw_roofs, "bf16", 0, 1e12, 1)),
        "and no percent of it, never another roof's");
     unlink(path);
     snprintf(path, sizeof path, "%s/old", dir);
@@ -296,7 +296,7 @@ static void test_plot_words(void)
     mw_roof_speed_label(&t->roof[3], 725000, text, sizeof text);
     is_str(text, "bf16 roof 725000 GFLOP/s (measured; tensor cores, bf16)",
            "and its speed plot label");
-    mw_ceilings c = {{2988.79, 51382.2, NAN, 725000}, ""};
+    mw_roof_values c = {{2988.79, 51382.2, NAN, 725000}, ""};
     char *csv = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&csv, &len);
@@ -322,13 +322,13 @@ static void test_madeup(const char *dir, const char *listing)
     const int m = mw_roofs.count; /* its row: after the project's */
     ok(madeup == &t.roof[m] && madeup->measure != NULL,
        "the new roof is found, with its measurement");
-    mw_ceilings c = {0};
+    mw_roof_values c = {0};
     c.value[0] = 3000, c.value[1] = 50000, c.value[2] = 400000, c.value[3] = 800000;
     c.value[m] = madeup ? madeup->measure(NULL) : NAN;
     snprintf(c.date, sizeof c.date, "2026-11-22");
     char path[512], old_path[512];
-    snprintf(path, sizeof path, "%s/madeup/ceilings.csv", dir);
-    ok(mw_ceilings_save_roofs(path, &t, &c, "Some GPU") == 0, "saved with the new roof");
+    snprintf(path, sizeof path, "%s/madeup/roofs.csv", dir);
+    ok(mw_roof_cache_save_table(path, &t, &c, "Some GPU") == 0, "saved with the new roof");
     char *text = slurp(path);
     ok(text && strstr(text, "\ntf32_gflops,400000,GFLOP/s,\"cublasSgemm 8192^3") &&
            strstr(text, "\nbf16_gflops,800000,GFLOP/s,\"cublasGemmEx 8192^3, bf16 A and B, bf16 "
@@ -337,18 +337,18 @@ static void test_madeup(const char *dir, const char *listing)
                         "date,,,2026-11-22\n"),
        "its row follows the others, before the date");
     free(text);
-    mw_ceilings back;
-    ok(mw_ceilings_load_roofs(path, &t, &back) == 0, "and loads back");
+    mw_roof_values back;
+    ok(mw_roof_cache_load_table(path, &t, &back) == 0, "and loads back");
     is_double(back.value[m], 1234.5, 0, "its value round-trips");
     is_double(back.value[0], 3000, 0, "beside the others");
-    is_double(mw_ceilings_percent(&back, &t, "madeup", 0, 2469e9, 1.0), 200, 1e-9,
+    is_double(mw_roof_value_percent(&back, &t, "madeup", 0, 2469e9, 1.0), 200, 1e-9,
               "a row's percent of the new roof: FLOPs over its value");
-    ok(mw_ceilings_load(path, &back) == 0, "the project's table ignores a row it does not know");
+    ok(mw_roof_cache_load(path, &back) == 0, "the project's table ignores a row it does not know");
     /* A cache from before the roof was added: loaded, but incomplete, so
      * the grader measures again. */
     snprintf(old_path, sizeof old_path, "%s/madeup/old.csv", dir);
-    mw_ceilings_save(old_path, &c, "Some GPU");
-    ok(mw_ceilings_load_roofs(old_path, &t, &back) == -1,
+    mw_roof_cache_save(old_path, &c, "Some GPU");
+    ok(mw_roof_cache_load_table(old_path, &t, &back) == -1,
        "an older cache lacks it: measured again");
     is_double(back.value[2], 400000, 0, "what it has is still read");
     ok(isnan(back.value[m]), "what it lacks is NaN");
@@ -395,7 +395,7 @@ int main(int argc, char **argv)
         argv += 2, argc -= 2;
     }
     char tmp[512];
-    snprintf(tmp, sizeof tmp, "%s/ceilings.csv", dir);
+    snprintf(tmp, sizeof tmp, "%s/roofs.csv", dir);
     for (int i = 1; i < argc; i++)
         test_committed(argv[i], tmp);
     unlink(tmp);

@@ -1,7 +1,7 @@
-/* ceilings_cache.c: the per-GPU ceilings file, one row per roof of the
+/* roofs_cache.c: the per-GPU roofs file, one row per roof of the
  * table (roofs.c), and lookups of the values it holds. */
 #define _POSIX_C_SOURCE 200809L
-#include "ceilings.h"
+#include "roofs_cache.h"
 
 #include "csv.h"
 
@@ -20,7 +20,7 @@ static int roof_of_metric(const mw_roof_table *t, const char *metric)
 }
 
 /* Every roof of the table measured: anything less is measured again. */
-static int complete(const mw_roof_table *t, const mw_ceilings *c)
+static int complete(const mw_roof_table *t, const mw_roof_values *c)
 {
     for (int i = 0; i < t->count; i++)
         if (!(c->value[i] > 0))
@@ -28,7 +28,7 @@ static int complete(const mw_roof_table *t, const mw_ceilings *c)
     return 1;
 }
 
-int mw_ceilings_load_roofs(const char *path, const mw_roof_table *t, mw_ceilings *c)
+int mw_roof_cache_load_table(const char *path, const mw_roof_table *t, mw_roof_values *c)
 {
     memset(c, 0, sizeof *c);
     for (int i = 0; i < MW_MAX_ROOFS; i++)
@@ -61,8 +61,8 @@ static void info_row(mw_csv *csv, const char *name, const char *value)
     mw_csv_end_row(csv);
 }
 
-int mw_ceilings_save_roofs(const char *path, const mw_roof_table *t, const mw_ceilings *c,
-                           const char *gpu)
+int mw_roof_cache_save_table(const char *path, const mw_roof_table *t, const mw_roof_values *c,
+                             const char *gpu)
 {
     mw_csv csv;
     if (t->count > MW_MAX_ROOFS || mw_csv_open(&csv, path, "metric,value,unit,detail") != 0)
@@ -79,24 +79,24 @@ int mw_ceilings_save_roofs(const char *path, const mw_roof_table *t, const mw_ce
     return mw_csv_close(&csv);
 }
 
-int mw_ceilings_load(const char *path, mw_ceilings *c)
+int mw_roof_cache_load(const char *path, mw_roof_values *c)
 {
-    return mw_ceilings_load_roofs(path, &mw_roofs, c);
+    return mw_roof_cache_load_table(path, &mw_roofs, c);
 }
 
-int mw_ceilings_save(const char *path, const mw_ceilings *c, const char *gpu)
+int mw_roof_cache_save(const char *path, const mw_roof_values *c, const char *gpu)
 {
-    return mw_ceilings_save_roofs(path, &mw_roofs, c, gpu);
+    return mw_roof_cache_save_table(path, &mw_roofs, c, gpu);
 }
 
-double mw_ceilings_value(const mw_ceilings *c, const mw_roof_table *t, const char *name)
+double mw_roof_value(const mw_roof_values *c, const mw_roof_table *t, const char *name)
 {
     int i = mw_roof_index(t, name);
     return i < 0 ? NAN : c->value[i];
 }
 
-double mw_ceilings_percent(const mw_ceilings *c, const mw_roof_table *t, const char *name,
-                           double bytes, double flops, double seconds)
+double mw_roof_value_percent(const mw_roof_values *c, const mw_roof_table *t, const char *name,
+                             double bytes, double flops, double seconds)
 {
     int i = mw_roof_index(t, name);
     return i < 0 ? NAN : mw_roof_percent(&t->roof[i], c->value[i], bytes, flops, seconds);

@@ -1,9 +1,9 @@
-/* ceilings.c: measuring this GPU's roofs, one function per roof of the
+/* roofs_measure.c: measuring this GPU's roofs, one function per roof of the
  * table in roofs.c (copy bandwidth, cuBLAS FP32, TF32 and bf16 GEMM rates),
  * each timed the same way as everything else. */
 #define _POSIX_C_SOURCE 200809L
 #define MW_WITH_CUBLAS
-#include "ceilings.h"
+#include "roofs_cache.h"
 
 #include "cuda_check.h"
 #include "device.h"
@@ -110,11 +110,11 @@ double mw_measure_bf16_gemm(mw_timer *t)
 }
 
 /* Measures roof i and prints its line, so that a slow roof shows progress. */
-static int measure_roof(int i, mw_timer *t, mw_ceilings *c)
+static int measure_roof(int i, mw_timer *t, mw_roof_values *c)
 {
     const mw_roof *r = &mw_roofs.roof[i];
     if (!r->measure) {
-        fprintf(stderr, "ceilings: no measurement of roof '%s' is linked\n", r->name);
+        fprintf(stderr, "roofs: no measurement of roof '%s' is linked\n", r->name);
         return -1;
     }
     char value[64];
@@ -125,12 +125,12 @@ static int measure_roof(int i, mw_timer *t, mw_ceilings *c)
     return 0;
 }
 
-int mw_ceilings_measure(mw_ceilings *c)
+int mw_roofs_measure(mw_roof_values *c)
 {
     mw_devinfo info;
     char why[512];
     if (mw_devinfo_get(&info, why, sizeof why) != 0) {
-        fprintf(stderr, "ceilings: %s\n", why);
+        fprintf(stderr, "roofs: %s\n", why);
         return -1;
     }
     mw_timer t;
@@ -145,29 +145,29 @@ int mw_ceilings_measure(mw_ceilings *c)
     return failed ? -1 : 0;
 }
 
-int mw_ceilings_get(const char *results_dir, const char *gpu_dir, const char *gpu, int force,
-                    mw_ceilings *c)
+int mw_roof_cache_get(const char *results_dir, const char *gpu_dir, const char *gpu, int force,
+                      mw_roof_values *c)
 {
     char path[4096];
-    snprintf(path, sizeof path, "%s/%s/ceilings.csv", results_dir, gpu_dir);
-    if (!force && mw_ceilings_load(path, c) == 0)
+    snprintf(path, sizeof path, "%s/%s/roofs.csv", results_dir, gpu_dir);
+    if (!force && mw_roof_cache_load(path, c) == 0)
         return 0;
-    if (mw_ceilings_measure(c) != 0)
+    if (mw_roofs_measure(c) != 0)
         return -1;
-    if (mw_ceilings_save(path, c, gpu) != 0)
+    if (mw_roof_cache_save(path, c, gpu) != 0)
         return -1;
     printf("  cached in %s\n", path);
     return 0;
 }
 
-int mw_cmd_ceilings(const char *results_root, int force)
+int mw_cmd_roofs(const char *results_root, int force)
 {
     mw_devinfo info;
     char why[512];
     if (mw_devinfo_get(&info, why, sizeof why) != 0) {
-        printf("ceilings: %s; skipped\n", why);
+        printf("roofs: %s; skipped\n", why);
         return 77;
     }
-    mw_ceilings ceilings;
-    return mw_ceilings_get(results_root, info.dir, info.name, force, &ceilings) == 0 ? 0 : 2;
+    mw_roof_values roofs;
+    return mw_roof_cache_get(results_root, info.dir, info.name, force, &roofs) == 0 ? 0 : 2;
 }

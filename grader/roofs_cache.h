@@ -1,0 +1,52 @@
+/* roofs_cache.h: this GPU's measured roofs, cached per GPU name.
+ *
+ * results/<gpu>/roofs.csv holds `metric,value,unit,detail` rows, one per
+ * roof of the table in roofs.c (its metric, value, unit and how it was
+ * measured), then `date` and `gpu` with their value in the detail column:
+ *   copy_gbps    device-to-device cudaMemcpy, bytes read + written, GB/s
+ *   fp32_gflops  cublasSgemm, pedantic FP32 (no tensor cores), GFLOP/s
+ *   tf32_gflops  cublasSgemm with TF32 tensor-core math, GFLOP/s
+ *   bf16_gflops  cublasGemmEx, bf16 A, B and C, FP32 sums (tensor cores), GFLOP/s
+ * Measured by `make roofs` (or the first bench on a new GPU), never read
+ * off a datasheet. A file that lacks a roof of the table (one cached before
+ * that roof was added) is measured again. Loading and saving (roofs_cache.c)
+ * are pure C and unit-tested; measuring (roofs_measure.c) is GPU code. */
+#ifndef MW_ROOFS_CACHE_H
+#define MW_ROOFS_CACHE_H
+
+#include "roofs.h"
+
+typedef struct mw_roof_values {
+    double value[MW_MAX_ROOFS]; /* value[i]: roof i of the table, in its unit */
+    char date[32];
+} mw_roof_values;
+
+/* The cache of table t's roofs: 0 when every roof was found, -1 otherwise
+ * (missing file or rows); a roof not found is NaN. */
+int mw_roof_cache_load_table(const char *path, const mw_roof_table *t, mw_roof_values *c);
+int mw_roof_cache_save_table(const char *path, const mw_roof_table *t, const mw_roof_values *c,
+                             const char *gpu);
+/* The same for the project's roofs (mw_roofs). */
+int mw_roof_cache_load(const char *path, mw_roof_values *c);
+int mw_roof_cache_save(const char *path, const mw_roof_values *c, const char *gpu);
+
+/* The measured value of roof `name` of table t; NaN when t has no such roof. */
+double mw_roof_value(const mw_roof_values *c, const mw_roof_table *t, const char *name);
+/* A row's speed in percent of roof `name` (mw_roof_percent); NaN for an
+ * unknown roof. */
+double mw_roof_value_percent(const mw_roof_values *c, const mw_roof_table *t, const char *name,
+                             double bytes, double flops, double seconds);
+
+/* Measures every roof of mw_roofs on the current device; prints progress. */
+int mw_roofs_measure(mw_roof_values *c);
+
+/* Loads the cache for this GPU under results_dir, measuring and saving it
+ * first when absent or when `force` is set. Returns 0 on success. */
+int mw_roof_cache_get(const char *results_dir, const char *gpu_dir, const char *gpu, int force,
+                      mw_roof_values *c);
+
+/* `mw-chapter roofs`: this GPU's roofs measured (again, with force) and
+ * cached under results_root. 0, 2 on failure, 77 without a GPU. */
+int mw_cmd_roofs(const char *results_root, int force);
+
+#endif
