@@ -279,30 +279,30 @@ static int limit_hint(const mw_views *v, char hints[][256], int nh, int max)
  * buffer past 2^31 where none did; the localisation; last what is true but
  * unspecific. */
 static int case_hints(checker *k, const mw_case *c, const mw_inputs *in, const mw_views *v,
-                      const mw_checked *r, const mw_run_facts *f, char hints[][256])
+                      const mw_checked *r, const mw_run_findings *f, char hints[][256])
 {
     int nh = mw_diagnose_run(f, hints, MAX_HINTS);
     nh += mistake_hints(k, c, in, v, r, hints + nh, MAX_HINTS - nh);
     if (k->ch->explain)
         nh += k->ch->explain(c, in, r->per, hints + nh, MAX_HINTS - nh);
-    mw_run_facts facts;
-    memset(&facts, 0, sizeof facts);
-    facts.sampled = f->sampled;
+    mw_run_findings findings;
+    memset(&findings, 0, sizeof findings);
+    findings.sampled = f->sampled;
     for (int o = 0; o < v->nout; o++) {
-        facts.n = v->spec[v->out[o]].count;
-        nh += mw_diagnose_pattern(&r->per[v->out[o]], &facts, hints + nh, MAX_HINTS - nh);
+        findings.n = v->spec[v->out[o]].count;
+        nh += mw_diagnose_pattern(&r->per[v->out[o]], &findings, hints + nh, MAX_HINTS - nh);
     }
     nh += limit_hint(v, hints, nh, MAX_HINTS);
     nh += locate_hints(k, c, in, v, r, hints + nh, MAX_HINTS - nh);
     for (int o = 0; o < v->nout; o++) {
-        facts.n = v->spec[v->out[o]].count;
-        nh += mw_diagnose_weak(&r->per[v->out[o]], &facts, hints + nh, MAX_HINTS - nh);
+        findings.n = v->spec[v->out[o]].count;
+        nh += mw_diagnose_weak(&r->per[v->out[o]], &findings, hints + nh, MAX_HINTS - nh);
     }
     return unique_hints(hints, nh);
 }
 
 static void report_mismatch(checker *k, const mw_case *c, const mw_inputs *in,
-                            const mw_views *v, const mw_checked *r, const mw_run_facts *f)
+                            const mw_views *v, const mw_checked *r, const mw_run_findings *f)
 {
     char hints[MAX_HINTS][256];
     for (int o = 0; o < v->nout; o++) {
@@ -435,9 +435,9 @@ static job_result run_job(checker *k, int jnum, mw_loaded *lib)
     mw_checked m[2];
     float *copy[2] = {NULL, NULL};
     size_t count[2] = {0, 0};
-    mw_run_facts facts = {0};
-    facts.n = v.out_total;
-    facts.sampled = c->sampled;
+    mw_run_findings findings = {0};
+    findings.n = v.out_total;
+    findings.sampled = c->sampled;
     long long outside = -1;
     for (int run = 0; run < 2 && res.status == ST_ERROR; run++) {
         if (run == 1 && (err = mw_views_poison_output(&v, 0)) != cudaSuccess)
@@ -452,7 +452,7 @@ static job_result run_job(checker *k, int jnum, mw_loaded *lib)
         if (launch_once(k, lib->fn, c, &v, label, jnum, &res, run == 1, &seen, &forked) != 0)
             goto done;
         if (run == 1)
-            outside = seen, facts.forked_unjoined = forked;
+            outside = seen, findings.forked_unjoined = forked;
         err = mw_check_output(k->ch, c, &in, &v, 0, &m[run], &copy[run], &count[run]);
         if (err != cudaSuccess)
             break;
@@ -460,7 +460,7 @@ static job_result run_job(checker *k, int jnum, mw_loaded *lib)
             res.status = ST_PASS; /* provisional; decided below */
     }
     if (err == cudaSuccess)
-        err = mw_check_surroundings(&v, &in, &facts);
+        err = mw_check_surroundings(&v, &in, &findings);
     if (err != cudaSuccess) {
         mw_format_cuda_error(text, sizeof text, "harness check failed", err);
         report_error(k, jnum, label, text);
@@ -468,22 +468,23 @@ static job_result run_job(checker *k, int jnum, mw_loaded *lib)
         res.fatal = 1;
         goto done;
     }
-    facts.runs_differ = count[0] == count[1] && bits_differ(copy[0], copy[1], count[0]);
-    facts.written_off_stream = outside > 0 ? (size_t)outside : 0;
+    findings.runs_differ = count[0] == count[1] && bits_differ(copy[0], copy[1], count[0]);
+    findings.written_off_stream = outside > 0 ? (size_t)outside : 0;
     const mw_checked *worst = m[1].wrong > m[0].wrong ? &m[1] : &m[0];
     /* Two runs that differ but are both within tolerance pass: a summation
      * order that changes from run to run (split-K with atomics) is correct,
      * only not reproducible. Differing runs that fail are called a race. */
-    int clean = facts.guard_before == 0 && facts.guard_after == 0 && facts.input_guard == 0 &&
-                !facts.input_changed && facts.written_off_stream == 0 && !facts.forked_unjoined;
+    int clean = findings.guard_before == 0 && findings.guard_after == 0 &&
+                findings.input_guard == 0 && !findings.input_changed &&
+                findings.written_off_stream == 0 && !findings.forked_unjoined;
     res.status = (worst->wrong == 0 && clean) ? ST_PASS : ST_FAIL;
     report(k, "L   %-5s %s", status_word[res.status], label);
-    if (res.status == ST_PASS && facts.runs_differ)
+    if (res.status == ST_PASS && findings.runs_differ)
         report(k, "L         note: the two runs differ bitwise, both within tolerance: the "
                   "order of the sums changes from run to run (atomics?); correct, but not "
                   "reproducible");
     if (res.status == ST_FAIL) {
-        report_mismatch(k, c, &in, &v, worst, &facts);
+        report_mismatch(k, c, &in, &v, worst, &findings);
     }
     report(k, "R %d %d", jnum, res.status);
 done:

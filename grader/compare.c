@@ -142,7 +142,7 @@ static int add_hint(char hints[][256], int count, int max, const char *text)
     return count;
 }
 
-int mw_diagnose_run(const mw_run_facts *f, char hints[][256], int max)
+int mw_diagnose_run(const mw_run_findings *f, char hints[][256], int max)
 {
     char text[256];
     int count = 0;
@@ -207,13 +207,13 @@ int mw_diagnose_run(const mw_run_facts *f, char hints[][256], int max)
 /* Every checked element from the first wrong one on is unwritten, and the
  * last one is the output's last: a tail never written, full check or
  * sampled. */
-static int unwritten_tail(const mw_mismatch *m, const mw_run_facts *f)
+static int unwritten_tail(const mw_mismatch *m, const mw_run_findings *f)
 {
     return m->unwritten == m->wrong && m->first_wrong > 0 && m->last_wrong == f->n - 1 &&
            m->wrong == m->checked - m->checked_before_first_wrong;
 }
 
-int mw_diagnose_pattern(const mw_mismatch *m, const mw_run_facts *f, char hints[][256], int max)
+int mw_diagnose_pattern(const mw_mismatch *m, const mw_run_findings *f, char hints[][256], int max)
 {
     char text[256];
     int count = 0;
@@ -269,12 +269,12 @@ int mw_diagnose_pattern(const mw_mismatch *m, const mw_run_facts *f, char hints[
 
 /* The tail, the whole output: what mw_diagnose_pattern names as never
  * written; the weak hints leave those to it. */
-static int all_or_tail_unwritten(const mw_mismatch *m, const mw_run_facts *f)
+static int all_or_tail_unwritten(const mw_mismatch *m, const mw_run_findings *f)
 {
     return (m->unwritten == m->wrong && m->unwritten == m->checked) || unwritten_tail(m, f);
 }
 
-int mw_diagnose_weak(const mw_mismatch *m, const mw_run_facts *f, char hints[][256], int max)
+int mw_diagnose_weak(const mw_mismatch *m, const mw_run_findings *f, char hints[][256], int max)
 {
     char text[256];
     int count = 0;
@@ -294,7 +294,7 @@ int mw_diagnose_weak(const mw_mismatch *m, const mw_run_facts *f, char hints[][2
     return count;
 }
 
-int mw_diagnose(const mw_mismatch *m, const mw_run_facts *f, char hints[][256], int max)
+int mw_diagnose(const mw_mismatch *m, const mw_run_findings *f, char hints[][256], int max)
 {
     int count = mw_diagnose_run(f, hints, max);
     count += mw_diagnose_pattern(m, f, hints + count, max - count);

@@ -74,8 +74,8 @@ int mw_mismatch_add(mw_mismatch *m, size_t index, float got, double ref, mw_tol 
  * so that parts of one check can be counted on several threads. */
 void mw_mismatch_merge(mw_mismatch *m, const mw_mismatch *next);
 
-/* Facts gathered around one run, for the diagnosis. */
-typedef struct mw_run_facts {
+/* Findings gathered around one run, for the diagnosis. */
+typedef struct mw_run_findings {
     size_t n;                  /* output elements */
     int sampled;               /* only some elements were checked */
     size_t guard_before;       /* guard elements overwritten before the output */
@@ -91,22 +91,22 @@ typedef struct mw_run_facts {
                                   stream ran: work launched elsewhere */
     int forked_unjoined;       /* work forked off the launcher's stream was
                                   never joined back to it */
-} mw_run_facts;
+} mw_run_findings;
 
 /* Writes up to `max` hints a student can act on, given the mismatch and
- * the facts. Returns the number written. It is the three below in order;
+ * the findings. Returns the number written. It is the three below in order;
  * the checker puts a chapter's named mistakes and the localisation
  * (locate.h) between them, so that the first hint is the most specific. */
-int mw_diagnose(const mw_mismatch *m, const mw_run_facts *f, char hints[][256], int max);
+int mw_diagnose(const mw_mismatch *m, const mw_run_findings *f, char hints[][256], int max);
 /* What happened around the run, whatever the values: writes off the
  * stream, out of bounds or into an input, two runs that differ. */
-int mw_diagnose_run(const mw_run_facts *f, char hints[][256], int max);
+int mw_diagnose_run(const mw_run_findings *f, char hints[][256], int max);
 /* Patterns of the indices that name their cause: a tail or half never
  * written, nothing written, wrong only past 2^31 or 2^32. */
-int mw_diagnose_pattern(const mw_mismatch *m, const mw_run_facts *f, char hints[][256], int max);
+int mw_diagnose_pattern(const mw_mismatch *m, const mw_run_findings *f, char hints[][256], int max);
 /* What is left, true but unspecific: some elements never written, NaN or
  * Inf where the reference is finite. */
-int mw_diagnose_weak(const mw_mismatch *m, const mw_run_facts *f, char hints[][256], int max);
+int mw_diagnose_weak(const mw_mismatch *m, const mw_run_findings *f, char hints[][256], int max);
 
 /* A hint for a CUDA error, by name ("cudaErrorMisalignedAddress" -> ...).
  * Returns NULL when there is nothing to add to the error's own text. */

@@ -463,7 +463,7 @@ cudaError_t mw_check_output(const mw_chapter *ch, const mw_case *c, const mw_inp
     return err;
 }
 
-cudaError_t mw_check_surroundings(const mw_views *v, const mw_inputs *in, mw_run_facts *f)
+cudaError_t mw_check_surroundings(const mw_views *v, const mw_inputs *in, mw_run_findings *f)
 {
     unsigned long long r[3];
     cudaError_t err = cudaSuccess;

@@ -117,8 +117,8 @@ cudaError_t mw_check_output(const mw_chapter *ch, const mw_case *c, const mw_inp
 void mw_output_shape(const mw_chapter *ch, const mw_case *c, const mw_views *v, int b,
                      mw_shape *s);
 
-/* Guards and inputs after a run, into the diagnosis facts. */
-cudaError_t mw_check_surroundings(const mw_views *v, const mw_inputs *in, mw_run_facts *f);
+/* Guards and inputs after a run, into the diagnosis's findings. */
+cudaError_t mw_check_surroundings(const mw_views *v, const mw_inputs *in, mw_run_findings *f);
 
 /* Prints a CUDA error with its name and, where known, what usually causes it. */
 void mw_format_cuda_error(char *text, size_t len, const char *what, cudaError_t err);

@@ -74,7 +74,7 @@ static void test_diagnosis(void)
     float poison = mw_from_bits(MW_POISON_BITS);
     char hints[6][256];
     mw_mismatch m;
-    mw_run_facts f;
+    mw_run_findings f;
 
     /* Tail never written. */
     mw_mismatch_init(&m);
