@@ -1,4 +1,6 @@
-/* harness.h: the pieces the check, bench and traffic commands share. */
+/* harness.h: the pieces the check, bench and traffic commands share.
+ * Implemented in harness.c (CUDA) and harness_buffers.c (the buffers'
+ * layout, pure C, which the unit tests link). */
 #ifndef MW_HARNESS_H
 #define MW_HARNESS_H
 

@@ -4,9 +4,6 @@
 
 #include "cuda_check.h"
 
-#include <math.h>
-#include <string.h>
-
 int mw_cublas_setup(void **state)
 {
     cublasHandle_t h;
@@ -57,21 +54,4 @@ void mw_copy_model(const mw_case *c, double *read, double *write, double *flops)
     *read = 4.0 * (double)c->dim[0];
     *write = 4.0 * (double)c->dim[0];
     *flops = 0;
-}
-
-const mw_result *mw_result_at(const mw_result *r, int count, const char *impl, double size)
-{
-    for (int i = 0; i < count; i++)
-        if (strcmp(r[i].impl, impl) == 0 && r[i].size == size && !isnan(r[i].median_ms))
-            return &r[i];
-    return NULL;
-}
-
-const mw_result *mw_result_find(const mw_result *r, int count, const char *impl)
-{
-    double largest = -1;
-    for (int i = 0; i < count; i++)
-        if (r[i].size > largest)
-            largest = r[i].size;
-    return mw_result_at(r, count, impl, largest);
 }

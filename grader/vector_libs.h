@@ -1,6 +1,6 @@
 /* vector_libs.h: library calls the elementwise chapters share (cuBLAS on
- * vectors, the copy roof), and looking up a result for a verdict. For
- * chapters whose case dim[0] is the element count n. */
+ * vectors, the copy roof). For chapters whose case dim[0] is the element
+ * count n. */
 #ifndef MW_VECTOR_LIBS_H
 #define MW_VECTOR_LIBS_H
 
@@ -25,10 +25,5 @@ void mw_matrix_shape(size_t n, int *rows, int *cols);
 int mw_copy_setup(void **state);
 cudaError_t mw_copy_into(float *const *bufs, int out, const mw_case *c, cudaStream_t s);
 void mw_copy_model(const mw_case *c, double *read, double *write, double *flops);
-
-/* The timed result named impl at the largest size, or NULL when absent or
- * not timed; mw_result_at: at a given size. */
-const mw_result *mw_result_find(const mw_result *r, int count, const char *impl);
-const mw_result *mw_result_at(const mw_result *r, int count, const char *impl, double size);
 
 #endif

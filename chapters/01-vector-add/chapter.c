@@ -10,6 +10,7 @@
 
 #include "vector_add.h"
 #include "vector_libs.h"
+#include "verdict_results.h"
 
 #include <math.h>
 #include <stdio.h>

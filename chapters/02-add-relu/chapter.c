@@ -18,6 +18,7 @@
 #include "add_relu.h"
 #include "baselines.h"
 #include "vector_libs.h"
+#include "verdict_results.h"
 
 #ifdef MW_HAVE_CUDNN
 #define MW_WITH_CUDNN

@@ -21,7 +21,7 @@
 #include "matmul.h"
 #include "reference.h"
 #include "tolerance.h"
-#include "vector_libs.h"
+#include "verdict_results.h"
 
 #include <float.h>
 #include <math.h>

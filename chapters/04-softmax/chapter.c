@@ -15,7 +15,7 @@
 #include "harness.h"
 #include "reference.h"
 #include "softmax.h"
-#include "vector_libs.h"
+#include "verdict_results.h"
 
 #ifdef MW_HAVE_CUDNN
 #define MW_WITH_CUDNN

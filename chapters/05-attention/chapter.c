@@ -29,7 +29,7 @@
 #include "library.h"
 #include "reference.h"
 #include "tolerance.h"
-#include "vector_libs.h"
+#include "verdict_results.h"
 
 #include <float.h>
 #include <math.h>

@@ -1,6 +1,7 @@
-/* buffers.c: a case's buffers as the harness lays them out (harness.h):
+/* harness_buffers.c: the part of harness.h that lays out a case's buffers:
  * their specs and element types, the bytes they take, the input streams.
- * Pure C, no CUDA calls: unit-tested on the CPU (tests/unit/test_grader.c). */
+ * Pure C, no CUDA calls, unlike harness.c: unit-tested on the CPU
+ * (tests/unit/test_grader.c). */
 #include "harness.h"
 
 #include <string.h>
