@@ -111,8 +111,9 @@ MW_BATCH_OWN  := batch batch_sandbox batch_stage batch_output batch_score $(MW_B
 MW_BATCH_OBJS := $(MW_BATCH_OWN:%=$(BUILD)/grader/batch/%.o) \
                  $(patsubst %,$(BUILD)/grader/%.o,csv proc cases_file)
 
-# The facts of a bench.csv (grader/facts.h) decided from the file alone:
-# adds them to results written before the bench wrote them.
+# The facts of a bench.csv (grader/facts.h) decided from the file alone,
+# for made-up runs and for checking the bench's (t0420); and the roofs the
+# plots draw.
 MW_FACTS_OBJS  := $(BUILD)/grader/tools/facts_tool.o \
                   $(patsubst %,$(BUILD)/grader/%.o,facts csv roofs roofs_cache)
 # Both read the solution markers with the one parser, markers.c.

@@ -7,9 +7,9 @@
  * rate counts, how plots and captions name it). They are decided here and
  * nowhere else: the bench writes them as bench.csv's last columns and
  * prints its terminal table from them (grader/bench.c); build/tools/mw-facts
- * adds them to a bench.csv written before they existed
- * (grader/tools/facts_tool.c); the plots and the README tables read them from the
- * file (plots/). Pure C, unit-tested (tests/unit/test_facts.c). */
+ * decides them from a bench.csv's own columns (grader/tools/facts_tool.c);
+ * the plots and the README tables read them from the file (plots/). Pure
+ * C, unit-tested (tests/unit/test_facts.c). */
 #ifndef MW_FACTS_H
 #define MW_FACTS_H
 
@@ -42,11 +42,10 @@ typedef struct mw_row_facts {
     double vs_library;         /* that row's median over this one's, as written; NaN none */
 } mw_row_facts;
 
-/* The columns, in order, that follow bench.csv's `...,flag,op`. A new fact
- * goes at the end: a file written before it then has a prefix of these
- * columns, which mw-facts completes, and the committed files only gain
- * columns. roof_unit to roof_description are the row's roof's unit, what
- * its rate counts (mw_roof_counts_name), plot_label and description. */
+/* The columns, in order, that follow bench.csv's `...,flag,op`, the last
+ * of the file, so that mw-facts can copy the columns before them byte for
+ * byte. roof_unit to roof_description are the row's roof's unit, what its
+ * rate counts (mw_roof_counts_name), plot_label and description. */
 #define MW_FACTS_COLUMNS                                                                  \
     "roof_value,chapter_roof,timed,not_timed_why,vs_library,vs_library_impl,roof_unit," \
     "roof_counts,roof_label,roof_description"
@@ -68,12 +67,11 @@ const char *mw_flag_not_timed_why(const char *flag);
 void mw_facts_decide(const mw_bench_row *rows, int n, const mw_roof_values *c,
                      const mw_roof_table *t, mw_row_facts *facts);
 
-/* The chapter's roof as a bench.csv without a chapter_roof column shows
- * it: the roof of its first row that is not a library's (such a file was
- * written when bench.c measured every non-library row against the
- * chapter's roof; a library may have its own, "tf32"); the first row's
- * roof when all are libraries; NULL when n is 0. A file with the column
- * says it there: a version may now name a roof of its own ("bf16"). */
+/* The chapter's roof as a bench.csv without a chapter_roof column (one
+ * made by hand) shows it: the roof of its first row that is not a
+ * library's (a library may have its own, "tf32"); the first row's roof
+ * when all are libraries; NULL when n is 0. Only a guess, as a version may
+ * name a roof of its own ("bf16"): a file with the column says it there. */
 const char *mw_facts_chapter_roof(const mw_bench_row *rows, int n);
 
 /* Row i's MW_FACTS_COLUMNS fields, appended to csv's current row. */

@@ -117,7 +117,7 @@ BEGIN {
     # rate counts (roof_counts: bytes or flops) and its label.
     roof = B[1, "chapter_roof"]
     if (roof == "" || B[1, "timed"] == "" || !((1, "roof_counts") in B)) {
-        print "prep: " bench ": no chapter_roof, timed or roof_counts column (a bench.csv from before them: build/tools/mw-facts adds them)" > "/dev/stderr"
+        print "prep: " bench ": no chapter_roof, timed or roof_counts column (not as the bench writes it: build/tools/mw-facts adds them)" > "/dev/stderr"
         exit 1
     }
     roofval = 0

@@ -42,7 +42,7 @@ FNR == 1 {
     for (i in h) col[h[i]] = i
     for (i = split("impl kind size shape median_ms q1_ms q3_ms gbps gflops model_flops roof pct_roof flag chapter_roof timed vs_library roof_label roof_description", need, " "); i > 0; i--)
         if (!(need[i] in col)) {
-            print "table: " FILENAME ": no column " need[i] " (a bench.csv from before it: build/tools/mw-facts adds it)" > "/dev/stderr"
+            print "table: " FILENAME ": no column " need[i] " (not as the bench writes it: build/tools/mw-facts adds it)" > "/dev/stderr"
             bad = 1; exit 1
         }
     next

@@ -86,14 +86,14 @@ done
 # (Chapter 05's largest size has none: nothing fits in memory there.)
 [ $ratios -gt 0 ]; ok $? "ratios were compared ($ratios rows)"
 
-# A bench.csv with an earlier version's facts columns (the first six)
-# gains the later ones at the end, and nothing else changes.
+# The facts columns a file has are all of them, in order, or the file is
+# refused: mw-facts decides the facts again, it does not guess which
+# columns a partial set meant.
 csv=results/$tables_gpu/01-vector-add/bench.csv
 if [ -f "$csv" ]; then
-    cut -d, -f1-24 "$csv" > "$tmp/older.csv"
-    "$tool" --roof-cache "results/$tables_gpu/roofs.csv" "$tmp/older.csv"
-    same "01: mw-facts completes an earlier version's facts columns" "$csv" "$tmp/older.csv"
-    # Facts columns out of order are no earlier version's: refused.
+    cut -d, -f1-24 "$csv" > "$tmp/part.csv"
+    ! "$tool" --roof-cache "results/$tables_gpu/roofs.csv" "$tmp/part.csv" 2> /dev/null
+    ok $? "01: some of the facts columns are refused"
     sed '1s/,timed,not_timed_why,/,not_timed_why,timed,/' "$csv" > "$tmp/odd.csv"
     ! "$tool" --roof-cache "results/$tables_gpu/roofs.csv" "$tmp/odd.csv" 2> /dev/null
     ok $? "01: facts columns out of order are refused"

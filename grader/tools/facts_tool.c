@@ -7,17 +7,18 @@
  *
  * The first form writes BENCH.csv (or OUT.csv) with MW_FACTS_COLUMNS after
  * its own columns, which are copied byte for byte; where the file already
- * has the facts columns, or those of an earlier version (a prefix of them),
- * they are decided again and the ones it lacks are added. For a bench.csv
- * written before the bench wrote them (results/ committed from a GPU this
- * machine may not have). What the file cannot tell:
+ * has the facts columns (all of them, last, in order) they are decided
+ * again. So the facts of a bench.csv made by hand (the tests' made-up
+ * runs) are the bench's, and those the bench wrote can be checked against
+ * facts.c without the GPU that measured them (t0420). What the file
+ * cannot tell:
  *   - roof_value: the bench does not record the roof values it used; they are
  *     read from FILE (default: roofs.csv two folders up, as
  *     results/<gpu>/<chapter>/bench.csv has it), which is right as long as
  *     the GPU's roofs were not measured again since; blank without one.
  *   - chapter_roof: where the file has the column (the bench wrote it),
- *     its first row's value is kept; a file from before it does not say,
- *     and the chapter's roof is the roof of its first non-library row
+ *     its first row's value is kept; a file without it does not say, and
+ *     the chapter's roof is the roof of its first non-library row
  *     (mw_facts_chapter_roof).
  *   - roof_unit to roof_description: from the roof table this tool is
  *     built with (grader/roofs.c); blank for a roof it lacks.
@@ -43,7 +44,7 @@
 typedef struct columns {
     int impl, kind, size, median, flag, roof;
     int op, gbps, gflops; /* -1 where absent */
-    int chapter_roof;     /* among an earlier run's facts columns; -1 where absent */
+    int chapter_roof;     /* among the facts columns the file has; -1 where absent */
 } columns;
 
 /* One file in memory: each data line twice, as written and split. */
@@ -77,13 +78,12 @@ static double number(const char *field)
     return *field ? strtod(field, NULL) : NAN;
 }
 
-/* Are h[0..n) the first n facts columns, in order? A file written before
- * the last facts were added has those it had then. */
-static int facts_prefix(char *const *h, int n)
+/* Are h[0..n) the facts columns, all of them, in order? */
+static int facts_columns(char *const *h, int n)
 {
     char names[] = MW_FACTS_COLUMNS, *facts[MW_FACTS_NCOLUMNS];
     int count = mw_csv_split(names, facts, MW_FACTS_NCOLUMNS);
-    if (n > count)
+    if (n != count)
         return 0;
     for (int i = 0; i < n; i++)
         if (strcmp(h[i], facts[i]) != 0)
@@ -92,7 +92,7 @@ static int facts_prefix(char *const *h, int n)
 }
 
 /* Reads the header: the columns the facts need, and where the file's own
- * columns end (at an earlier run's facts columns, which must be last). */
+ * columns end (at the facts columns, which must be last). */
 static int read_header(bench_file *b, const char *path)
 {
     char *copy = strdup(b->header), *h[MAX_COLUMNS];
@@ -106,11 +106,11 @@ static int read_header(bench_file *b, const char *path)
     int first = mw_csv_column(h, count, "roof_value");
     b->own = first < 0 ? count : first;
     int bad = c.impl < 0 || c.kind < 0 || c.size < 0 || c.median < 0 || c.flag < 0 ||
-              c.roof < 0 || (first >= 0 && !facts_prefix(h + first, count - first));
+              c.roof < 0 || (first >= 0 && !facts_columns(h + first, count - first));
     free(copy);
     if (bad)
         fprintf(stderr, "mw-facts: %s: not a bench.csv header (impl, kind, size, median_ms, flag "
-                        "and roof needed; facts columns, if any, last)\n", path);
+                        "and roof needed; facts columns, if any, all of them, last)\n", path);
     return bad ? -1 : 0;
 }
 
@@ -170,9 +170,8 @@ static int read_file(bench_file *b, const char *path)
 }
 
 /* The chapter's roof as the bench wrote it: no row's roof tells it for
- * sure, as a version may name its own. A file from before the column was
- * written before versions could, when every non-library row had the
- * chapter's roof. */
+ * sure, as a version may name its own. A file without the column (made by
+ * hand) has it guessed from its rows. */
 static const char *file_chapter_roof(const bench_file *b)
 {
     if (b->chapter_roof && b->chapter_roof[0])
