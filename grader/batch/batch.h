@@ -111,9 +111,9 @@ void score_performance(const context *cx, const char *scratch, mw_student *s);
 
 /* ---- batch_output.c ------------------------------------------------------ */
 
-/* Whether OUT holds a complete, genuine score for the student: score.csv,
- * report.md and results.json, no not-graded.txt, and not a status an
- * earlier version wrote for a submission it could not grade. */
+/* Whether OUT holds a complete, genuine score for the student: score.csv
+ * (of this student, with a finite total and maximum), report.md and
+ * results.json, and no not-graded.txt. */
 int already_graded(const context *cx, const char *name);
 /* A graded student's files: the logs, report.md (ending with the files not
  * graded), results.json, and score.csv last. */

@@ -35,9 +35,9 @@ static int exists(const char *dir, const char *file)
     return access(path, F_OK) == 0;
 }
 
-/* A score an earlier mw-batch recorded for a submission it could not grade
- * (it did, before it refused to: "not graded: no case could run (no CUDA
- * GPU?)", "the grader could not finish") is not a grade. */
+/* A grade is all of the student's files, no not-graded.txt, and a score
+ * of this student with a finite total and maximum: anything less was cut
+ * short, and is graded again. */
 static int read_genuine(const char *dir, const char *name, mw_student *s)
 {
     char path[PATH_MAX + 300];
@@ -45,8 +45,7 @@ static int read_genuine(const char *dir, const char *name, mw_student *s)
     if (mw_read_score(path, s) != 0 || !exists(dir, "report.md") ||
         !exists(dir, "results.json") || exists(dir, "not-graded.txt"))
         return -1;
-    int genuine = strcmp(s->name, name) == 0 && isfinite(s->total) && isfinite(s->max) &&
-                  !strstr(s->status, "not graded") && !strstr(s->status, "could not finish");
+    int genuine = strcmp(s->name, name) == 0 && isfinite(s->total) && isfinite(s->max);
     return genuine ? 0 : -1;
 }
 
