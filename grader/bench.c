@@ -120,7 +120,7 @@ static const char *impl_roof(const mw_chapter *ch, const mw_impl *im)
 
 /* The row as the facts see it: its median as bench.csv holds it, so that
  * build/tools/mw-facts decides the same from the file. The rates are for
- * the terminal, at full precision as before. */
+ * the terminal, which prints them at full precision. */
 static mw_bench_row bench_row(const mw_chapter *ch, const row *r)
 {
     double ms = r->measured ? r->t.time_ms : NAN;

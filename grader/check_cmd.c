@@ -737,12 +737,12 @@ static int supervise(checker *k, tally *t, int first)
 /* Orders one version's jobs by the bytes of their cases, smallest first,
  * and in list order among equals (an insertion sort: a list is a few
  * hundred cases). For `make mutants`, where grading stops at a mutant's
- * first failure: cheapest first bounds what a kill costs. Largest first
- * was tried on the H100 and lost: of 04.2's 35 mutants that passed the
- * small cases, 29 die on the sampled 9 x 65536 case, and each first paid
- * for every larger case (the 8 GiB row among them); the run spent 450 s
- * there and had 16 left. A mutant wrong only past 2^31 columns pays for
- * the smaller cases first, a few seconds. */
+ * first failure: cheapest first bounds what a kill costs. Most mutants
+ * that pass the small cases die on a mid-sized one (chapter 04's sampled
+ * 9 x 65536 case): largest first would make each pay for every larger
+ * case before it (the 8 GiB row among them), minutes a mutant, while a
+ * mutant wrong only past 2^31 columns pays for the smaller cases first, a
+ * few seconds. */
 static void sort_smallest_first(const mw_chapter *ch, job *jobs, int n)
 {
     for (int i = 1; i < n; i++) {

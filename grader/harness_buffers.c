@@ -29,9 +29,10 @@ mw_inputs mw_case_inputs_for(const mw_chapter *ch, const mw_case *c, int case_in
     mw_inputs in;
     memset(&in, 0, sizeof in);
     in.seed = seed;
-    /* Streams 4k+1..4k+4 for buffers 0-3 of case k, as when a case had at
-     * most four buffers (so SEED= replays what it always did); buffers past
-     * the fourth draw from a range of their own. */
+    /* Streams 4k+1..4k+4 for buffers 0-3 of case k; buffers past the
+     * fourth draw from a range of their own, so that a chapter that adds a
+     * buffer leaves the first four's inputs, and what SEED= replays, as
+     * they are. */
     for (int b = 0; b < MW_MAX_BUFS; b++)
         in.stream[b] = b < 4 ? (uint32_t)(case_index * 4 + b + 1)
                              : (uint32_t)(((uint32_t)1 << 24) + case_index * 4 + (b - 4) + 1);

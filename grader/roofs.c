@@ -70,8 +70,9 @@ const mw_roof *mw_roof_find(const mw_roof_table *t, const char *name)
     return i < 0 ? NULL : &t->roof[i];
 }
 
-/* In this order of operations, the bench's pct_roof is the same double it
- * was before the table, to the last bit. */
+/* One order of operations (the amount over the time, in 10^9 a second,
+ * over the roof's value) wherever a percent of roof is computed, so that
+ * the same row gives the same double, to the last bit (test_roofs.c). */
 double mw_roof_percent(const mw_roof *r, double roof_value, double bytes, double flops,
                        double seconds)
 {

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The roof cached under `metric`, or -1 (a row of a roof since removed). */
+/* The roof cached under `metric`, or -1 (a row of a roof the table lacks). */
 static int roof_of_metric(const mw_roof_table *t, const char *metric)
 {
     for (int i = 0; i < t->count; i++)

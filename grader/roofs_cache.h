@@ -8,8 +8,8 @@
  *   tf32_gflops  cublasSgemm with TF32 tensor-core math, GFLOP/s
  *   bf16_gflops  cublasGemmEx, bf16 A, B and C, FP32 sums (tensor cores), GFLOP/s
  * Measured by `make roofs` (or the first bench on a new GPU), never read
- * off a datasheet. A file that lacks a roof of the table (one cached before
- * that roof was added) is measured again. Loading and saving (roofs_cache.c)
+ * off a datasheet. A file that lacks a roof of the table (the table grew
+ * since it was cached) is measured again. Loading and saving (roofs_cache.c)
  * are pure C and unit-tested; measuring (roofs_measure.c) is GPU code. */
 #ifndef MW_ROOFS_CACHE_H
 #define MW_ROOFS_CACHE_H

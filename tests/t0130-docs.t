@@ -39,7 +39,7 @@ ok "$([ -z "$missing" ] && echo 0 || echo 1)" "make help names each of them and 
 
 doc=docs/troubleshooting.md
 ! grep -q 'still builds `02_fast.cu`' $doc && ! grep -q 'does not notice that' $doc
-ok $? "$doc no longer says that EX=01 builds 02_fast.cu, nor that a changed ARCH needs a clean"
+ok $? "$doc does not say that EX=01 builds 02_fast.cu, nor that a changed ARCH needs a clean"
 out=$(make --no-print-directory -n -B check CH=01 EX=01 2>&1)
 printf '%s' "$out" | grep -q 'exercises/01-vector-add/01_naive.so' &&
     ! printf '%s' "$out" | grep -q '02_fast' &&

@@ -99,11 +99,11 @@ if [ -f "$csv" ]; then
     ok $? "01: facts columns out of order are refused"
 fi
 
-# The case the facts were moved for: chapter 02's reference chain against
+# The case that needs the facts' op: chapter 02's reference chain against
 # the library chain computing the same operation, not the first library.
 csv=results/$tables_gpu/02-add-relu/bench.csv
 if [ -f "$csv" ]; then
-    # The README's ratio (2.67x on the H100, 2026-11-24): against the first
+    # The README's ratio (2.67x on the H100): against the first
     # library row it would be the 1.8x of the shorter library chain.
     readme=$(grep '^| reference/02_chain |' chapters/02-add-relu/README.md | head -n 1 |
         awk -F'|' '{ gsub(/ /, "", $9); print $9 }')

@@ -41,7 +41,7 @@ static void test_flags(void)
 
 /* Chapter 02 at n = 2^28, as results/ has it: the reference chain must be
  * compared with the three-call library chain (op 1), not with the first
- * library row (op 0), which the terminal used to take: 2.64x, not 1.80x. */
+ * library row (op 0), the shorter chain: 2.64x, not 1.80x. */
 static const mw_bench_row ch02[] = {
     {"student/01_fused", "student", 268435456, 0, NAN, NAN, NAN, "not-implemented", "copy"},
     {"student/02_chain", "student", 268435456, 1, NAN, NAN, NAN, "not-implemented", "copy"},

@@ -783,7 +783,7 @@ static void test_case_bytes(void)
     ok(in.type[0] == MW_BF16 && in.type[1] == MW_BF16 && in.type[3] == MW_F32,
        "inputs: the types come from the chapter's buffers");
     ok(in.stream[0] == 9 && in.stream[1] == 10 && in.stream[4] == ((uint32_t)1 << 24) + 9,
-       "inputs: the streams are as before the types (SEED= replays)");
+       "inputs: buffers 0-3 draw streams 4k+1..4k+4, the rest their own range (SEED= replays)");
     int rounded = 1;
     for (size_t i = 0; i < 1000; i++)
         rounded &= mw_input(&in, 0, i) == mw_bf16_to_float(mw_bf16_round(

@@ -6,7 +6,7 @@
  * that the cache and the percent then follow.
  *
  * Arguments: roofs.csv files written by the grader (results/<gpu>/),
- * each of which must load (or, cached before a roof was added, be measured
+ * each of which must load (or, lacking a roof the table has, be measured
  * again), and save back to the same bytes. */
 #define _POSIX_C_SOURCE 200809L
 #include "tap.h"
@@ -74,10 +74,10 @@ static void test_percent(void)
               "copy: bytes over time, in percent of GB/s; FLOPs ignored");
     is_double(mw_roof_percent(fp32, 50000, 7e12, 2.5e10, 1e-3), 50, 1e-9,
               "fp32: FLOPs over time, in percent of GFLOP/s; bytes ignored");
-    /* The bench's former expression, to the bit: pct_roof is unchanged. */
+    /* The percent as the plain expression gives it, to the bit. */
     double bytes = 12.0 * 268435456, s = 1.0843e-3, roof_value = 2988.79;
     ok(mw_roof_percent(copy, roof_value, bytes, 0, s) == 100 * bytes / s / 1e9 / roof_value,
-       "the same double as before the table");
+       "the same double as the plain expression");
     mw_roof_values c = {0};
     c.value[0] = 3000, c.value[1] = 50000, c.value[2] = 400000, c.value[3] = 800000;
     is_double(mw_roof_value_percent(&c, &mw_roofs, "tf32", 0, 4e11, 1e-3), 100, 1e-9,
@@ -195,8 +195,8 @@ static void gpu_of(const char *path, char *gpu, size_t len)
 }
 
 /* The project's roofs a loaded cache has a value of: its first n rows,
- * where it was cached before the others were added (new roofs go last);
- * -1 when it lacks a roof older than one it has. */
+ * where the table has more (new roofs go last); -1 when it lacks a roof
+ * that comes before one it has. */
 static int held_prefix(const mw_roof_values *c)
 {
     int n = 0;
@@ -208,10 +208,9 @@ static int held_prefix(const mw_roof_values *c)
     return n;
 }
 
-/* A cache the grader wrote loads, and saves back to the same bytes: the
- * table reads and writes roofs.csv exactly as the fixed fields did. One
- * cached before a roof was added (a GPU not measured since) does not load:
- * the bench measures every roof again, the new one included. */
+/* A cache the grader wrote loads, and saves back to the same bytes. One
+ * that lacks a roof of the table does not load: the bench measures every
+ * roof again, the missing one included. */
 static void test_committed(const char *path, const char *tmp)
 {
     mw_roof_values c;
@@ -220,7 +219,7 @@ static void test_committed(const char *path, const char *tmp)
     int whole = n == mw_roofs.count;
     snprintf(name, sizeof name, "%s %s", path,
              whole ? "loads"
-                   : "lacks only roofs added since: it does not load, so it is measured again");
+                   : "lacks the table's last roofs: it does not load, so it is measured again");
     ok(n > 0 && loaded == (whole ? 0 : -1), name);
     mw_roof_table held = {mw_roofs.roof, n > 0 ? n : 0};
     char *before = slurp(path);
@@ -233,8 +232,8 @@ static void test_committed(const char *path, const char *tmp)
     free(after);
 }
 
-/* A cache from before the bf16 roof, as every GPU's was: its three roofs
- * are read, but it does not load, so the bf16 roof gets measured. */
+/* A cache of the first three roofs, without bf16: its three roofs are
+ * read, but it does not load, so the bf16 roof gets measured. */
 static void test_three_roof_cache(const char *dir)
 {
     char path[512];
@@ -344,12 +343,12 @@ static void test_madeup(const char *dir, const char *listing)
     is_double(mw_roof_value_percent(&back, &t, "madeup", 0, 2469e9, 1.0), 200, 1e-9,
               "a row's percent of the new roof: FLOPs over its value");
     ok(mw_roof_cache_load(path, &back) == 0, "the project's table ignores a row it does not know");
-    /* A cache from before the roof was added: loaded, but incomplete, so
-     * the grader measures again. */
+    /* A cache without the new roof: loaded, but incomplete, so the grader
+     * measures again. */
     snprintf(old_path, sizeof old_path, "%s/madeup/old.csv", dir);
     mw_roof_cache_save(old_path, &c, "Some GPU");
     ok(mw_roof_cache_load_table(old_path, &t, &back) == -1,
-       "an older cache lacks it: measured again");
+       "a cache without it: measured again");
     is_double(back.value[2], 400000, 0, "what it has is still read");
     ok(isnan(back.value[m]), "what it lacks is NaN");
     mw_chapter ch = {.id = "99-madeup", .roof = "madeup"};
