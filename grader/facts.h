@@ -25,7 +25,7 @@ typedef struct mw_bench_row {
     const char *kind;  /* student, reference, library, roof */
     double size;
     int op;            /* the chapter operation it computes; -1 where the
-                          file has no op column (then every op matches) */
+                          field is empty (then every op matches) */
     double median_ms;  /* NaN where no time was taken */
     double gbps, gflops; /* for the terminal table only */
     const char *flag;  /* "" or the flag */

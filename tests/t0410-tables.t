@@ -30,15 +30,15 @@ row() { grep -F "| $1 |" "$tmp/table"; }  # row IMPL: its line of the table
 # A small bench.csv: a quoted shape with a comma, a wrong row at the largest
 # size of one implementation, rows out of order, two libraries, a roof.
 cat > "$tmp/bench.csv" <<'EOF'
-chapter,impl,kind,size,shape,model_bytes,model_flops,reps,median_ms,q1_ms,q3_ms,wall_ms,gbps,gflops,roof,pct_roof,flag
-09-t,student/01_naive,student,1024,"m=32,n=32",12288,1024,10,0.005,0.0049,0.0052,1,2.46,0.20,copy,0.1,
-09-t,student/01_naive,student,4096,"m=64,n=64",49152,4096,,,,,,,,copy,,wrong
-09-t,reference/02_fast,reference,4096,"m=64,n=64",49152,4096,10,0.25,0.24,0.26,3,196.6,16.38,copy,6.5,
-09-t,library/lib,library,4096,"m=64,n=64",49152,4096,10,0.5,0.49,0.52,6,98.3,8.19,copy,3.3,
-09-t,reference/02_fast,reference,1024,"m=32,n=32",12288,1024,10,0.004,0.0039,0.0041,1,3.07,0.26,copy,0.1,
-09-t,student/02_big,student,4096,"m=64,n=64",49152,4096,10,12.3456,12.3,12.4,130,0.004,0.00033,copy,0.0,side-stream
-09-t,library/other,library,4096,"m=64,n=64",49152,4096,10,1.0,0.99,1.01,11,49.2,4.10,copy,1.6,
-09-t,roof/copy,roof,4096,"m=64,n=64",32768,0,10,0.2,0.19,0.21,2,163.8,0,copy,5.4,
+chapter,impl,kind,size,shape,model_bytes,model_flops,reps,median_ms,q1_ms,q3_ms,wall_ms,gbps,gflops,roof,pct_roof,flag,op
+09-t,student/01_naive,student,1024,"m=32,n=32",12288,1024,10,0.005,0.0049,0.0052,1,2.46,0.20,copy,0.1,,0
+09-t,student/01_naive,student,4096,"m=64,n=64",49152,4096,,,,,,,,copy,,wrong,0
+09-t,reference/02_fast,reference,4096,"m=64,n=64",49152,4096,10,0.25,0.24,0.26,3,196.6,16.38,copy,6.5,,0
+09-t,library/lib,library,4096,"m=64,n=64",49152,4096,10,0.5,0.49,0.52,6,98.3,8.19,copy,3.3,,0
+09-t,reference/02_fast,reference,1024,"m=32,n=32",12288,1024,10,0.004,0.0039,0.0041,1,3.07,0.26,copy,0.1,,0
+09-t,student/02_big,student,4096,"m=64,n=64",49152,4096,10,12.3456,12.3,12.4,130,0.004,0.00033,copy,0.0,side-stream,0
+09-t,library/other,library,4096,"m=64,n=64",49152,4096,10,1.0,0.99,1.01,11,49.2,4.10,copy,1.6,,0
+09-t,roof/copy,roof,4096,"m=64,n=64",32768,0,10,0.2,0.19,0.21,2,163.8,0,copy,5.4,,0
 EOF
 facts "$tmp/bench.csv"; ok $? "mw-facts adds the facts"
 awk -f "$root/plots/csv.awk" -f "$root/plots/table.awk" "$tmp/bench.csv" > "$tmp/table"; ok $? "table.awk runs"
@@ -100,6 +100,12 @@ sed -n 2p "$tmp/gemm.csv" | cut -d, -f1-18 >> "$tmp/old.csv"
 awk -f "$root/plots/csv.awk" -f "$root/plots/table.awk" "$tmp/old.csv" > /dev/null 2> "$tmp/err"
 ok $((! $?)) "a bench.csv without the facts columns: an error"
 grep -qF 'build/tools/mw-facts adds it' "$tmp/err"; ok $? "the error says how to add them"
+# mw-facts decides from the bench's own columns, op included: without it, a
+# row's library could be another operation's.
+printf 'chapter,impl,kind,size,shape,model_bytes,model_flops,reps,median_ms,q1_ms,q3_ms,wall_ms,gbps,gflops,roof,pct_roof,flag\n09-t,library/lib,library,4096,n=4096,49152,0,10,0.5,0.49,0.52,6,98.3,0,copy,3.3,\n' > "$tmp/no-op.csv"
+! "$root/build/tools/mw-facts" --roof-cache "$tmp/no-roofs.csv" "$tmp/no-op.csv" 2> "$tmp/err"
+ok $? "mw-facts refuses a bench.csv without the op column"
+grep -qF 'op needed' "$tmp/err"; ok $? "and says which columns it needs"
 
 # The sample: not-implemented row kept, ratios against cublasSgeam.
 s=$root/tests/data/sample-results/01-vector-add

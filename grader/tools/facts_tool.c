@@ -42,9 +42,8 @@
 
 /* Where the columns a row is read by are in the file. */
 typedef struct columns {
-    int impl, kind, size, median, flag, roof;
-    int op, gbps, gflops; /* -1 where absent */
-    int chapter_roof;     /* among the facts columns the file has; -1 where absent */
+    int impl, kind, size, median, flag, roof, op, gbps, gflops;
+    int chapter_roof; /* among the facts columns the file has; -1 where absent */
 } columns;
 
 /* One file in memory: each data line twice, as written and split. */
@@ -106,11 +105,13 @@ static int read_header(bench_file *b, const char *path)
     int first = mw_csv_column(h, count, "roof_value");
     b->own = first < 0 ? count : first;
     int bad = c.impl < 0 || c.kind < 0 || c.size < 0 || c.median < 0 || c.flag < 0 ||
-              c.roof < 0 || (first >= 0 && !facts_columns(h + first, count - first));
+              c.roof < 0 || c.op < 0 || c.gbps < 0 || c.gflops < 0 ||
+              (first >= 0 && !facts_columns(h + first, count - first));
     free(copy);
     if (bad)
-        fprintf(stderr, "mw-facts: %s: not a bench.csv header (impl, kind, size, median_ms, flag "
-                        "and roof needed; facts columns, if any, all of them, last)\n", path);
+        fprintf(stderr, "mw-facts: %s: not a bench.csv header (impl, kind, size, median_ms, "
+                        "gbps, gflops, roof, flag and op needed; facts columns, if any, all of "
+                        "them, last)\n", path);
     return bad ? -1 : 0;
 }
 
@@ -139,10 +140,10 @@ static int add_row(bench_file *b, char *line, const char *path)
     b->rows[b->n++] = (mw_bench_row){f[c->impl],
                                      f[c->kind],
                                      number(f[c->size]),
-                                     c->op >= 0 && *f[c->op] ? atoi(f[c->op]) : -1,
+                                     *f[c->op] ? atoi(f[c->op]) : -1,
                                      number(f[c->median]),
-                                     c->gbps >= 0 ? number(f[c->gbps]) : NAN,
-                                     c->gflops >= 0 ? number(f[c->gflops]) : NAN,
+                                     number(f[c->gbps]),
+                                     number(f[c->gflops]),
                                      f[c->flag],
                                      f[c->roof]};
     return 0;
