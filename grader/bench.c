@@ -10,11 +10,11 @@
 #define _GNU_SOURCE
 #include "bench.h"
 
-#include "roofs_cache.h"
 #include "facts.h"
 #include "cuda_check.h"
 #include "csv.h"
 #include "devinfo.h"
+#include "roofs_cache.h"
 #include "timing.h"
 
 #include <math.h>

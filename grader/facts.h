@@ -13,8 +13,8 @@
 #ifndef MW_FACTS_H
 #define MW_FACTS_H
 
-#include "roofs_cache.h"
 #include "csv.h"
+#include "roofs_cache.h"
 
 #include <stdio.h>
 

@@ -4,11 +4,11 @@
 #include "bench.h"
 #include "traffic.h"
 #include "cases_file.h"
-#include "roofs_cache.h"
 #include "csv.h"
 #include "devinfo.h"
 #include "check_cmd.h"
 #include "roofs.h"
+#include "roofs_cache.h"
 
 #include <errno.h>
 #include <math.h>

@@ -4,9 +4,9 @@
 #define _POSIX_C_SOURCE 200809L
 #include "roofs.h"
 
-#include "roofs_cache.h"
 #include "csv.h"
 #include "mw.h"
+#include "roofs_cache.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -9,7 +9,6 @@
 #include "tap.h"
 
 #include "bf16.h"
-#include "roofs_cache.h"
 #include "compare.h"
 #include "csv.h"
 #include "gpu_limits.h"
@@ -17,6 +16,7 @@
 #include "ncu.h"
 #include "parallel.h"
 #include "rng.h"
+#include "roofs_cache.h"
 #include "sanitize_step.h"
 #include "stats.h"
 
@@ -448,7 +448,7 @@ static void test_ncu_segments(void)
 
 static void test_roof_cache(void)
 {
-    char dir[] = "/tmp/mw-test-ceil-XXXXXX";
+    char dir[] = "/tmp/mw-test-roofs-XXXXXX";
     ok(mkdtemp(dir) != NULL, "temp dir");
     char path[256];
     snprintf(path, sizeof path, "%s/gpu/roofs.csv", dir);
@@ -471,7 +471,7 @@ static void test_roof_cache(void)
           "tf32_gflops,400000,GFLOP/s,x\ndate,,,2026-11-22\n", fp);
     fclose(fp);
     ok(mw_roof_cache_load(path, &back) == -1,
-       "a cache of copy, fp32 and tf32 (before bf16) does not load: the roofs are measured again");
+       "a cache of copy, fp32 and tf32 (no bf16) does not load: the roofs are measured again");
     unlink(path);
     snprintf(path, sizeof path, "%s/gpu", dir);
     rmdir(path);

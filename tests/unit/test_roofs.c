@@ -12,10 +12,10 @@
 #include "tap.h"
 #include "table_plus.h"
 
-#include "roofs_cache.h"
 #include "csv.h"
 #include "mw.h"
 #include "roofs.h"
+#include "roofs_cache.h"
 
 #include <stdlib.h>
 #include <unistd.h>
