@@ -1,9 +1,9 @@
-/* Known wrong: the scores kernel indexes S in int: (bh * N + i) * N + j
- * passes 2^31 at B H N N = 9 x 16384^2 and wraps to a negative index.
- *
- * A simple unfused attention: a scores kernel (one thread per element of
- * S), a row softmax (one block per row, P written over S, and L), and a
- * P V kernel (one thread per element of O). */
+/* A simple unfused attention as a student might write it: a scores kernel
+ * (one thread per element of S), a row softmax (one block per row, P
+ * written over S, and L), and a P V kernel (one thread per element of O).
+ * The known-wrongs of 01_unfused plant their mistakes in it: each folder's
+ * `one-change` names this file as its base and replaces one hunk
+ * (tests/lib.sh, wrong_source). */
 #include "attention.h"
 
 #include <math.h>
@@ -17,8 +17,8 @@ __global__ void scores(const float *Q, const float *K, float *S, size_t total, i
     const size_t e = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (e >= total)
         return;
-    const int j = (int)(e % N), i = (int)(e / N % N);
-    const int bh = (int)(e / N / N);
+    const size_t j = e % N, i = e / N % N;
+    const size_t bh = e / N / N;
     float s = -INFINITY;
     if (!causal || j <= i) {
         const float *q = Q + (bh * N + i) * d, *k = K + (bh * N + j) * d;
