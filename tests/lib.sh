@@ -60,7 +60,7 @@ build_lib() { # build_lib CHAPTER SOURCE.cu OUTDIR
 # known_wrong_dirs [CHAPTER...]: the known-wrong submissions, one folder
 # tests/wrong/<chapter>/<name> a line (all chapters by default). A folder
 # is one when it holds an `expect` file: a folder without one (a shared
-# base of one-changes, tests/wrong/05-attention/base) is no submission.
+# base of one-changes, tests/wrong/<chapter>/base) is no submission.
 known_wrong_dirs() {
     local ch dir
     for ch in ${*:-$(ls tests/wrong 2>/dev/null)}; do
