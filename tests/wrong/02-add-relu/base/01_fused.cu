@@ -1,12 +1,16 @@
-/* Known wrong: ReLU applied to each input before the add. */
+/* A simple fused add and ReLU as a student might write it: one thread per
+ * element, a bounds check, the ReLU as a compare that keeps a NaN. The
+ * known-wrongs of 01_fused plant their mistakes in it: each folder's
+ * `one-change` names this file as its base and replaces one hunk
+ * (tests/lib.sh, wrong_source). */
 #include "add_relu.h"
 
 __global__ void k(const float *x, const float *y, float *out, size_t n)
 {
     size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
     if (i < n) {
-        float a = x[i] < 0.f ? 0.f : x[i], b = y[i] < 0.f ? 0.f : y[i];
-        out[i] = a + b;
+        float v = x[i] + y[i];
+        out[i] = v < 0.f ? 0.f : v;
     }
 }
 
