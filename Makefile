@@ -341,7 +341,7 @@ help:
 	@echo '                        (make plot and make tables read results/)'
 	@echo '  BUILD=build           the build folder (the tests expect build/)'
 	@echo '  TEST_JOBS=2           jobs of make test'"'"'s build and test files at a time'
-	@echo '                        (default: one per core)'
+	@echo '                        (default: one per core; make test runs one test file more)'
 	@echo ' environment, read by the programs:'
 	@echo '  NCU=path              Nsight Compute for make traffic (default: on the PATH,'
 	@echo '                        else /usr/local/cuda/bin/ncu)'
@@ -500,20 +500,25 @@ $(BUILD)/tests/%: tests/unit/%.c
 # as build/testrules.yml (prove's HARNESS_RULESFILE) says: first, one chain,
 # one file after another, of those that use the GPU or share batch
 # grading's /tmp/mw-batch-* (t0220 mutants, t0300-t0310 batch and edition,
-# t05xx GPU); beside it the files that share nothing; any other file alone
-# at the end. Skips are shown with their reasons; V=1 runs the files one at
-# a time, verbose. prove gets no MAKEFLAGS, so that a test runs as it does
-# by hand (prove tests/t0110-build.t).
+# t05xx GPU); beside it the files that share nothing, the longest first; any
+# other file alone at the end. In the fast tier t0220 uses no GPU and leaves
+# the chain, and one test file more than TEST_JOBS runs at a time: t0220
+# spends most of its time waiting on its stand-ins, and would otherwise
+# hold a core idle. Skips are shown with their reasons; V=1 runs the files
+# one at a time, verbose. prove gets no MAKEFLAGS, so that a test runs as
+# it does by hand (prove tests/t0110-build.t).
 TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+TEST_BESIDE := \n  - par:\n      - tests/t0103-*.t\n      - tests/t0400-*.t\n      - tests/t0{1,2,4}??-*.t\n      - tests/t0315-*.t\n
+TEST_RULES_full := par:\n  - seq: tests/t0{220,30?,310,5??}-*.t$(TEST_BESIDE)
+TEST_RULES_fast := par:\n  - seq: tests/t0{30?,310,5??}-*.t\n  - tests/t0220-*.t$(TEST_BESIDE)
 
 test test-full:
 	$(Q)$(MAKE) --no-print-directory $(if $(filter 1,$(V)),,-s) $(if $(filter -j%,$(MAKEFLAGS)),,-j$(TEST_JOBS)) \
 	    $(if $(filter test-full,$@),build,build-fast)
-	$(Q)printf 'par:\n  - seq: tests/t0{220,30?,310,5??}-*.t\n  - par:\n      - tests/t0{1,2,4}??-*.t\n      - tests/t0315-*.t\n' \
-	    >$(BUILD)/testrules.yml
+	$(Q)printf '$(TEST_RULES_$(if $(filter test-full,$@),full,fast))' >$(BUILD)/testrules.yml
 	$(Q)env -u MAKEFLAGS -u MFLAGS HARNESS_RULESFILE=$(BUILD)/testrules.yml \
 	    $(if $(filter test-full,$@),MW_TEST_LONG=1) prove --failures --directives \
-	    $(if $(filter 1,$(V)),-v,-j$(TEST_JOBS)) tests/
+	    $(if $(filter 1,$(V)),-v,-j$(if $(filter test-full,$@),$(TEST_JOBS),$(shell echo $$(($(TEST_JOBS) + 1))))) tests/
 
 clean:
 	rm -rf $(BUILD)

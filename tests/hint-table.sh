@@ -46,10 +46,8 @@ run() {
     trap 'rm -rf "$scratch"' EXIT
     : >"$scratch/list"
     for ch in $chapters; do
-        for dir in tests/wrong/"$ch"/*/; do
-            dir=${dir%/}
+        for dir in $(known_wrong_dirs "$ch"); do
             name=$(basename "$dir")
-            [ -f "$dir/expect" ] || continue
             [ -s "$out/$ch/$name.rc" ] && continue
             src=$(wrong_source "$dir" "$scratch/derived") || continue
             echo "$ch $src $scratch/$ch-$name" >>"$scratch/list"
@@ -58,10 +56,8 @@ run() {
     build_libs "$scratch/list"
     for ch in $chapters; do
         mkdir -p "$out/$ch"
-        for dir in tests/wrong/"$ch"/*/; do
-            dir=${dir%/}
+        for dir in $(known_wrong_dirs "$ch"); do
             name=$(basename "$dir")
-            [ -f "$dir/expect" ] || continue
             [ -s "$out/$ch/$name.rc" ] && continue
             grade_one "$dir" "$ch" "$name" "$scratch/$ch-$name" "$out/$ch/$name"
         done

@@ -57,42 +57,76 @@ build_lib() { # build_lib CHAPTER SOURCE.cu OUTDIR
     make -s --no-print-directory lib CH="$1" KERNEL="$2" LIBDIR="$3"
 }
 
+# known_wrong_dirs [CHAPTER...]: the known-wrong submissions, one folder
+# tests/wrong/<chapter>/<name> a line (all chapters by default). A folder
+# is one when it holds an `expect` file: a folder without one (a shared
+# base of one-changes, tests/wrong/<chapter>/base) is no submission.
+known_wrong_dirs() {
+    local ch dir
+    for ch in ${*:-$(ls tests/wrong 2>/dev/null)}; do
+        for dir in tests/wrong/"$ch"/*/; do
+            if [ -f "$dir/expect" ]; then echo "${dir%/}"; fi
+        done
+    done
+}
+
 # wrong_source DIR OUT: the file of the known-wrong submission in DIR
 # (tests/wrong/<chapter>/<name>/). It is DIR/<version>.cu, or, where DIR
-# holds a file `one-change` instead, the chapter's reference solution
-# solutions/<chapter>/<version>.cu with one line replaced, written to
-# OUT/<name>/<version>.cu: `one-change` gives the line as it is ("-" then
-# the line) and as it becomes ("+" then the line), after any "#" comments.
-# So a mistake planted in a long reference follows that reference as it
-# changes. Fails, saying why on stderr, when the line is not in the
-# solution exactly once.
+# holds a file `one-change` instead, a base file with one hunk replaced,
+# written to OUT/<name>/<version>.cu. The base is the chapter's reference
+# solution solutions/<chapter>/<version>.cu, or the file a `base: PATH`
+# line names (PATH from the repository root: a simple student-style kernel
+# that several known-wrongs share). After any "#" comments and the base
+# line, `one-change` gives the hunk: its consecutive lines as they are
+# ("-" then the line, one or more) and then as they become ("+" then the
+# line, none or more). So a mistake planted in a long file follows that
+# file as it changes, and reads as the few lines it changes. Fails, saying
+# why on stderr, when the base is missing or the lines are not in it, as
+# consecutive lines, exactly once.
 wrong_source() {
-    local dir=${1%/} out=$2 version ch name
+    local dir=${1%/} out=$2 version ch name base
     version=$(sed -n 's/^version: *//p' "$dir/expect")
     if [ ! -f "$dir/one-change" ]; then
         echo "$dir/$version.cu"
         return 0
     fi
     ch=$(basename "$(dirname "$dir")") name=$(basename "$dir")
+    base=$(sed -n 's/^base: *//p' "$dir/one-change")
+    base=${base:-solutions/$ch/$version.cu}
+    if [ ! -f "$base" ]; then
+        echo "$dir/one-change: its base $base is missing" >&2
+        return 1
+    fi
     mkdir -p "$out/$name" || return 1
     perl -e '
         my ($change, $src) = @ARGV;
         open my $c, "<", $change or die "$change: $!\n";
-        my ($old, $new);
+        my (@old, @new);
         while (<$c>) {
             chomp;
-            next if /^#/ || /^\s*$/;
-            if (s/^-//) { $old = $_ } elsif (s/^\+//) { $new = $_ }
-            else { die "$change: a line that is neither a comment, -old nor +new: $_\n" }
+            next if /^#/ || /^\s*$/ || /^base:/;
+            if (s/^-//) {
+                die "$change: a -old line after the +new ones: one hunk is its -old lines, then its +new lines\n" if @new;
+                push @old, $_;
+            } elsif (s/^\+//) {
+                push @new, $_;
+            } else {
+                die "$change: a line that is neither a comment, base:, -old nor +new: $_\n";
+            }
         }
-        die "$change: needs one -old and one +new line\n" unless defined $old && defined $new;
+        die "$change: needs at least one -old line (the lines the hunk replaces)\n" unless @old;
         open my $s, "<", $src or die "$src: $!\n";
-        my @lines = <$s>;
-        my $n = grep { my $l = $_; chomp $l; $l eq $old } @lines;
-        die "$change: the line to change is in $src $n times, not once: $old\n" unless $n == 1;
-        for (@lines) { my $l = $_; chomp $l; $_ = "$new\n" if $l eq $old }
-        print @lines;
-    ' "$dir/one-change" "solutions/$ch/$version.cu" >"$out/$name/$version.cu" || return 1
+        my @lines = map { chomp; $_ } <$s>;
+        my @at;
+        for my $i (0 .. @lines - @old) {
+            push @at, $i unless grep { $lines[$i + $_] ne $old[$_] } 0 .. $#old;
+        }
+        my $what = @old == 1 ? "the line to change is" : "the " . @old . " lines to change (in a row) are";
+        die "$change: $what not in $src: $old[0]\n" unless @at;
+        die "$change: $what in $src " . @at . " times, not once: $old[0]\n" unless @at == 1;
+        splice @lines, $at[0], scalar @old, @new;
+        print map { "$_\n" } @lines;
+    ' "$dir/one-change" "$base" >"$out/$name/$version.cu" || return 1
     echo "$out/$name/$version.cu"
 }
 

@@ -33,15 +33,52 @@ done
 
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-shopt -s nullglob
-wrong=(tests/wrong/*/*/)
-# A known-wrong submission made by one change to a reference solution
-# (tests/lib.sh, wrong_source): the line it changes is still there, once.
-for dir in tests/wrong/*/*/; do
+wrong=($(known_wrong_dirs))
+# A known-wrong submission made by one change to a reference solution or to
+# a shared base (tests/lib.sh, wrong_source): the lines it changes are still
+# there, once.
+for dir in "${wrong[@]}"; do
     [ -f "$dir/one-change" ] || continue
     err=$(wrong_source "$dir" "$scratch/derived" 2>&1 >/dev/null)
-    ok $? "known-wrong $(basename "$dir"): its one change applies to the reference${err:+ ($err)}"
+    ok $? "known-wrong $(basename "$dir"): its one change applies to its base${err:+ ($err)}"
 done
+
+# wrong_source itself, on a made-up chapter: a hunk of several lines
+# replaced, one deleted, and each refusal saying why.
+fmt=$scratch/fmt/01-x
+mkdir -p "$fmt"
+printf 'a\nb\nc\nb\nd\n' >"$fmt/base.cu"
+one_change() { # one_change NAME LINE...: a known-wrong folder NAME with those one-change lines
+    mkdir -p "$fmt/$1" && echo 'version: 01_a' >"$fmt/$1/expect"
+    local name=$1
+    shift
+    printf '%s\n' '# a comment' "base: $fmt/base.cu" "$@" >"$fmt/$name/one-change"
+}
+derive() { wrong_source "$fmt/$1" "$scratch/fmt-out" 2>&1; }
+one_change hunk -c -b -d +C +D
+[ "$(cat "$(derive hunk)" 2>/dev/null)" = "$(printf 'a\nb\nC\nD')" ]
+ok $? "wrong_source: a hunk of three lines becomes its two new ones, the rest of the base kept"
+one_change gone -a
+[ "$(cat "$(derive gone)" 2>/dev/null)" = "$(printf 'b\nc\nb\nd')" ]
+ok $? "wrong_source: a hunk with no + lines deletes its lines"
+one_change twice -b +B
+derive twice | grep -q 'the line to change is in .*base.cu 2 times, not once: b'
+ok $? "wrong_source: a line found twice is refused, saying so"
+one_change absent -c -d +x
+derive absent | grep -q 'the 2 lines to change (in a row) are not in .*base.cu: c'
+ok $? "wrong_source: lines not in the base, in a row, are refused, saying so"
+one_change order -c +x -d
+derive order | grep -q 'a -old line after the +new ones'
+ok $? "wrong_source: a second - after the + lines (not one hunk) is refused"
+one_change nobase -c +x
+sed -i "s|^base: .*|base: $fmt/missing.cu|" "$fmt/nobase/one-change"
+derive nobase | grep -q 'its base .*missing.cu is missing'
+ok $? "wrong_source: a missing base is refused, naming it"
+mkdir -p "$scratch/kw/tests/wrong/01-x/base" "$scratch/kw/tests/wrong/01-x/bug"
+touch "$scratch/kw/tests/wrong/01-x/base/01_a.cu" "$scratch/kw/tests/wrong/01-x/bug/expect"
+[ "$(cd "$scratch/kw" && known_wrong_dirs)" = tests/wrong/01-x/bug ]
+ok $? "known_wrong_dirs: a folder without an expect file (a shared base) is no known-wrong"
+
 if [ ${#wrong[@]} -eq 0 ]; then
     skip "known-wrong submissions: no tests/wrong/ here (the student edition leaves it out)"
 elif ! long_tests; then

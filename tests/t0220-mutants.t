@@ -231,6 +231,45 @@ PATH=$fake/san:$PATH
 export FAKE_PIDS=$fake/pids
 : >"$FAKE_PIDS"
 driver=$PWD/grader/mk/mutants.sh tool=$PWD/$TOOL
+
+# The runs below wait, mostly (the stand-ins' sleeps, the driver's polling):
+# the --resume pair and the 32 GiB run, which need nothing of the others,
+# run meanwhile, each on a copy of the stand-in chapter (the later runs
+# change its solutions) with its own calls file; their checks come at their
+# place below, once each is done. drive FAKE LOG [VAR=VALUE...] -- ARGS: one
+# run of the driver on FAKE, its output in LOG and its exit code in LOG.rc.
+drive() {
+    local f=$1 log=$2
+    shift 2
+    local envs=()
+    while [ "$1" != -- ]; do envs+=("$1"); shift; done
+    shift
+    (cd "$f" && env "${envs[@]}" MAKE="$f/bin/make" sh "$driver" --chapter 99-fake \
+        --grader "$f/bin/mw-chapter" --tool "$tool" "$@" >"$log" 2>&1)
+    echo $? >"$log.rc"
+}
+fake_resume=$WORK/fake-resume fake_split=$WORK/fake-split
+cp -R "$fake" "$fake_resume" && cp -R "$fake" "$fake_split"
+(
+    f=$fake_resume
+    export FAKE_PIDS=$f/pids
+    drive "$f" "$f/run1" -- --work "$f/work-resume" --results "$f/resume" --timeout 10 --resume
+    # the cut: one killed mutant's stages and its library removed
+    key=$(tail -n +2 "$f/resume/Fake_GPU_80GB__test_/99-fake/mutants.csv" |
+        awk -F, '$8 == "killed" && /offset n=33/ { print NR; exit }')
+    echo "$key" >"$f/cut_key"
+    dir=$f/work-resume/01_sample/$(printf '%03d' "$key")
+    rm -f "$dir"/*.result "$f/work-resume/libs/01_sample/$(basename "$dir")/01_sample.so"
+    : >"$FAKE_PIDS.calls"
+    drive "$f" "$f/run2" -- --work "$f/work-resume" --results "$f/resume" --timeout 10 --resume
+) &
+resume_pid=$!
+(
+    f=$fake_split
+    export FAKE_PIDS=$f/pids
+    drive "$f" "$f/run1" FAKE_BYTES=34359738368 -- --work "$f/work-split" --results "$f/split" --timeout 10
+) &
+split_pid=$!
 out=$(cd "$fake" && MAKE=$fake/bin/make sh "$driver" --chapter 99-fake --grader "$fake/bin/mw-chapter" \
     --tool "$tool" --work "$fake/work" --results "$fake/results" --timeout 10 2>&1)
 ok $? "mutants.sh with stand-ins: exit 0"
@@ -279,42 +318,37 @@ printf '%s\n' "$out" | grep '^mutants:' | diag
 # --resume: a run cut off (here, one killed mutant's stages and one
 # library removed, as if the limit struck there) is finished by the same
 # command: that mutant alone is built and graded again, and mutants.csv
-# comes out as the whole run's.
-out=$(cd "$fake" && MAKE=$fake/bin/make sh "$driver" --chapter 99-fake --grader "$fake/bin/mw-chapter" \
-    --tool "$tool" --work "$fake/work-resume" --results "$fake/resume" --timeout 10 --resume 2>&1)
-rc=$?
-rcsv=$fake/resume/Fake_GPU_80GB__test_/99-fake/mutants.csv
-[ $rc -eq 0 ] && [ "$(tail -n +2 "$rcsv" | cut -d, -f 1-8)" = "$(tail -n +2 "$csv" | cut -d, -f 1-8)" ] &&
-    [ -n "$(ls "$fake"/work-resume/libs/01_sample/*/01_sample.so 2>/dev/null)" ]
+# comes out as the whole run's. (Run in the background, above.)
+wait "$resume_pid"
+f=$fake_resume
+rc=$(cat "$f/run1.rc")
+rcsv=$f/resume/Fake_GPU_80GB__test_/99-fake/mutants.csv
+[ "$rc" -eq 0 ] && [ "$(tail -n +2 "$rcsv" | cut -d, -f 1-8)" = "$(tail -n +2 "$csv" | cut -d, -f 1-8)" ] &&
+    [ -n "$(ls "$f"/work-resume/libs/01_sample/*/01_sample.so 2>/dev/null)" ]
 ok $? "--resume from nothing: the same statuses as a plain run, the libraries kept under the work folder"
-cut_key=$(tail -n +2 "$rcsv" | awk -F, '$8 == "killed" && /offset n=33/ { print NR; exit }')
-cut_dir=$fake/work-resume/01_sample/$(printf '%03d' "$cut_key")
-rm -f "$cut_dir"/*.result "$fake/work-resume/libs/01_sample/$(basename "$cut_dir")/01_sample.so"
-: >"$FAKE_PIDS.calls"
-out=$(cd "$fake" && MAKE=$fake/bin/make sh "$driver" --chapter 99-fake --grader "$fake/bin/mw-chapter" \
-    --tool "$tool" --work "$fake/work-resume" --results "$fake/resume" --timeout 10 --resume 2>&1)
-rc=$?
-calls=$(grep -c . "$FAKE_PIDS.calls")
-[ $rc -eq 0 ] && [ -n "$cut_key" ] && [ "$calls" -eq 1 ] &&
-    grep -q -e "--lib-dir $fake/work-resume/libs/01_sample/$(basename "$cut_dir") " "$FAKE_PIDS.calls" &&
+cut_key=$(cat "$f/cut_key")
+cut_dir=$f/work-resume/01_sample/$(printf '%03d' "$cut_key")
+rc=$(cat "$f/run2.rc")
+calls=$(grep -c . "$f/pids.calls")
+[ "$rc" -eq 0 ] && [ -n "$cut_key" ] && [ "$calls" -eq 1 ] &&
+    grep -q -e "--lib-dir $f/work-resume/libs/01_sample/$(basename "$cut_dir") " "$f/pids.calls" &&
     [ "$(tail -n +2 "$rcsv" | cut -d, -f 1-9)" = "$(tail -n +2 "$csv" | cut -d, -f 1-9)" ] &&
-    printf '%s' "$out" | grep -q 'going on from'
+    grep -q 'going on from' "$f/run2"
 ok $? "--resume after a cut: only the mutant cut off is graded again ($calls check), rebuilt; the same mutants.csv"
 
 # A largest case of 32 GiB on the 80 GiB stand-in holds the checks to two
 # at a time: the cases under what four hold at once (80 x 0.95 / 4 - 1.5 =
 # 17.5 GiB) run four at a time (--below), and the mutants that pass them
 # meet the larger ones alone (--from). The same mutants die and survive.
-: >"$FAKE_PIDS.calls"
-out=$(cd "$fake" && FAKE_BYTES=34359738368 MAKE=$fake/bin/make sh "$driver" --chapter 99-fake \
-    --grader "$fake/bin/mw-chapter" --tool "$tool" --work "$fake/work-split" \
-    --results "$fake/split" --timeout 10 2>&1)
-rc=$?
+# (Run in the background, above.)
+wait "$split_pid"
+f=$fake_split
+rc=$(cat "$f/run1.rc") out=$(cat "$f/run1")
 split=18790481920
-below=$(grep -c -e "--smallest-first --below $split" "$FAKE_PIDS.calls")
-from=$(grep -c -e "--smallest-first --from $split" "$FAKE_PIDS.calls")
-scsv=$fake/split/Fake_GPU_80GB__test_/99-fake/mutants.csv
-[ $rc -eq 0 ] && [ "$below" -gt 0 ] && [ "$from" -eq 1 ] &&
+below=$(grep -c -e "--smallest-first --below $split" "$f/pids.calls")
+from=$(grep -c -e "--smallest-first --from $split" "$f/pids.calls")
+scsv=$f/split/Fake_GPU_80GB__test_/99-fake/mutants.csv
+[ "$rc" -eq 0 ] && [ "$below" -gt 0 ] && [ "$from" -eq 1 ] &&
     printf '%s' "$out" | grep -q 'grading those on every case under 17.5 GiB, 4 at a time, then those that pass on the larger ones, one at a time (the largest case needs 32.0 GiB; the GPU has 80.0 GiB)' &&
     printf '%s' "$out" | grep -q -x 'mutants: 1 passed the cases under 17.5 GiB: grading those on the larger ones, one at a time' &&
     [ "$(tail -n +2 "$scsv" | cut -d, -f 1-8)" = "$(tail -n +2 "$csv" | cut -d, -f 1-8)" ]

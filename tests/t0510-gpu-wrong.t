@@ -5,7 +5,7 @@
 . tests/lib.sh
 have_gpu || skip_all "$GPU_REASON"
 long_file "every known-wrong submission graded"
-wrong_dirs() { for ch in ${MW_TEST_CHAPTERS:-$(ls tests/wrong 2>/dev/null)}; do ls -d tests/wrong/$ch/*/ 2>/dev/null; done; }
+wrong_dirs() { known_wrong_dirs ${MW_TEST_CHAPTERS:-}; }
 [ -n "$(wrong_dirs)" ] ||
     skip_all "no tests/wrong/ here (the student edition leaves it out)"
 

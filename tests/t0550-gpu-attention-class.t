@@ -9,12 +9,14 @@
 have_gpu || skip_all "$GPU_REASON"
 long_file "a chapter 05 class graded"
 ls solutions/05-attention/0[12]_*.cu >/dev/null 2>&1 || skip_all "no solutions/ here (student edition)"
-wrong=tests/wrong/05-attention/no-rescale/02_flash.cu
-[ -f "$wrong" ] || skip_all "no $wrong here (student edition)"
+[ -d tests/wrong/05-attention/no-rescale ] ||
+    skip_all "no tests/wrong/05-attention/no-rescale here (student edition)"
 
 scratch=$(mktemp -d)
 chmod 755 "$scratch"
 trap 'rm -rf "$scratch"' EXIT
+wrong=$(wrong_source tests/wrong/05-attention/no-rescale "$scratch/derived") ||
+    { ok 1 "no-rescale derives from its base"; done_testing; exit 1; }
 mkdir -p "$scratch/class/alice" "$scratch/class/bob"
 cp solutions/05-attention/0[12]_*.cu "$scratch/class/alice/"
 cp solutions/05-attention/01_unfused.cu "$wrong" "$scratch/class/bob/"
