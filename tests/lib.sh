@@ -7,14 +7,30 @@ T_FAILED=0
 plan() { echo "1..$1"; }
 skip_all() { echo "1..0 # SKIP $*"; exit 0; }
 
-ok() { # ok CONDITION_STATUS NAME
+# ok CONDITION_STATUS NAME: one TAP point. Returns 1 when it failed, so
+# that `ok $? name || diag ...` shows why.
+ok() {
     T_COUNT=$((T_COUNT + 1))
     if [ "$1" -eq 0 ]; then
         echo "ok $T_COUNT - $2"
     else
         echo "not ok $T_COUNT - $2"
         T_FAILED=$((T_FAILED + 1))
+        return 1
     fi
+}
+
+# skip_all_unless_full_tree TOOL...: the tests that make a student edition
+# run in the full tree only: not inside an edition (t0310 runs the
+# edition's own tests there; it has no solutions/ to leave out), and only
+# with the tools named.
+skip_all_unless_full_tree() {
+    [ -n "${MW_DIST_INNER:-}" ] && skip_all "inside a student edition that t0310 is testing"
+    ls solutions/*/*.cu >/dev/null 2>&1 ||
+        skip_all "no solutions/ here: this is a student edition already"
+    for tool in "$@"; do
+        command -v "$tool" >/dev/null 2>&1 || skip_all "$tool not installed"
+    done
 }
 
 skip() { T_COUNT=$((T_COUNT + 1)); echo "ok $T_COUNT # SKIP $*"; }

@@ -10,13 +10,7 @@
 # an exercise holding solution markers.
 . tests/lib.sh
 
-# The edition's own copy of this test must not unpack an edition again.
-[ -n "${MW_DIST_INNER:-}" ] && skip_all "inside a student edition that t0310 is testing"
-ls solutions/*/*.cu >/dev/null 2>&1 ||
-    skip_all "no solutions/ here: this is a student edition already (nothing to leave out)"
-for tool in tar gzip; do
-    command -v $tool >/dev/null 2>&1 || skip_all "$tool not installed"
-done
+skip_all_unless_full_tree tar gzip
 
 scratch=$(mktemp -d)
 chmod 755 "$scratch" # the edition's batch test builds in a sandbox that must read it

@@ -10,12 +10,7 @@
 # baseline.
 . tests/lib.sh
 
-[ -n "${MW_DIST_INNER:-}" ] && skip_all "inside a student edition that t0310 is testing"
-ls solutions/*/*.cu >/dev/null 2>&1 ||
-    skip_all "no solutions/ here: this is a student edition already (nothing to compare with)"
-for tool in tar gzip perl; do
-    command -v $tool >/dev/null 2>&1 || skip_all "$tool not installed"
-done
+skip_all_unless_full_tree tar gzip perl
 
 scratch=$(mktemp -d)
 trap 'chmod -R u+w "$scratch" 2>/dev/null; rm -rf "$scratch"' EXIT

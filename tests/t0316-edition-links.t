@@ -15,12 +15,7 @@
 # something a student clicks.
 . tests/lib.sh
 
-[ -n "${MW_DIST_INNER:-}" ] && skip_all "inside a student edition that t0310 is testing"
-ls solutions/*/*.cu >/dev/null 2>&1 ||
-    skip_all "no solutions/ here: this is a student edition already"
-for tool in tar gzip perl; do
-    command -v $tool >/dev/null 2>&1 || skip_all "$tool not installed"
-done
+skip_all_unless_full_tree tar gzip perl
 
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
