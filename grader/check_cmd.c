@@ -976,8 +976,11 @@ int mw_cmd_check(const mw_chapter *chapter, const mw_check_opts *opt)
     }
     /* Memory errors no output shows, on versions that ran at all: a
      * skeleton's TODO launches nothing to look at. */
-    if (opt->quick_sanitize && t.n[ST_PASS] + t.n[ST_FAIL] + t.n[ST_ERROR] > 0)
-        mw_sanitize_step(opt, opt->self, &t.n[ST_PASS], &t.n[ST_FAIL], mw_version_width(ch));
+    if (opt->quick_sanitize && t.n[ST_PASS] + t.n[ST_FAIL] + t.n[ST_ERROR] > 0) {
+        const mw_sanitize_target target = {opt->self, opt->lib_dir, opt->src_label,
+                                           opt->only_version, opt->seed};
+        mw_sanitize_step(&target, &t.n[ST_PASS], &t.n[ST_FAIL], mw_version_width(ch));
+    }
     cross_case_hints(&k, &t);
     int required_todo = 0, optional_todo = 0;
     for (int jnum = 0; jnum < k.njobs; jnum++)

@@ -1,8 +1,7 @@
-/* harness_buffers.c: the part of harness.h that lays out a case's buffers:
- * their specs and element types, the bytes they take, the input streams.
- * Pure C, no CUDA calls, unlike harness.c: unit-tested on the CPU
+/* harness_buffers.c: a case's buffers as the harness lays them out
+ * (harness_buffers.h). Pure C, no CUDA calls: unit-tested on the CPU
  * (tests/unit/test_grader.c). */
-#include "harness.h"
+#include "harness_buffers.h"
 
 #include <string.h>
 

@@ -6,7 +6,6 @@
 
 #include "csv.h"
 #include "mw.h"
-#include "roofs_cache.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -55,6 +55,13 @@ typedef struct mw_roof_table {
 /* The most roofs a table may hold: the size of mw_roof_values.value[]. */
 #define MW_MAX_ROOFS 8
 
+/* The measured values of a table's roofs, as a GPU's cache holds them
+ * (roofs_cache.h). */
+typedef struct mw_roof_values {
+    double value[MW_MAX_ROOFS]; /* value[i]: roof i of the table, in its unit */
+    char date[32];
+} mw_roof_values;
+
 /* The project's roofs: copy, fp32, tf32, bf16. */
 extern const mw_roof_table mw_roofs;
 

@@ -16,11 +16,6 @@
 
 #include "roofs.h"
 
-typedef struct mw_roof_values {
-    double value[MW_MAX_ROOFS]; /* value[i]: roof i of the table, in its unit */
-    char date[32];
-} mw_roof_values;
-
 /* The cache of table t's roofs: 0 when every roof was found, -1 otherwise
  * (missing file or rows); a roof not found is NaN. */
 int mw_roof_cache_load_table(const char *path, const mw_roof_table *t, mw_roof_values *c);

@@ -143,8 +143,8 @@ static void print_finding(const char *tool, const mw_sanitize_finding *f, int wi
 }
 
 /* One tool over the smallest cases. */
-static void run_tool(const char *sanitizer, const char *tool, const mw_check_opts *opt,
-                     const char *self, int *passed, int *failed, int width)
+static void run_tool(const char *sanitizer, const char *tool, const mw_sanitize_target *opt,
+                     int *passed, int *failed, int width)
 {
     const char *tmp = getenv("TMPDIR");
     char log[4096], seed[32], cases[16];
@@ -160,7 +160,7 @@ static void run_tool(const char *sanitizer, const char *tool, const mw_check_opt
     char *argv[32];
     int n = 0;
     const char *fixed[] = {sanitizer, "--tool", tool, "--error-exitcode", "10", "--print-limit",
-                           "10", self, "check", "--lib-dir", opt->lib_dir, "--seed", seed,
+                           "10", opt->self, "check", "--lib-dir", opt->lib_dir, "--seed", seed,
                            "--small", "--smallest-first", "--first-cases", cases, "--no-fork",
                            "--exact-views"};
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
@@ -192,7 +192,7 @@ static void run_tool(const char *sanitizer, const char *tool, const mw_check_opt
     unlink(log);
 }
 
-void mw_sanitize_step(const mw_check_opts *opt, const char *self, int *passed, int *failed,
+void mw_sanitize_step(const mw_sanitize_target *target, int *passed, int *failed,
                       int version_width)
 {
     char sanitizer[4096];
@@ -202,6 +202,6 @@ void mw_sanitize_step(const mw_check_opts *opt, const char *self, int *passed, i
                "bin/ on the PATH)\n");
         return;
     }
-    run_tool(sanitizer, "memcheck", opt, self, passed, failed, version_width);
-    run_tool(sanitizer, "initcheck", opt, self, passed, failed, version_width);
+    run_tool(sanitizer, "memcheck", target, passed, failed, version_width);
+    run_tool(sanitizer, "initcheck", target, passed, failed, version_width);
 }

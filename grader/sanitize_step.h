@@ -16,7 +16,7 @@
 #ifndef MW_SANITIZE_STEP_H
 #define MW_SANITIZE_STEP_H
 
-#include "check_cmd.h"
+#include <stdint.h>
 
 /* How many of each version's smallest cases the step runs: the edge cases
  * (1, 2 and 3 elements in chapter 01) where a grid rounded up reads past
@@ -38,11 +38,20 @@ typedef struct mw_sanitize_finding {
  * 0. Pure text, unit-tested. */
 int mw_sanitize_parse(const char *log, mw_sanitize_finding *f);
 
+/* The check the step runs again under each tool: the chapter program,
+ * the same libraries, label, version filter and seed as the check's. */
+typedef struct mw_sanitize_target {
+    const char *self;         /* the chapter program */
+    const char *lib_dir;      /* build/<src>/<chapter> */
+    const char *src_label;    /* for messages, or NULL */
+    const char *only_version; /* EX=02, or NULL */
+    uint64_t seed;
+} mw_sanitize_target;
+
 /* Runs both tools as described; prints their lines and adds them to
- * *passed and *failed. self: the chapter program. Prints one note and
- * counts nothing when compute-sanitizer is missing or a tool could not
- * finish. */
-void mw_sanitize_step(const mw_check_opts *opt, const char *self, int *passed, int *failed,
+ * *passed and *failed. Prints one note and counts nothing when
+ * compute-sanitizer is missing or a tool could not finish. */
+void mw_sanitize_step(const mw_sanitize_target *target, int *passed, int *failed,
                       int version_width);
 
 #endif
