@@ -56,8 +56,10 @@ else
             continue
         fi
         cmp -s "$scratch/fresh/$name.txt" "docs/samples/$name.txt"
-        ok $? "$name: the committed sample is what the code prints now"
-        [ $? -eq 0 ] || diff "docs/samples/$name.txt" "$scratch/fresh/$name.txt" | head -n 20 | diag
+        ok $? "$name: the committed sample is what the code prints now" || {
+            diff "docs/samples/$name.txt" "$scratch/fresh/$name.txt" | head -n 20 | diag
+            diag "after git add: sh docs/samples.sh capture docs/samples $name && sh docs/samples.sh render"
+        }
     done
 fi
 
