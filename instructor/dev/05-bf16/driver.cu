@@ -1,7 +1,7 @@
 /* driver.cu: checks and times the bf16 flash attention of solutions/05-attention/03_flash_bf16.cu.
  *
  *   driver check [--config NAME]      every configuration (or NAME) on the
- *                                     shapes of reference.h against a double
+ *                                     shapes of check_list.h against a double
  *                                     reference; PASS/FAIL a line; exit 1 on
  *                                     any FAIL
  *   driver time [--config NAME|all]   B=4 H=16 N=4096 and B=1 H=16 N=16384,
@@ -15,7 +15,7 @@
  * head's row N - 1 that is not zero-filled shows up as NaN; O and L start
  * poisoned (all bits set: NaN), so a row never written shows up too. */
 #include "flash_bf16.h"
-#include "reference.h"
+#include "check_list.h"
 
 #include <stdlib.h>
 

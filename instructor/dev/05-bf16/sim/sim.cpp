@@ -20,7 +20,7 @@
  *  - ex2.approx.ftz is exp2f with results below 2^-126 flushed to 0.
  * The grid mapping and launch parameters are those of launch<C> in
  * 03_flash_bf16.cu, with few resident blocks (so heads are grouped). */
-#include "../reference.h"
+#include "../check_list.h"
 
 #include <float.h>
 #include <math.h>

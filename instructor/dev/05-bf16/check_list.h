@@ -1,4 +1,4 @@
-/* reference.h: host side of the checks of instructor/dev/05-bf16 (driver.cu and the
+/* check_list.h: host side of the checks of instructor/dev/05-bf16 (driver.cu and the
  * host simulation sim/): bf16 rounding, inputs, the double-precision
  * reference, its bf16-P emulation, and the comparison.
  *
@@ -12,8 +12,8 @@
  * (the FlashAttention tests' rule: no worse than twice the error the bf16
  * format forces, plus a floor), with NaN exactly where O_ref is NaN; L when
  * |L - L_ref| <= 1e-3 + 1e-3 |L_ref|. */
-#ifndef MW_DEV05_REFERENCE_H
-#define MW_DEV05_REFERENCE_H
+#ifndef MW_DEV05_CHECK_LIST_H
+#define MW_DEV05_CHECK_LIST_H
 
 #include <math.h>
 #include <stdint.h>
