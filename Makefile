@@ -170,8 +170,11 @@ space := $(subst ,, )
 define chapter_rules
 $(1)_C    := $(wildcard chapters/$(1)/*.c)
 $(1)_CU   := $(wildcard chapters/$(1)/*.cu)
+# The student edition ships a chapter's own kernels compiled, as
+# chapters/NN/X.cu.o without X.cu (grader/mk/dist.sh): linked as they are.
+$(1)_SHIPPED := $$(filter-out $$($(1)_CU:%=%.o),$(wildcard chapters/$(1)/*.cu.o))
 $(1)_OBJS := $$(patsubst chapters/$(1)/%.c,$(BUILD)/$(1)/%.o,$$($(1)_C)) \
-             $$(patsubst chapters/$(1)/%.cu,$(BUILD)/$(1)/%.cu.o,$$($(1)_CU))
+             $$(patsubst chapters/$(1)/%.cu,$(BUILD)/$(1)/%.cu.o,$$($(1)_CU)) $$($(1)_SHIPPED)
 
 # A chapter's own kernels for the harness (an unfused baseline, say).
 $(BUILD)/$(1)/%.cu.o: chapters/$(1)/%.cu $(ARCH_STAMP)
@@ -411,7 +414,7 @@ grade: $(GRADER) $(REF_LIBS) $(BUILD)/tools/mw-batch
 # The student edition: the tracked files less solutions/, tests/wrong/,
 # tests/class/, instructor/ and *.hidden, as dist/memwall-student.tar.gz.
 dist:
-	$(Q)sh grader/mk/dist.sh
+	$(Q)$(if $(NVCC_FOUND),NVCC='$(NVCC_FOUND)') sh grader/mk/dist.sh
 
 # ---- mutation testing of the grader ------------------------------------------------
 

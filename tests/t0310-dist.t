@@ -50,12 +50,24 @@ for dir in exercises chapters; do
     n=$(grep -c "^$top/$dir/.*[^/]$" "$scratch/list")
     ok "$([ "$n" -gt 0 ] && echo 0 || echo 1)" "$dir/ is not empty ($n files)"
 done
+# The chapters' own kernels answer exercises whatever their shape: none
+# ships as source, each as the object the edition's Makefile links.
+kernels=$(ls chapters/*/*.cu 2>/dev/null | wc -l)
+n=$(grep -c -E "^$top/chapters/[^/]+/[^/]+\.cu$" "$scratch/list")
+ok "$n" "no kernel source of chapters/ ships ($n)"
+n=$(grep -c -E "^$top/chapters/[^/]+/[^/]+\.cu\.o$" "$scratch/list")
+ok "$([ "$n" -eq "$kernels" ] && [ "$kernels" -gt 0 ] && echo 0 || echo 1)" \
+    "each of chapters/'s $kernels kernel files ships compiled ($n)"
+printf '%s' "$out" | grep -q "shipped compiled, without source: chapters/"
+ok $? "it says which it shipped compiled"
 
 # Exactly the tracked files that exist, less those left out.
 if [ -n "$(git ls-files 2>/dev/null | head -n 1)" ]; then
     git -c core.quotepath=off ls-files | grep -v -E '^(solutions|tests/wrong|tests/class|instructor|build|dist)/' |
         grep -v -E '\.hidden(/|$)' | while IFS= read -r f; do
-            [ -e "$f" ] || [ -L "$f" ] && echo "$top/$f"
+            [ -e "$f" ] || [ -L "$f" ] || continue
+            # the chapters' own kernels ship compiled, as X.cu.o
+            case $f in chapters/*/*.cu) echo "$top/$f.o" ;; *) echo "$top/$f" ;; esac
         done | LC_ALL=C sort >"$scratch/want"
     grep -v '/$' "$scratch/list" | LC_ALL=C sort >"$scratch/got"
     cmp -s "$scratch/want" "$scratch/got"

@@ -28,6 +28,15 @@
 # with those regions cut, markers included, and the code around them must
 # build without them (chapter 04 then times cuDNN and the copy roof alone).
 #
+# The chapters' own kernels (chapters/NN-name/*.cu: library baselines, a
+# mask) ship compiled, never as source: a baseline that streams an array at
+# the roof is an answer to an exercise whatever its shape. Each, its
+# instructor-only code cut, becomes chapters/NN-name/X.cu.o, a fat object
+# (SASS for sm_75 to sm_90, PTX of compute_90 for later GPUs) that the
+# edition's Makefile links where the source is absent. nvcc ($NVCC, else
+# the one on the PATH) must be there; the objects are cached under
+# build/dist-kernels/ by the hash of what they are built from.
+#
 # Guards: the edition refuses to ship an exercise that holds solution
 # markers, and any C or CUDA source that shares code with the solutions
 # (compared below, where solutions/ holds marked code and perl is
@@ -318,6 +327,33 @@ cut that code with '// BEGIN INSTRUCTOR ONLY' and '// END INSTRUCTOR ONLY' lines
     fi
 fi
 
+# The chapters' own kernels, compiled (header above), after the comparison
+# has seen their source: code that shares a solution's must be cut even
+# from an object.
+nvcc=${NVCC:-nvcc}
+kernel_gencode='-gencode arch=compute_75,code=sm_75 -gencode arch=compute_80,code=sm_80
+    -gencode arch=compute_86,code=sm_86 -gencode arch=compute_89,code=sm_89
+    -gencode arch=compute_90,code=[sm_90,compute_90]'
+: >"$work/compiled"
+for f in $(grep -E '^chapters/[^/]+/[^/]+\.cu$' "$work/sources" || true); do
+    command -v "$nvcc" >/dev/null 2>&1 ||
+        die "nvcc not found: the chapters' own kernels ($f) ship compiled; put the CUDA toolkit's bin/ on the PATH or name it with NVCC="
+    ch=$(dirname "$f")
+    key=$( { cat "$stage/$f" "$stage/$ch"/*.h "$stage"/grader/*.h 2>/dev/null; "$nvcc" --version; echo $kernel_gencode; } |
+        cksum | tr ' ' '-')
+    cached=build/dist-kernels/$(basename "$f" .cu)-$key.o
+    if [ ! -f "$cached" ]; then
+        mkdir -p build/dist-kernels
+        # shellcheck disable=SC2086 # the gencode list is words
+        (cd "$stage" && "$nvcc" -O3 $kernel_gencode -Igrader -I"$ch" -Xcompiler -fPIC \
+            -c "$f" -o "$work/kernel.o") || die "$f does not compile (above)"
+        mv -f "$work/kernel.o" "$cached.$$" && mv -f "$cached.$$" "$cached"
+    fi
+    cp "$cached" "$stage/$f.o"
+    rm -f "$stage/$f"
+    printf '%s\n' "$f" >>"$work/compiled"
+done
+
 set -- -cf -
 if tar --version 2>/dev/null | grep -q 'GNU tar'; then
     # Nothing of the machine that made it: owner root, names sorted.
@@ -348,6 +384,9 @@ left=$(awk -F'\t' '$1 != "-" { print $1 }' "$work/classified" | LC_ALL=C sort | 
 [ -n "$left" ] && echo "dist: left out: $left"
 if [ -s "$work/cut" ]; then
     echo "dist: instructor-only code cut from: $(awk '{ printf "%s%s", (NR > 1 ? ", " : ""), $0 }' "$work/cut")"
+fi
+if [ -s "$work/compiled" ]; then
+    echo "dist: shipped compiled, without source: $(awk '{ printf "%s%s", (NR > 1 ? ", " : ""), $0 }' "$work/compiled")"
 fi
 [ -n "$compared" ] && echo "dist: $compared C and CUDA sources compared with solutions/: none shares code"
 exit 0
