@@ -7,6 +7,7 @@
  * check's sanitizer step reads them. */
 #define _POSIX_C_SOURCE 200809L
 #include "tap.h"
+#include "merge_check.h"
 
 #include "bf16.h"
 #include "compare.h"
@@ -273,25 +274,10 @@ static void test_mismatch_merge(void)
     got[3] = 7.f, got[4] = poison, got[9] = (float)INFINITY, got[10] = 2.5f;
     got[15] = poison, got[17] = NAN, got[20] = 0.f, got[22] = -1.f;
     mw_tol tol = {1e-6, 1e-6};
-    mw_mismatch whole, parts[3], merged;
-    mw_mismatch_init(&whole);
-    for (int j = 0; j < N; j++)
-        mw_mismatch_add(&whole, index[j], got[j], ref[j], tol);
-    int same = 1;
-    for (int a = 0; a <= N; a++)
-        for (int b = a; b <= N; b++) {
-            int cut[4] = {0, a, b, N};
-            for (int p = 0; p < 3; p++) {
-                mw_mismatch_init(&parts[p]);
-                for (int j = cut[p]; j < cut[p + 1]; j++)
-                    mw_mismatch_add(&parts[p], index[j], got[j], ref[j], tol);
-            }
-            mw_mismatch_init(&merged);
-            for (int p = 0; p < 3; p++)
-                mw_mismatch_merge(&merged, &parts[p]);
-            same &= memcmp(&merged, &whole, sizeof whole) == 0;
-        }
-    ok(same, "mismatch counts merged from parts equal one pass, for every split in three");
+    mw_mismatch whole;
+    count_elements(&whole, NULL, index, got, ref, 0, N, tol);
+    ok(every_split_merges(&whole, NULL, index, got, ref, N, tol, 0, sizeof whole),
+       "mismatch counts merged from parts equal one pass, for every split in three");
     ok(whole.wrong == 8 && whole.unwritten == 2 && whole.wrong_nonfinite == 2 &&
            whole.first_wrong == index[3] && whole.last_right_before == index[2] &&
            whole.wrong_past_2_32 == 6 && whole.wrong_past_2_31 == 7,

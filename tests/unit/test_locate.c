@@ -5,6 +5,7 @@
  * of the diagonal, a constant factor, NaN from the inputs) gives its hint. */
 #define _POSIX_C_SOURCE 200809L
 #include "tap.h"
+#include "merge_check.h"
 
 #include "compare.h"
 #include "locate.h"
@@ -196,28 +197,11 @@ static void test_merge(void)
     }
     got[4] = NAN, got[8] = mw_from_bits(MW_POISON_BITS);
     mw_tol tol = {1e-6, 1e-6};
-    mw_mismatch whole, parts[3], merged;
-    mw_mismatch_init(&whole);
-    mw_mismatch_shape(&whole, &s);
-    for (int j = 0; j < N; j++)
-        mw_mismatch_add(&whole, index[j], got[j], ref[j], tol);
-    int same = 1;
-    for (int a = 0; a <= N; a++)
-        for (int b = a; b <= N; b++) {
-            int cut[4] = {0, a, b, N};
-            for (int p = 0; p < 3; p++) {
-                mw_mismatch_init(&parts[p]);
-                mw_mismatch_shape(&parts[p], &s);
-                for (int j = cut[p]; j < cut[p + 1]; j++)
-                    mw_mismatch_add(&parts[p], index[j], got[j], ref[j], tol);
-            }
-            mw_mismatch_init(&merged);
-            mw_mismatch_shape(&merged, &s);
-            for (int p = 0; p < 3; p++)
-                mw_mismatch_merge(&merged, &parts[p]);
-            same &= memcmp(&merged.loc, &whole.loc, sizeof whole.loc) == 0;
-        }
-    ok(same, "locate: the summary merged from parts equals one pass, for every split in three");
+    mw_mismatch whole, merged;
+    count_elements(&whole, &s, index, got, ref, 0, N, tol);
+    ok(every_split_merges(&whole, &s, index, got, ref, N, tol, offsetof(mw_mismatch, loc),
+                          sizeof whole.loc),
+       "locate: the summary merged from parts equals one pass, for every split in three");
     ok(whole.loc.wrong == whole.wrong && whole.loc.unwritten == 1 && whole.loc.nonfinite == 1 &&
            whole.loc.ratios > 10 && whole.loc.ratio_lo < whole.loc.ratio_hi &&
            whole.loc.diag[0] + whole.loc.diag[1] + whole.loc.diag[2] == whole.wrong,
