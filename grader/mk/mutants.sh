@@ -365,17 +365,22 @@ fi
 # ---- grading -------------------------------------------------------------------------
 
 graded=$(wc -l <"$work/grade.list")
+# next_stage STAGE LIST OUT: the mutants of LIST that passed STAGE go on to
+# the next, listed in OUT; for the others, STAGE's result is their result.
+next_stage() {
+    : >"$3"
+    while read -r version k; do
+        if [ "$(cat "$work/$version/$k/$1.result")" = passed ]; then
+            echo "$version $k" >>"$3"
+        else
+            cp "$work/$version/$k/$1.result" "$work/$version/$k/result"
+        fi
+    done <"$2"
+}
 echo "mutants: built in $((built_at - start)) s; grading $graded on the small cases, $grade_jobs at a time (TIMEOUT=$timeout, SEED=$seed)"
 xargs -P "$grade_jobs" -L 1 sh "$self" --grade-one "$grader" "$timeout" "$seed" small \
     "$work" "$scratch" <"$work/grade.list"
-: >"$work/full.list"
-while read -r version k; do
-    if [ "$(cat "$work/$version/$k/small.result")" = passed ]; then
-        echo "$version $k" >>"$work/full.list"
-    else
-        cp "$work/$version/$k/small.result" "$work/$version/$k/result"
-    fi
-done <"$work/grade.list"
+next_stage small "$work/grade.list" "$work/full.list"
 small_at=$(date +%s)
 # Every case, as many checks at once as the GPU's memory holds with each at
 # its largest case (list --csv's bytes, with 1.5 GiB for its context and the
@@ -450,14 +455,7 @@ fi
 full_at=$(date +%s)
 # The mutants that pass every case meet the sanitizer, as a submission does
 # in the batch (where compute-sanitizer is installed).
-: >"$work/sanitize.list"
-while read -r version k; do
-    if [ "$(cat "$work/$version/$k/full.result")" = passed ]; then
-        echo "$version $k" >>"$work/sanitize.list"
-    else
-        cp "$work/$version/$k/full.result" "$work/$version/$k/result"
-    fi
-done <"$work/full.list"
+next_stage full "$work/full.list" "$work/sanitize.list"
 sanitized=no
 if [ -s "$work/sanitize.list" ] && command -v compute-sanitizer >/dev/null 2>&1; then
     sanitized=yes
