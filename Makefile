@@ -526,4 +526,7 @@ test test-full:
 clean:
 	rm -rf $(BUILD)
 
+# The CPU emulation of CUDA (grader/sim/).
+include grader/sim/sim.mk
+
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -4,7 +4,10 @@
 # except
 #   gpu.c, gpu.h   the boundary itself;
 #   device.cu      the harness's own kernels, reached through device.h;
-#   student.h      the student interface, which the student's .cu includes.
+#   student.h      the student interface, which the student's .cu includes;
+#   sim/           the CPU emulation, which is the other side of the
+#                  boundary: it defines the runtime, and includes its own
+#                  stand-in headers.
 # Comments and strings do not count (the grader's messages and hints name
 # runtime calls). Calls into cuBLAS and cuDNN are not the runtime's: they
 # stay with the library baselines. Each offence is named as file:line. No
@@ -16,7 +19,7 @@ command -v perl >/dev/null || skip_all "perl is not installed"
 # scan DIR: prints DIR/FILE:LINE: TEXT for each offence under DIR (run from
 # DIR's parent); silent when there is none.
 scan() {
-    find "$1" -type f \( -name '*.c' -o -name '*.h' -o -name '*.cu' -o -name '*.cuh' \) |
+    find "$1" -path '*/sim' -prune -o -type f \( -name '*.c' -o -name '*.h' -o -name '*.cu' -o -name '*.cuh' \) -print |
         LC_ALL=C sort | perl -e '
 my %exempt = map { $_ => 1 } qw(gpu.c gpu.h device.cu student.h);
 sub blank { (my $s = shift) =~ s/[^\n]/ /g; $s }

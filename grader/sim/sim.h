@@ -1,0 +1,163 @@
+/* sim.h: the CPU emulation of CUDA, the contract between its parts.
+ *
+ * Without a GPU (or with SIM=1), a student's .cu is rewritten by mw-simcc
+ * (simcc.c: launches, inline PTX and __shared__ declarations become calls
+ * into the emulation), compiled as C++ by the host compiler against the
+ * stand-in toolkit headers of grader/sim/include/, and run by libmwsim:
+ *
+ *   include/cuda_runtime.h,   the toolkit headers the student and the
+ *   cuda_runtime_api.h, ...   harness include: host API and types (C), and,
+ *                             for C++, the kernel side (mw_sim_kernel.h)
+ *   host.c                    the runtime API on the host: memory, copies,
+ *                             streams, events, capture and graphs, errors,
+ *                             the emulated device's properties
+ *   sched.c ...               blocks and threads as fibers, barriers, warps
+ *                             and their collectives, shared memory, the
+ *                             order blocks and warps run in
+ *   checks.c                  faults a GPU hides: out-of-bounds accesses,
+ *                             reads of unwritten shared memory, shared races
+ *   ptx.c                     the inline PTX the exercises use
+ *
+ * Everything here is C, callable from the C++ kernel side. Nothing in it
+ * is thread-safe: the emulation runs every kernel thread on the calling OS
+ * thread, one at a time. */
+#ifndef MW_SIM_H
+#define MW_SIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cuda_runtime_api.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- the emulated device (host.c) --------------------------------------- */
+
+typedef struct mw_sim_device {
+    const char *name;          /* what cudaGetDeviceProperties reports */
+    int cc_major, cc_minor;
+    int sms;                   /* multiprocessors: how many blocks run at once */
+    int max_threads_per_block; /* 1024 */
+    int max_threads_per_sm;    /* 2048 */
+    int max_blocks_per_sm;     /* 32 */
+    unsigned max_grid[3];      /* 2^31 - 1, 65535, 65535 */
+    unsigned max_block[3];     /* 1024, 1024, 64 */
+    size_t smem_default;       /* per block without opting in: 48 KiB */
+    size_t smem_optin;         /* per block with cudaFuncSetAttribute */
+    size_t smem_per_sm;
+    size_t l2_bytes;
+} mw_sim_device;
+
+const mw_sim_device *mw_sim_device_get(void);
+
+/* The dynamic shared memory a kernel may ask for: what
+ * cudaFuncSetAttribute(func, cudaFuncAttributeMaxDynamicSharedMemorySize)
+ * last set, else the default. */
+size_t mw_sim_func_max_dynamic_smem(const void *func);
+
+/* ---- errors (host.c) -------------------------------------------------------- */
+
+/* Records err as the last error (what cudaGetLastError returns and clears);
+ * a sticky one (a kernel's fault) is also returned by every later
+ * synchronizing call, as on a GPU. detail: one line saying where and why
+ * (NULL: none); kept until the next fault. */
+void mw_sim_error_set(cudaError_t err, int sticky, const char *detail);
+/* The last fault's line, or NULL. */
+const char *mw_sim_error_detail(void);
+
+/* ---- device memory (host.c) ------------------------------------------------- */
+
+/* A device allocation, exactly as asked for: an access outside every region
+ * (and outside shared memory, the thread's stack and the loaded programs'
+ * own data) is a fault. */
+typedef struct mw_sim_region {
+    char *base;
+    size_t bytes;
+} mw_sim_region;
+
+/* The live allocation holding addr, or NULL. */
+const mw_sim_region *mw_sim_region_find(const void *addr);
+
+/* ---- launches ------------------------------------------------------------------ */
+
+typedef struct mw_sim_launch {
+    dim3 grid, block;
+    size_t dynamic_smem;
+    cudaStream_t stream;
+    const void *func;              /* the kernel: the key of its attributes */
+    const char *name;              /* the kernel as written at the launch */
+    const char *file;              /* the launch site */
+    int line;
+    void (*body)(void *closure);   /* runs the kernel as the current thread */
+    void *closure;                 /* the launch's arguments */
+    void (*release)(void *closure);/* frees the closure once nothing will run it */
+} mw_sim_launch;
+
+/* host.c: checks the configuration against the device (threads per block,
+ * grid and block dims, dynamic shared memory against the kernel's limit),
+ * then runs the grid at once, or records it when its stream is being
+ * captured. Takes the closure in every case (release is called exactly
+ * once). Returns the launch's error, and leaves it for cudaGetLastError. */
+cudaError_t mw_sim_launch_kernel(const mw_sim_launch *l);
+
+/* sched.c: runs every block of an already checked launch, to the end or to
+ * the first fault (then the fault's error: mw_sim_error_set has recorded
+ * it, sticky). Does not call release. */
+cudaError_t mw_sim_run_grid(const mw_sim_launch *l);
+
+/* The order blocks and warps run in is drawn from this seed and a count of
+ * the grids run, so that two runs of one case run in two orders (in order,
+ * reversed, shuffled) and a seed replays them. */
+void mw_sim_schedule_seed(uint64_t seed);
+
+/* ---- the running thread (sched.c), for checks.c and ptx.c ------------------- */
+
+/* 1 while a kernel thread runs (a hook called from host code returns at
+ * once). */
+int mw_sim_in_kernel(void);
+/* Stops the grid: records err (sticky) with a line that starts with the
+ * block, the thread and the kernel, then the text. Never returns. */
+#if defined(__cplusplus)
+[[noreturn]]
+#else
+_Noreturn
+#endif
+void mw_sim_kernel_fault(cudaError_t err, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* The lanes of the current warp that call it with the same `what` meet:
+ * each gives `bytes` bytes and receives every lane's (32 slots of `bytes`
+ * in lane order; slots of lanes outside mask are zero). Blocks until every
+ * lane of mask has arrived; a lane of mask that exits or waits elsewhere
+ * first is a fault naming `what`. The current lane must be in mask. */
+void mw_sim_warp_exchange(unsigned mask, const void *mine, size_t bytes, void *all,
+                          const char *what);
+/* The current lane (0 to 31). */
+int mw_sim_lane(void);
+
+/* Shared memory as PTX sees it: a 32-bit offset into the current block's
+ * window (what __cvta_generic_to_shared gives). The pointer to `bytes`
+ * bytes at addr, or a fault when they leave the window. */
+void *mw_sim_shared_ptr(uint32_t addr, size_t bytes);
+
+/* A slot of the current thread for ptx.c's state (pending cp.async groups):
+ * NULL when the thread starts; when it ends, mw_sim_ptx_thread_done gets
+ * what the slot holds. */
+void **mw_sim_ptx_slot(void);
+void mw_sim_ptx_thread_done(void *state); /* ptx.c */
+
+/* ---- checks (checks.c) ---------------------------------------------------------- */
+
+/* What the compiler's instrumentation reports of the kernel code's own
+ * loads and stores, and what ptx.c reports of its copies: checked against
+ * the regions, the shared window (written? raced?) and alignment. A fault
+ * never returns. */
+void mw_sim_check_access(const void *addr, size_t bytes, int is_write, const void *pc);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
