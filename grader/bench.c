@@ -124,9 +124,16 @@ static const char *impl_roof(const mw_chapter *ch, const mw_impl *im)
 static mw_bench_row bench_row(const mw_chapter *ch, const row *r)
 {
     double ms = r->measured ? r->t.time_ms : NAN;
-    return (mw_bench_row){r->name, r->im->kind, r->size, r->op, mw_csv_rounded(ms, 6),
-                          r->bytes / (ms * 1e-3) / 1e9, r->flops / (ms * 1e-3) / 1e9, r->flag,
-                          impl_roof(ch, r->im)};
+    return (mw_bench_row){.impl = r->name,
+                          .kind = r->im->kind,
+                          .size = r->size,
+                          .op = r->op,
+                          .median_ms = mw_csv_rounded(ms, 6),
+                          .gbps = r->bytes / (ms * 1e-3) / 1e9,
+                          .gflops = r->flops / (ms * 1e-3) / 1e9,
+                          .flag = r->flag,
+                          .roof = impl_roof(ch, r->im),
+                          .shape = r->shape};
 }
 
 /* A row's time, rates and percent of roof are written when the facts say

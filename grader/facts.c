@@ -62,17 +62,24 @@ static void decide_timed(const mw_bench_row *r, mw_row_facts *f)
                                                 : mw_flag_not_timed_why(r->flag);
 }
 
-/* The library row computing what row i computes, at its size: the first
- * of the run with the same op (two libraries of chapter 02 compute two
- * different chains; each row is compared with its own). None for a roof
- * row: it does other work (a copy moves 8 bytes per element, not 12). */
+static int same_shape(const mw_bench_row *a, const mw_bench_row *b)
+{
+    return !a->shape || !b->shape || !*a->shape || !*b->shape || strcmp(a->shape, b->shape) == 0;
+}
+
+/* The library row computing what row i computes: the first of the run at
+ * its size and shape with the same op (two libraries of chapter 02 compute
+ * two different chains, each row is compared with its own; chapter 05's
+ * d = 64 and d = 128 sweeps share their sizes, not their shapes). None for
+ * a roof row: it does other work (a copy moves 8 bytes per element, not
+ * 12). */
 static int library_of(const mw_bench_row *rows, int n, int i)
 {
     if (strcmp(rows[i].kind, "roof") == 0)
         return -1;
     for (int s = 0; s < n; s++)
         if (strcmp(rows[s].kind, "library") == 0 && rows[s].size == rows[i].size &&
-            rows[s].op == rows[i].op)
+            rows[s].op == rows[i].op && same_shape(&rows[s], &rows[i]))
             return s;
     return -1;
 }

@@ -30,6 +30,9 @@ typedef struct mw_bench_row {
     double gbps, gflops; /* for the terminal table only */
     const char *flag;  /* "" or the flag */
     const char *roof;  /* the roof it is measured against: "copy", "tf32", "bf16" */
+    const char *shape; /* the case it ran, as the chapter describes it
+                          ("B=4 H=16 N=1024 d=128"); NULL or "" where the
+                          file has none (then every shape matches) */
 } mw_bench_row;
 
 /* What is decided about it. */

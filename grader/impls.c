@@ -134,8 +134,8 @@ cudaError_t mw_impl_views(const mw_chapter *ch, const mw_impl *im, int index, ui
     return err == cudaSuccess ? mw_views_fill(v, in, 0) : err;
 }
 
-/* The row's name: the implementation's, plus the op's suffix where the
- * implementation computes the case's op. */
+/* The row's name: the implementation's, plus the case's series, plus the
+ * op's suffix where the implementation computes the case's op. */
 const char *mw_impl_row_name(const mw_chapter *ch, const mw_impl *im, const mw_case *c,
                              char *text, size_t len)
 {
@@ -143,6 +143,6 @@ const char *mw_impl_row_name(const mw_chapter *ch, const mw_impl *im, const mw_c
                                  c->op < ch->nops && ch->op_suffix[c->op]
                              ? ch->op_suffix[c->op]
                              : "";
-    snprintf(text, len, "%s%s", im->name, suffix);
+    snprintf(text, len, "%s%s%s", im->name, c->series ? c->series : "", suffix);
     return text;
 }

@@ -100,6 +100,11 @@ typedef struct mw_case {
                                     alias), so a limit case needs one input
                                     buffer, not two, and fits a smaller GPU. The
                                     offsets of the later inputs are ignored. */
+    /* Optional, bench cases: the series of a sweep that covers the sizes of
+     * another ("-d128": chapter 05's d = 128 rows beside its d = 64 ones),
+     * appended to its rows' names before the op's suffix. NULL: the
+     * chapter's main series. Names only: no hook reads it. */
+    const char *series;
     mw_dim_at_limit at;          /* optional: a dim set by the GPU's limits; dim[]
                                     holds the H100's value until a check resolves it */
 } mw_case;

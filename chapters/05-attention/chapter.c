@@ -222,14 +222,10 @@ static const mw_case cases[] = {
     SCALARS
 };
 
-/* The bench's series. The grader names a row's series by its op's suffix
- * (op_suffix) and sets each row against the library row of the same size
- * and op (grader/facts.c), so a sweep that shares its sizes N with another
- * needs an op of its own. The d = 128 sweep carries SERIES_D128, taken from
- * its d: no hook reads it (every computation takes d from dim[3]), and a
- * d = 128 row is never set against a d = 64 one. */
-enum { SERIES_D128 = 4 };
-#define SERIES_OF(d) ((d) == 128 ? SERIES_D128 : 0)
+/* The d = 128 sweep shares its sizes N with the d = 64 one: its rows are a
+ * series of their own, "-d128" (mw_case.series), and the facts set each
+ * row against the library row of its own shape. */
+#define SERIES_OF(d) ((d) == 128 ? "-d128" : NULL)
 
 /* Fixed B = 4, H = 16, d = 64 (the shape of the published FP32 anchors),
  * N from 256 to 16384, causal and not; then N = 32768 at B H = 32, where
@@ -238,7 +234,7 @@ enum { SERIES_D128 = 4 };
  * most work per byte) from N = 1024 to 16384: series "-d128". */
 #define BENCH_CASE(B, N, d, causal)                                                            \
     {.group = "bench", .dim = {(B), 16, (N), (d)}, .gen = UNI, .scale = 1,                    \
-     .op = SERIES_OF(d) | (causal)},
+     .series = SERIES_OF(d), .op = (causal)},
 #define BENCH(N, causal, B) BENCH_CASE(B, N, 64, causal)
 #define BENCH128(N, causal) BENCH_CASE(4, N, 128, causal)
 static const mw_case bench_cases[] = {
@@ -251,15 +247,11 @@ static const mw_case bench_cases[] = {
     BENCH128(16384, 0) BENCH128(16384, 1)
 };
 static const size_t traffic_sizes[] = {1024, 4096, 16384};
-/* By op: the series, causal or not; OP_BF16 adds no suffix (the version's
- * own name says bf16). */
+/* By op: causal or not; OP_BF16 adds no suffix (the version's own name
+ * says bf16). */
 static const char *const op_suffix[] = {
     [OP_CAUSAL] = "-causal",
     [OP_CAUSAL | OP_BF16] = "-causal",
-    [SERIES_D128] = "-d128",
-    [SERIES_D128 | OP_BF16] = "-d128",
-    [SERIES_D128 | OP_CAUSAL] = "-d128-causal",
-    [SERIES_D128 | OP_CAUSAL | OP_BF16] = "-d128-causal",
 };
 
 static void buffers(const mw_case *c, mw_buffer_spec *s)

@@ -44,6 +44,7 @@
 typedef struct columns {
     int impl, kind, size, median, flag, roof, op, gbps, gflops;
     int chapter_roof; /* among the facts columns the file has; -1 where absent */
+    int shape;        /* -1 where absent (a file made by hand): every shape matches */
 } columns;
 
 /* One file in memory: each data line twice, as written and split. */
@@ -100,7 +101,8 @@ static int read_header(bench_file *b, const char *path)
                  mw_csv_column(h, count, "size"),   mw_csv_column(h, count, "median_ms"),
                  mw_csv_column(h, count, "flag"),   mw_csv_column(h, count, "roof"),
                  mw_csv_column(h, count, "op"),     mw_csv_column(h, count, "gbps"),
-                 mw_csv_column(h, count, "gflops"), mw_csv_column(h, count, "chapter_roof")};
+                 mw_csv_column(h, count, "gflops"), mw_csv_column(h, count, "chapter_roof"),
+                 mw_csv_column(h, count, "shape")};
     b->c = c;
     int first = mw_csv_column(h, count, "roof_value");
     b->own = first < 0 ? count : first;
@@ -137,15 +139,16 @@ static int add_row(bench_file *b, char *line, const char *path)
     const columns *c = &b->c;
     if (b->n == 0 && c->chapter_roof >= 0 && c->chapter_roof < n)
         b->chapter_roof = f[c->chapter_roof];
-    b->rows[b->n++] = (mw_bench_row){f[c->impl],
-                                     f[c->kind],
-                                     number(f[c->size]),
-                                     *f[c->op] ? atoi(f[c->op]) : -1,
-                                     number(f[c->median]),
-                                     number(f[c->gbps]),
-                                     number(f[c->gflops]),
-                                     f[c->flag],
-                                     f[c->roof]};
+    b->rows[b->n++] = (mw_bench_row){.impl = f[c->impl],
+                                     .kind = f[c->kind],
+                                     .size = number(f[c->size]),
+                                     .op = *f[c->op] ? atoi(f[c->op]) : -1,
+                                     .median_ms = number(f[c->median]),
+                                     .gbps = number(f[c->gbps]),
+                                     .gflops = number(f[c->gflops]),
+                                     .flag = f[c->flag],
+                                     .roof = f[c->roof],
+                                     .shape = c->shape >= 0 && c->shape < n ? f[c->shape] : NULL};
     return 0;
 }
 

@@ -284,8 +284,14 @@ static void test_madeup(const char *out)
     mw_roof_table t = madeup_table();
     mw_bench_row rows[NMADEUP];
     for (int i = 0; i < NMADEUP; i++)
-        rows[i] = (mw_bench_row){madeup_runs[i].impl, madeup_runs[i].kind, madeup_runs[i].size, 0,
-                                 madeup_runs[i].ms, NAN, NAN, "", "madeup"};
+        rows[i] = (mw_bench_row){.impl = madeup_runs[i].impl,
+                                 .kind = madeup_runs[i].kind,
+                                 .size = madeup_runs[i].size,
+                                 .median_ms = madeup_runs[i].ms,
+                                 .gbps = NAN,
+                                 .gflops = NAN,
+                                 .flag = "",
+                                 .roof = "madeup"};
     mw_roof_values c = {{2988.79, 51382.2, 408485, 725000}, ""};
     c.value[mw_roofs.count] = MADEUP_VALUE; /* its row: after the project's */
     mw_row_facts f[NMADEUP];
