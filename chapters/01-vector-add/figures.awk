@@ -1,0 +1,26 @@
+# figures.awk: the measured figures of the lesson's prose and of the
+# README's chapter table (plots/figures.sh), from dir/bench.csv and
+# dir/traffic.csv at n = 2^28.
+BEGIN {
+    n = 268435456
+    readcsv(dir "/bench.csv", b, "impl,size")
+    readcsv(dir "/traffic.csv", t, "impl,size")
+    lib = "library/cublasSgeam|" n
+    fig("roof_gbps", fix(get(b, lib, "roof_value"), 0))
+    fig("lib_pct", pct(get(b, lib, "pct_roof"), 1))
+    fig("fast_vs_lib", times(get(b, "reference/02_fast|" n, "vs_library"), 2))
+    fig("naive_loss", pct(100 * (1 - get(b, "reference/01_naive|" n, "vs_library")), 0))
+    # Nsight Compute's DRAM bytes over the 12-byte model, lowest and highest
+    # of the three kernels.
+    split("reference/01_naive reference/02_fast library/cublasSgeam", impls, " ")
+    lo = hi = ""
+    for (i = 1; i <= 3; i++) {
+        k = impls[i] "|" n
+        r = (get(t, k, "dram_read") + get(t, k, "dram_write")) / \
+            (get(t, k, "model_read") + get(t, k, "model_write"))
+        if (lo == "" || r < lo) lo = r
+        if (hi == "" || r > hi) hi = r
+    }
+    fig("bytes_lo", times(lo, 2))
+    fig("bytes_hi", times(hi, 2))
+}
