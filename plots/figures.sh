@@ -1,40 +1,39 @@
 #!/bin/sh
-# figures.sh [--check] FILE.md NAME=DIR...: the measured figures written in
-# a lesson's prose, each between an inline marker pair
+# figures.sh [--check] FILE.md FIGURES.awk=DIR...: the measured figures
+# written in prose, each between an inline marker pair
 #     ... at <!-- fig lib_pct -->101.4%<!-- /fig --> of the roof ...
 # (HTML comments: the rendered page shows "101.4%"), set to what the
-# results give. For each NAME=DIR, chapters/NAME/figures.awk prints
-# "name,text" lines from the results folder DIR (awk -v dir=DIR, with
-# csv.awk and results.awk loaded). With one NAME=DIR, a marker's name is
-# the figure's name; with several (the README's chapter table), it is
-# "NN.name", NN the chapter's number. A marker sits on one line, not at
-# its start; a name no figures.awk prints is an error. The file is rewritten through a temporary
-# copy, and left untouched on any error.
-# --check: rewrite nothing; print FILE, the figure, what the file says and
-# what the results give for every figure that differs. Exit 0 done (or all
-# equal), 1 error (or a figure differs).
+# results give. Each FIGURES.awk (a chapter's chapters/NN-name/figures.awk)
+# prints "name,text" lines from the results folder DIR (awk -v dir=DIR,
+# with csv.awk and results.awk loaded), the text formatted as the prose
+# shows it. With one FIGURES.awk=DIR, a marker's name is the figure's name;
+# with several (the README's chapter table), it is "NN.name", NN the number
+# of the chapter whose folder holds the program. A marker sits on one line,
+# not at its start; a name no program prints is an error. The file is
+# rewritten through a temporary copy, and left untouched on any error.
+# --check: rewrite nothing; print the file, line, figure, what the file
+# says and what the results give for every figure that differs.
+# Exit 0 done (or, with --check, all equal), 1 error (or a figure differs).
 set -eu
 
 check=0
 [ "${1:-}" = --check ] && { check=1; shift; }
 if [ $# -lt 2 ]; then
-    echo "usage: plots/figures.sh [--check] FILE.md CHAPTER=RESULTS-DIR..." >&2
+    echo "usage: plots/figures.sh [--check] FILE.md FIGURES.awk=RESULTS-DIR..." >&2
     exit 1
 fi
 md=$1
 shift
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(dirname "$here")
 [ -f "$md" ] || { echo "figures: $md not found" >&2; exit 1; }
 figs=
 for arg in "$@"; do
-    ch=${arg%%=*} dir=${arg#*=}
-    prog=$root/chapters/$ch/figures.awk
+    prog=${arg%%=*} dir=${arg#*=}
     [ -f "$prog" ] || { echo "figures: no $prog" >&2; exit 1; }
     prefix=
-    [ $# -gt 1 ] && prefix=${ch%%-*}.
+    [ $# -gt 1 ] && prefix=$(basename "$(dirname "$prog")" | sed 's/-.*//').
     out=$(awk -v dir="$dir" -f "$here/csv.awk" -f "$here/results.awk" -f "$prog" </dev/null) ||
-        { echo "figures: chapters/$ch/figures.awk failed on $dir" >&2; exit 1; }
+        { echo "figures: $prog failed on $dir" >&2; exit 1; }
     figs=$figs$(printf '%s\n' "$out" | sed "s/^/$prefix/")
     figs="$figs
 "

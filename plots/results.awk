@@ -42,11 +42,41 @@ function get(t, key, column) {
 }
 function results_fail(msg) { print "figures: " msg > "/dev/stderr"; results_failed = 1; exit 1 }
 
-# Formats: fix(v, d) v with d decimals; times(v, d) "1.79x"; pct(v, d)
-# "79%"; ms(v) a time in milliseconds with three significant digits or
+# Formats: as_fixed(v, d) v with d decimals; as_x(v, d) "1.79x"; as_pct(v, d)
+# "79%"; as_ms(v) a time in milliseconds with three significant digits or
 # more ("1.069 ms" under 10, "9.6 ms", "137 ms").
-function fix(v, d) { return sprintf("%." d "f", v) }
-function times(v, d) { return fix(v, d) "x" }
-function pct(v, d) { return fix(v, d) "%" }
-function ms(v) { return sprintf(v < 10 ? "%.3f ms" : v < 100 ? "%.1f ms" : "%.0f ms", v) }
+function as_fixed(v, d) { return sprintf("%." d "f", v) }
+function as_x(v, d) { return as_fixed(v, d) "x" }
+function as_pct(v, d) { return as_fixed(v, d) "%" }
+function as_ms(v) { return sprintf(v < 10 ? "%.3f ms" : v < 100 ? "%.1f ms" : "%.0f ms", v) }
 function fig(name, text) { print name "," text }
+
+# readncu(FILE, K): Nsight Compute's raw CSV (ncu.csv) as one entry per
+# kernel launch, in launch order: K[i, "name"], K[i, "ms"], K[i, "bytes"]
+# (DRAM read + write); returns the number of launches.
+function readncu(file, k,    line, n, f, c, i, id, v, last, count) {
+    count = 0
+    while ((getline line < file) > 0) {
+        n = csvsplit(line, f)
+        if (!c["ID"]) { for (i = 1; i <= n; i++) c[f[i]] = i; continue }
+        id = f[c["ID"]]
+        if (id != last) { count++; k[count, "name"] = f[c["Kernel Name"]]; last = id }
+        v = f[c["Metric Value"]]
+        gsub(/,/, "", v)
+        if (f[c["Metric Name"]] == "gpu__time_duration.sum") k[count, "ms"] = v / 1e6
+        else if (f[c["Metric Name"]] ~ /^dram__bytes_(read|write)\.sum$/) k[count, "bytes"] += v
+    }
+    close(file)
+    if (!c["ID"]) results_fail("cannot read " file)
+    return count
+}
+# launch(K, N, PREFIX, MIN_BYTES, NTH): the index of the NTH launch of a
+# kernel whose name begins with PREFIX and that moves at least MIN_BYTES.
+function launch(k, n, prefix, min_bytes, nth,    i) {
+    for (i = 1; i <= n; i++)
+        if (index(k[i, "name"], prefix) == 1 && k[i, "bytes"] >= min_bytes && --nth == 0) return i
+    results_fail("no launch of " prefix " moving " min_bytes " bytes in " dir "/ncu.csv")
+}
+# same(A, B): one text where two figures print the same ("0.99x"), both
+# where they differ ("0.99x and 0.98x"): a sentence about both stays true.
+function same(a, b) { return a == b ? a : a " and " b }

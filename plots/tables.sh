@@ -31,14 +31,15 @@ done
 for lesson in chapters/[0-9][0-9]-*/README.md; do
     ch=$(basename "$(dirname "$lesson")")
     grep -q '<!-- fig ' "$lesson" || continue
-    sh plots/figures.sh "$lesson" "$ch=results/$gpu/$ch" && echo "  FIGURES $lesson" || status=1
+    sh plots/figures.sh "$lesson" "chapters/$ch/figures.awk=results/$gpu/$ch" &&
+        echo "  FIGURES $lesson" || status=1
 done
 # The README's chapter table: each chapter's figures, named NN.NAME.
 if grep -q '<!-- fig ' README.md; then
     set --
     for prog in chapters/[0-9][0-9]-*/figures.awk; do
         ch=$(basename "$(dirname "$prog")")
-        set -- "$@" "$ch=results/$gpu/$ch"
+        set -- "$@" "$prog=results/$gpu/$ch"
     done
     sh plots/figures.sh README.md "$@" && echo "  FIGURES README.md" || status=1
 fi

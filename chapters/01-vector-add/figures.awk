@@ -6,10 +6,10 @@ BEGIN {
     readcsv(dir "/bench.csv", b, "impl,size")
     readcsv(dir "/traffic.csv", t, "impl,size")
     lib = "library/cublasSgeam|" n
-    fig("roof_gbps", fix(get(b, lib, "roof_value"), 0))
-    fig("lib_pct", pct(get(b, lib, "pct_roof"), 1))
-    fig("fast_vs_lib", times(get(b, "reference/02_fast|" n, "vs_library"), 2))
-    fig("naive_loss", pct(100 * (1 - get(b, "reference/01_naive|" n, "vs_library")), 0))
+    fig("roof_gbps", as_fixed(get(b, lib, "roof_value"), 0))
+    fig("lib_pct", as_pct(get(b, lib, "pct_roof"), 1))
+    fig("fast_vs_lib", as_x(get(b, "reference/02_fast|" n, "vs_library"), 2))
+    fig("naive_loss", as_pct(100 * (1 - get(b, "reference/01_naive|" n, "vs_library")), 0))
     # Nsight Compute's DRAM bytes over the 12-byte model, lowest and highest
     # of the three kernels.
     split("reference/01_naive reference/02_fast library/cublasSgeam", impls, " ")
@@ -21,6 +21,6 @@ BEGIN {
         if (lo == "" || r < lo) lo = r
         if (hi == "" || r > hi) hi = r
     }
-    fig("bytes_lo", times(lo, 2))
-    fig("bytes_hi", times(hi, 2))
+    fig("bytes_lo", as_x(lo, 2))
+    fig("bytes_hi", as_x(hi, 2))
 }

@@ -8,10 +8,10 @@ BEGIN {
     row("reference 02_fast (float4)", "reference/02_fast")
     row("reference 01_naive (one float per thread)", "reference/01_naive")
     k = "roof/cudaMemcpy|" n
-    printf "cudaMemcpy of one array (8 B per element),%s,%s,\n", ms(get(b, k, "median_ms")), fix(get(b, k, "gbps"), 0)
+    printf "cudaMemcpy of one array (8 B per element),%s,%s,\n", as_ms(get(b, k, "median_ms")), as_fixed(get(b, k, "gbps"), 0)
 }
 function row(label, impl,    k) {
     k = impl "|" n
-    printf "%s,%s,%s,%s\n", label, ms(get(b, k, "median_ms")), fix(get(b, k, "gbps"), 0),
-        times(get(b, k, "vs_library"), 2)
+    printf "%s,%s,%s,%s\n", label, as_ms(get(b, k, "median_ms")), as_fixed(get(b, k, "gbps"), 0),
+        as_x(get(b, k, "vs_library"), 2)
 }
