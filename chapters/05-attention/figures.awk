@@ -1,0 +1,105 @@
+# figures.awk: the measured figures of the lesson's prose and of the
+# README's chapter table (plots/figures.sh), from dir/bench.csv,
+# dir/traffic.csv, dir/ablation.csv, dir/fa2.csv and the GPU's roofs
+# (dir/../roofs.csv). B = 4, H = 16, d = 64 unless a name says d128; the
+# bf16 ranges are over the shapes of the lesson's bf16 table: N = 4096 and
+# 16384, d = 64 and 128, full and causal.
+BEGIN {
+    readcsv(dir "/bench.csv", b, "impl,size")
+    readcsv(dir "/traffic.csv", t, "impl,size")
+    readcsv(dir "/../roofs.csv", r, "metric")
+    readcsv(dir "/ablation.csv", ab, "step undone")
+    readcsv(dir "/fa2.csv", fa, "N,d,causal")
+    fp32 = get(r, "fp32_gflops", "value")
+    bf16 = get(r, "bf16_gflops", "value")
+    copy = get(r, "copy_gbps", "value")
+    fig("fp32_roof", as_fixed(fp32 / 1000, 1))
+    fig("copy_roof", as_fixed(copy, 0))
+    fig("bf16_roof", as_fixed(bf16 / 1000, 0))
+    fig("bf16_over_fp32", as_fixed(bf16 / fp32, 0))
+
+    # FP32, N = 4096: bytes.
+    flash = "reference/02_flash|4096"; lib = "library/cublas_cudnn_unfused|4096"
+    unf = "reference/01_unfused|4096"
+    fig("flash_mb", as_fixed(dram(flash) / 1e6, 0))
+    fig("flash_bytes", as_x(dram(flash) / model(flash), 2))
+    fig("lib_gb", as_fixed(dram(lib) / 1e9, 1))
+    fig("lib_bytes", as_x(dram(lib) / model(lib), 1))
+    fig("unfused_gb", as_fixed(dram(unf) / 1e9, 1))
+    fig("unfused_bytes", as_x(dram(unf) / model(unf), 1))
+    fig("lib_bytes_16384", as_x(dram("library/cublas_cudnn_unfused|16384") / model("library/cublas_cudnn_unfused|16384"), 0))
+    fig("flash_tflops_32768", as_fixed(get(b, "reference/02_flash|32768", "gflops") / 1000, 1))
+    # FP32, N = 4096: time.
+    fig("flash_tflops", as_fixed(get(b, flash, "gflops") / 1000, 1))
+    fig("flash_pct", as_pct(100 * get(b, flash, "gflops") / fp32, 0))
+    fig("flash_vs_lib", as_x(get(b, flash, "vs_library"), 2))
+    fig("lib_tflops", as_fixed(get(b, lib, "gflops") / 1000, 1))
+    fig("flash_vs_unfused", as_x(get(b, unf, "median_ms") / get(b, flash, "median_ms"), 1))
+    # The composition's softmax pass, S read and P written (a model: 8 N^2
+    # bytes per head), at the measured copy roof.
+    softmax_bytes = 8 * 4096 * 4096 * 64
+    fig("softmax_ms", as_fixed(softmax_bytes / copy / 1e6, 1))
+    fig("lib_ms", as_fixed(get(b, lib, "median_ms"), 1))
+    fig("lib_ms2", as_fixed(get(b, lib, "median_ms"), 2))
+    fig("roof_ms", as_fixed(get(b, flash, "model_flops") / fp32 / 1e6, 2))
+    fig("causal_vs_full", as_x(get(b, flash, "median_ms") / get(b, "reference/02_flash-causal|4096", "median_ms"), 2))
+    fig("causal_vs_lib", as_x(get(b, "reference/02_flash-causal|4096", "vs_library"), 2))
+
+    # bf16 (05.3), N = 4096 and 16384, d = 64 and 128, full and causal.
+    split("4096 16384", sizes, " ")
+    split("|-causal|-d128|-d128-causal", tails, "|")
+    for (s = 1; s in sizes; s++)
+        for (i = 1; i in tails; i++) {
+            k = tails[i] "|" sizes[s]
+            mine = "reference/03_flash_bf16" k
+            range("bf16_tflops", get(b, mine, "gflops") / 1000)
+            range("cudnn_tflops", get(b, "library/cudnn_sdpa" k, "gflops") / 1000)
+            range("of_cudnn", 100 * get(b, mine, "vs_library"))
+            range("cudnn_over", 1 / get(b, mine, "vs_library"))
+            range("over_fp32", get(b, "reference/02_flash" k, "median_ms") / get(b, mine, "median_ms"))
+            range("over_comp", get(b, "library/cublas_cudnn_unfused_bf16" k, "median_ms") / get(b, mine, "median_ms"))
+            if (sizes[s] == 4096)
+                range("over_comp_4096", get(b, "library/cublas_cudnn_unfused_bf16" k, "median_ms") / get(b, mine, "median_ms"))
+            if (tails[i] !~ /causal/) range("comp_tflops", get(b, "library/cublas_cudnn_unfused_bf16" k, "gflops") / 1000)
+        }
+    fig("bf16_tflops", as_fixed(lo["bf16_tflops"], 0) " to " as_fixed(hi["bf16_tflops"], 0))
+    fig("cudnn_tflops", as_fixed(lo["cudnn_tflops"], 0) " to " as_fixed(hi["cudnn_tflops"], 0))
+    fig("of_cudnn", as_fixed(lo["of_cudnn"], 0) " to " as_pct(hi["of_cudnn"], 0))
+    fig("cudnn_over", as_fixed(lo["cudnn_over"], 1) " to " as_fixed(hi["cudnn_over"], 1))
+    fig("over_fp32", short(lo["over_fp32"]) " to " short(hi["over_fp32"]))
+    fig("over_comp", as_fixed(lo["over_comp"], 0) " to " as_fixed(hi["over_comp"], 0))
+    fig("over_comp_4096", as_fixed(lo["over_comp_4096"], 0) " to " as_fixed(hi["over_comp_4096"], 0))
+    fig("comp_tflops", as_fixed(lo["comp_tflops"], 0) " to " as_fixed(hi["comp_tflops"], 0))
+    fig("bf16_tflops_d128", as_fixed(get(b, "reference/03_flash_bf16-d128|4096", "gflops") / 1000, 0))
+    fig("vs_fa2_d128", as_x(get(b, "reference/03_flash_bf16-d128|4096", "gflops") / 1000 / get(fa, "4096|128|0", "tflops"), 2))
+    # bf16 bytes, N = 4096 and 16384.
+    mine = "reference/03_flash_bf16|4096"
+    fig("bf16_mb", as_fixed(dram(mine) / 1e6, 0))
+    fig("bf16_model_mb", as_fixed(model(mine) / 1e6, 0))
+    fig("bf16_bytes", as_x(dram(mine) / model(mine), 2))
+    fig("bf16_bytes_16384", as_x(dram("reference/03_flash_bf16|16384") / model("reference/03_flash_bf16|16384"), 2))
+    fig("cudnn_bytes", as_x(dram("library/cudnn_sdpa|4096") / model("library/cudnn_sdpa|4096"), 2))
+    fig("cudnn_bytes_16384", as_x(dram("library/cudnn_sdpa|16384") / model("library/cudnn_sdpa|16384"), 2))
+    comp = "library/cublas_cudnn_unfused_bf16|"
+    fig("comp_gb", as_fixed(dram(comp 4096) / 1e9, 1))
+    fig("comp_bytes", as_x(dram(comp 4096) / model(comp 4096), 0))
+    fig("comp_bytes_16384", as_x(dram(comp 16384) / model(comp 16384), 0))
+    # The ablation: how many times slower 05.3 runs without its swizzle.
+    swizzle = ""
+    for (key in ab) {
+        split(key, part, SUBSEP)
+        if (part[1] ~ /^XOR swizzle/) swizzle = part[1]
+    }
+    if (swizzle == "") results_fail("no swizzle row in " dir "/ablation.csv")
+    split("d = 64,d = 64 causal,d = 128,d = 128 causal", cols, ",")
+    for (i = 1; i in cols; i++) range("swizzle", get(ab, swizzle, cols[i]))
+    fig("swizzle", as_fixed(lo["swizzle"], 2) " to " as_fixed(hi["swizzle"], 2))
+}
+function dram(k) { return get(t, k, "dram_read") + get(t, k, "dram_write") }
+function model(k) { return get(t, k, "model_read") + get(t, k, "model_write") }
+function range(name, v) {
+    if (!(name in lo) || v < lo[name]) lo[name] = v
+    if (!(name in hi) || v > hi[name]) hi[name] = v
+}
+# short(V): one decimal, none where it is 0 ("7 to 9.5").
+function short(v) { v = as_fixed(v, 1); sub(/\.0$/, "", v); return v }
