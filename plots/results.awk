@@ -80,3 +80,19 @@ function launch(k, n, prefix, min_bytes, nth,    i) {
 # same(A, B): one text where two figures print the same ("0.99x"), both
 # where they differ ("0.99x and 0.98x"): a sentence about both stays true.
 function same(a, b) { return a == b ? a : a " and " b }
+# span(A, B): "A to B", or A alone where both print the same.
+function span(a, b) { return a == b ? a : a " to " b }
+# range(NAME, V): keep the lowest and highest V given under NAME, in
+# range_lo[NAME] and range_hi[NAME], for figures such as "282 to 382".
+function range(name, v) {
+    if (!(name in range_lo) || v < range_lo[name]) range_lo[name] = v
+    if (!(name in range_hi) || v > range_hi[name]) range_hi[name] = v
+}
+# within(RATIO): the smallest of 0.1, 0.5, 1, 2, 5 or 10% that RATIO is
+# within of 1, for "the two are within 0.1%".
+function within(ratio,    d, n, i, bound) {
+    d = 100 * (ratio > 1 ? ratio - 1 : 1 - ratio)
+    n = split("0.1 0.5 1 2 5 10", bound, " ")
+    for (i = 1; i < n && d > bound[i]; i++) ;
+    return bound[i] "%"
+}

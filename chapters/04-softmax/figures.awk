@@ -56,11 +56,3 @@ function bytes(impl, cols, d,    k) {
     return as_x((get(t, k, "dram_read") + get(t, k, "dram_write")) / \
                 (get(t, k, "model_read") + get(t, k, "model_write")), d)
 }
-# within(RATIO): the smallest of 0.1, 0.5, 1, 2, 5 or 10% that RATIO is
-# within of 1, for "the two are within 0.1%".
-function within(ratio,    d, n, i, bound) {
-    d = 100 * (ratio > 1 ? ratio - 1 : 1 - ratio)
-    n = split("0.1 0.5 1 2 5 10", bound, " ")
-    for (i = 1; i < n && d > bound[i]; i++) ;
-    return bound[i] "%"
-}

@@ -62,14 +62,14 @@ BEGIN {
                 range("over_comp_4096", get(b, "library/cublas_cudnn_unfused_bf16" k, "median_ms") / get(b, mine, "median_ms"))
             if (tails[i] !~ /causal/) range("comp_tflops", get(b, "library/cublas_cudnn_unfused_bf16" k, "gflops") / 1000)
         }
-    fig("bf16_tflops", as_fixed(lo["bf16_tflops"], 0) " to " as_fixed(hi["bf16_tflops"], 0))
-    fig("cudnn_tflops", as_fixed(lo["cudnn_tflops"], 0) " to " as_fixed(hi["cudnn_tflops"], 0))
-    fig("of_cudnn", as_fixed(lo["of_cudnn"], 0) " to " as_pct(hi["of_cudnn"], 0))
-    fig("cudnn_over", as_fixed(lo["cudnn_over"], 1) " to " as_fixed(hi["cudnn_over"], 1))
-    fig("over_fp32", short(lo["over_fp32"]) " to " short(hi["over_fp32"]))
-    fig("over_comp", as_fixed(lo["over_comp"], 0) " to " as_fixed(hi["over_comp"], 0))
-    fig("over_comp_4096", as_fixed(lo["over_comp_4096"], 0) " to " as_fixed(hi["over_comp_4096"], 0))
-    fig("comp_tflops", as_fixed(lo["comp_tflops"], 0) " to " as_fixed(hi["comp_tflops"], 0))
+    fig("bf16_tflops", as_fixed(range_lo["bf16_tflops"], 0) " to " as_fixed(range_hi["bf16_tflops"], 0))
+    fig("cudnn_tflops", as_fixed(range_lo["cudnn_tflops"], 0) " to " as_fixed(range_hi["cudnn_tflops"], 0))
+    fig("of_cudnn", as_fixed(range_lo["of_cudnn"], 0) " to " as_pct(range_hi["of_cudnn"], 0))
+    fig("cudnn_over", as_fixed(range_lo["cudnn_over"], 1) " to " as_fixed(range_hi["cudnn_over"], 1))
+    fig("over_fp32", short(range_lo["over_fp32"]) " to " short(range_hi["over_fp32"]))
+    fig("over_comp", as_fixed(range_lo["over_comp"], 0) " to " as_fixed(range_hi["over_comp"], 0))
+    fig("over_comp_4096", as_fixed(range_lo["over_comp_4096"], 0) " to " as_fixed(range_hi["over_comp_4096"], 0))
+    fig("comp_tflops", as_fixed(range_lo["comp_tflops"], 0) " to " as_fixed(range_hi["comp_tflops"], 0))
     fig("bf16_tflops_d128", as_fixed(get(b, "reference/03_flash_bf16-d128|4096", "gflops") / 1000, 0))
     fig("vs_fa2_d128", as_x(get(b, "reference/03_flash_bf16-d128|4096", "gflops") / 1000 / get(fa, "4096|128|0", "tflops"), 2))
     # bf16 bytes, N = 4096 and 16384.
@@ -93,13 +93,9 @@ BEGIN {
     if (swizzle == "") results_fail("no swizzle row in " dir "/ablation.csv")
     split("d = 64,d = 64 causal,d = 128,d = 128 causal", cols, ",")
     for (i = 1; i in cols; i++) range("swizzle", get(ab, swizzle, cols[i]))
-    fig("swizzle", as_fixed(lo["swizzle"], 2) " to " as_fixed(hi["swizzle"], 2))
+    fig("swizzle", as_fixed(range_lo["swizzle"], 2) " to " as_fixed(range_hi["swizzle"], 2))
 }
 function dram(k) { return get(t, k, "dram_read") + get(t, k, "dram_write") }
 function model(k) { return get(t, k, "model_read") + get(t, k, "model_write") }
-function range(name, v) {
-    if (!(name in lo) || v < lo[name]) lo[name] = v
-    if (!(name in hi) || v > hi[name]) hi[name] = v
-}
 # short(V): one decimal, none where it is 0 ("7 to 9.5").
 function short(v) { v = as_fixed(v, 1); sub(/\.0$/, "", v); return v }
