@@ -34,3 +34,15 @@ function dram(impl, size,    k) {
     k = impl "|" size
     return (get(t, k, "dram_read") + get(t, k, "dram_write")) / (get(t, k, "model_read") + get(t, k, "model_write"))
 }
+# The roofs as the lesson's roofline paragraph uses them: the ridge, and a
+# kernel of 0.25 FLOP per byte at the copy roof.
+BEGIN {
+    copy = get(r, "copy_gbps", "value"); fp32 = get(r, "fp32_gflops", "value")
+    fig("copy_roof", as_fixed(copy, 0))
+    fig("fp32_roof_e12", as_fixed(fp32 / 1000, 1) "e12")
+    fig("copy_roof_e12", as_fixed(copy / 1000, 3) "e12")
+    fig("ridge", as_fixed(fp32 / copy, 1))
+    fig("quarter_gflops", as_fixed(0.25 * copy, 0))
+    fig("quarter_pct", as_pct(100 * 0.25 * copy / fp32, 1))
+    fig("tf32_over_fp32", as_fixed(get(r, "tf32_gflops", "value") / fp32, 0))
+}
