@@ -88,11 +88,11 @@ function range(name, v) {
     if (!(name in range_lo) || v < range_lo[name]) range_lo[name] = v
     if (!(name in range_hi) || v > range_hi[name]) range_hi[name] = v
 }
-# within(RATIO): the smallest of 0.1, 0.5, 1, 2, 5 or 10% that RATIO is
+# within(RATIO): the smallest of 0.1, 0.5, 1, 2, 3, 5 or 10% that RATIO is
 # within of 1, for "the two are within 0.1%".
 function within(ratio,    d, n, i, bound) {
     d = 100 * (ratio > 1 ? ratio - 1 : 1 - ratio)
-    n = split("0.1 0.5 1 2 5 10", bound, " ")
+    n = split("0.1 0.5 1 2 3 5 10", bound, " ")
     for (i = 1; i < n && d > bound[i]; i++) ;
     return bound[i] "%"
 }

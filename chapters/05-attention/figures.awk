@@ -99,3 +99,78 @@ function dram(k) { return get(t, k, "dram_read") + get(t, k, "dram_write") }
 function model(k) { return get(t, k, "model_read") + get(t, k, "model_write") }
 # short(V): one decimal, none where it is 0 ("7 to 9.5").
 function short(v) { v = as_fixed(v, 1); sub(/\.0$/, "", v); return v }
+
+# The budgets of the lesson's first half: the model's bytes and FLOPs at
+# B H = 64, N = 4096, d = 64 over the measured roofs.
+BEGIN {
+    flops = get(b, "reference/02_flash|4096", "model_flops")
+    fig("copy_roof_tbs", as_fixed(copy / 1000, 3))
+    fig("ridge", as_fixed(fp32 / copy, 1))
+    fig("ridge_n", as_fixed(fp32 / copy * (4 * 64 + 1) / 64, 0))
+    fig("ridge_n_about", as_fixed(10 * int(4 * fp32 / copy / 10 + 0.5), 0))
+    fig("ridge_n_causal", as_fixed(10 * int(8 * fp32 / copy / 10 + 0.5), 0))
+    fig("min_us", as_fixed(get(b, "reference/02_flash|4096", "model_bytes") / copy / 1e3, 0))
+    fig("extra_ms", as_fixed(4 * 64 * 4096 * 4096 * 4 / copy / 1e6, 2))
+    fig("causal_roof_ms", as_fixed(flops / 2 / fp32 / 1e6, 2))
+    fig("scores_over_ridge", as_x(31.0 / (fp32 / copy), 1))
+    # Unfused at the roofs: two GEMMs at the FP32 roof, the softmax (S read,
+    # P written) at the copy roof.
+    gemm = flops / 2 / fp32 / 1e6
+    smax = softmax_bytes / copy / 1e6
+    unfused_ms = as_fixed(2 * gemm, 2) + as_fixed(smax, 2)
+    fig("softmax_ms2", as_fixed(smax, 2))
+    fig("unfused_min_ms", as_fixed(unfused_ms, 2))
+    fig("unfused_max_tflops", as_fixed(flops / unfused_ms / 1e9, 1))
+    fig("unfused_max_pct", as_pct(100 * flops / unfused_ms / 1e6 / fp32, 0))
+    fig("unfused_causal_tflops", as_fixed(flops / 2 / unfused_ms / 1e9, 1))
+
+    # speed.png, FP32 at d = 64.
+    fig("flash_tflops_1024", as_fixed(get(b, "reference/02_flash|1024", "gflops") / 1000, 1))
+    fig("flash_tflops_16384", as_fixed(get(b, "reference/02_flash|16384", "gflops") / 1000, 1))
+    for (size = 4096; size <= 32768; size *= 2)
+        range("causal_full", get(b, "reference/02_flash-causal|" size, "gflops") / get(b, "reference/02_flash|" size, "gflops"))
+    fig("causal_within", within(range_lo["causal_full"] < 2 - range_hi["causal_full"] ? range_lo["causal_full"] : range_hi["causal_full"]))
+    fig("lib_causal_tflops", as_fixed(get(b, "library/cublas_cudnn_unfused-causal|4096", "gflops") / 1000, 1))
+    fig("unfused_tflops", as_fixed(get(b, unf, "gflops") / 1000, 1))
+    # traffic.png, FP32 at d = 64.
+    fig("flash_bytes_1024", as_x(dram("reference/02_flash|1024") / model("reference/02_flash|1024"), 2))
+    fig("flash_bytes_16384", as_x(dram("reference/02_flash|16384") / model("reference/02_flash|16384"), 2))
+    fig("flash_write_gb_16384", as_fixed(get(t, "reference/02_flash|16384", "dram_write") / 1e9, 2))
+    fig("flash_read_gb_16384", as_fixed(get(t, "reference/02_flash|16384", "dram_read") / 1e9, 2))
+    fig("flash_model_read_gb_16384", as_fixed(get(t, "reference/02_flash|16384", "model_read") / 1e9, 2))
+    fig("unfused_bytes_1024", as_x(dram("reference/01_unfused|1024") / model("reference/01_unfused|1024"), 1))
+    fig("unfused_bytes_16384", as_x(dram("reference/01_unfused|16384") / model("reference/01_unfused|16384"), 0))
+    fig("lib_bytes_1024", as_x(dram("library/cublas_cudnn_unfused|1024") / model("library/cublas_cudnn_unfused|1024"), 1))
+
+    # speed-bf16.png.
+    for (size = 2048; size <= 32768; size *= 2)
+        for (i = 1; i in tails; i++) {
+            k = "reference/03_flash_bf16" tails[i] "|" size
+            if ((k, "vs_library") in b)    # d = 128 stops at 16384
+                range("cudnn_over_2048", 1 / get(b, k, "vs_library"))
+        }
+    for (size = 256; size <= 512; size *= 2) {
+        range("small_vs_cudnn", get(b, "reference/03_flash_bf16|" size, "vs_library"))
+        range("small_vs_cudnn", get(b, "reference/03_flash_bf16-causal|" size, "vs_library"))
+    }
+    for (size = 4096; size <= 16384; size *= 2) {
+        range("comp_d64", get(b, "library/cublas_cudnn_unfused_bf16|" size, "gflops") / 1000)
+        range("comp_d128", get(b, "library/cublas_cudnn_unfused_bf16-d128|" size, "gflops") / 1000)
+    }
+    for (size = 8192; size <= 32768; size *= 2) {
+        range("bf16_level", get(b, "reference/03_flash_bf16|" size, "gflops") / 1000)
+        if (size <= 16384) range("bf16_level", get(b, "reference/03_flash_bf16-d128|" size, "gflops") / 1000)
+    }
+    fig("bf16_tflops_4096", as_fixed(get(b, "reference/03_flash_bf16|4096", "gflops") / 1000, 0))
+    fig("bf16_level", as_fixed(range_lo["bf16_level"], 0) " to " as_fixed(range_hi["bf16_level"], 0))
+    fig("cudnn_over_2048", span(as_fixed(range_lo["cudnn_over_2048"], 1), as_fixed(range_hi["cudnn_over_2048"], 1)))
+    fig("small_vs_cudnn", span(as_fixed(range_lo["small_vs_cudnn"], 2), as_fixed(range_hi["small_vs_cudnn"], 2)))
+    fig("comp_d64", span(as_fixed(range_lo["comp_d64"], 0), as_fixed(range_hi["comp_d64"], 0)))
+    fig("comp_d128", span(as_fixed(range_lo["comp_d128"], 0), as_fixed(range_hi["comp_d128"], 0)))
+    fig("bf16_tflops_32768", as_fixed(get(b, "reference/03_flash_bf16|32768", "gflops") / 1000, 0))
+    fig("cudnn_tflops_32768", as_fixed(get(b, "library/cudnn_sdpa|32768", "gflops") / 1000, 0))
+    # speed-d128.png.
+    fig("flash_d128_tflops", as_fixed(get(b, "reference/02_flash-d128|16384", "gflops") / 1000, 0))
+    fig("flash_d128_vs_lib", as_x(get(b, "reference/02_flash-d128|16384", "vs_library"), 2))
+    fig("flash_d128_causal_vs_lib", as_x(get(b, "reference/02_flash-d128-causal|16384", "vs_library"), 2))
+}
