@@ -94,6 +94,16 @@ BEGIN {
     split("d = 64,d = 64 causal,d = 128,d = 128 causal", cols, ",")
     for (i = 1; i in cols; i++) range("swizzle", get(ab, swizzle, cols[i]))
     fig("swizzle", as_fixed(range_lo["swizzle"], 2) " to " as_fixed(range_hi["swizzle"], 2))
+    # How much faster full attention runs in the plain grid order.
+    grid = ""
+    for (key in ab) {
+        split(key, part, SUBSEP)
+        if (part[1] ~ /^grid order/) grid = part[1]
+    }
+    if (grid == "") results_fail("no grid order row in " dir "/ablation.csv")
+    range("grid_plain", 100 * (1 / get(ab, grid, "d = 64") - 1))
+    range("grid_plain", 100 * (1 / get(ab, grid, "d = 128") - 1))
+    fig("grid_plain", span(as_fixed(range_lo["grid_plain"], 0), as_fixed(range_hi["grid_plain"], 0)) "%")
 }
 function dram(k) { return get(t, k, "dram_read") + get(t, k, "dram_write") }
 function model(k) { return get(t, k, "model_read") + get(t, k, "model_write") }
