@@ -92,6 +92,16 @@ for lesson in chapters/[0-9][0-9]-*/README.md; do
     ok $? "$lesson: its prose shows figures"
 done
 ok "$([ "$n" -ge 5 ] && echo 0 || echo 1)" "$n chapters with a figures.awk"
+# Every figure a chapter computes is shown, in its lesson or in the README.
+unused=
+for prog in chapters/[0-9][0-9]-*/figures.awk; do
+    ch=$(basename "$(dirname "$prog")")
+    for name in $(awk -v dir="results/$gpu/$ch" -f plots/csv.awk -f plots/results.awk -f "$prog" </dev/null | cut -d, -f1); do
+        grep -qF "<!-- fig $name -->" "chapters/$ch/README.md" ||
+            grep -qF "<!-- fig ${ch%%-*}.$name -->" README.md || unused="$unused $ch:$name"
+    done
+done
+ok "$([ -z "$unused" ] && echo 0 || echo 1)" "every figure a figures.awk prints is shown${unused:+ (not shown:$unused)}"
 # shellcheck disable=SC2086
 out=$(sh plots/figures.sh --check README.md $args 2>&1)
 ok $? "README.md: the chapter table's figures are what the results give" || printf '%s\n' "$out" | diag
