@@ -69,11 +69,12 @@ FIGS=$figs awk -v file="$md" -v check=$check '
             if (!(name in text)) fail("line " NR ": no figure " name " in the results")
             if (says != text[name]) {
                 differ++
-                if (check) printf "%s:%d: figure %s says \"%s\", the results give \"%s\"\n", file, NR, name, says, text[name] > "/dev/stderr"
+                if (check)
+                    printf "%s:%d: figure %s says \"%s\", the results give \"%s\"\n",
+                        file, NR, name, says, text[name] > "/dev/stderr"
             }
             out = out open text[name] "<!-- /fig -->"
             rest = substr(rest, close_at + 13)
-            used++
         }
         if (rest ~ /<!-- \/fig -->/) fail("line " NR ": <!-- /fig --> without a figure before it")
         print out rest

@@ -33,22 +33,26 @@ function readcsv(file, t, key,    line, n, f, i, k, nk, kc, col, ncol, rows) {
     if (!ncol) results_fail("cannot read " file)
     return rows
 }
-# get(T, KEY, COLUMN): a value that must be there; a figure made from a
-# blank (a row not measured) would be a figure nobody measured.
+# get(T, KEY, COLUMN): a value that must be there, as a number (a field of
+# a line with a quoted field is a string, and would compare as one); a
+# figure made from a blank (a row not measured) would be a figure nobody
+# measured.
 function get(t, key, column) {
     if (!((key, column) in t) || t[key, column] == "")
         results_fail("no " column " for " key " in " dir)
-    return t[key, column]
+    return t[key, column] + 0
 }
-function results_fail(msg) { print "figures: " msg > "/dev/stderr"; results_failed = 1; exit 1 }
+function results_fail(msg) { print "figures: " msg > "/dev/stderr"; exit 1 }
 
 # Formats: as_fixed(v, d) v with d decimals; as_x(v, d) "1.79x"; as_pct(v, d)
 # "79%"; as_ms(v) a time in milliseconds with three significant digits or
-# more ("1.069 ms" under 10, "9.6 ms", "137 ms").
+# more ("1.069 ms" under 10, "9.6 ms", "137 ms"); as_tflops(g) a rate in
+# GFLOP/s as TFLOP/s, one decimal under 100 ("6.5", "264").
 function as_fixed(v, d) { return sprintf("%." d "f", v) }
 function as_x(v, d) { return as_fixed(v, d) "x" }
 function as_pct(v, d) { return as_fixed(v, d) "%" }
 function as_ms(v) { return sprintf(v < 10 ? "%.3f ms" : v < 100 ? "%.1f ms" : "%.0f ms", v) }
+function as_tflops(g) { return as_fixed(g / 1000, g < 100000 ? 1 : 0) }
 function fig(name, text) { print name "," text }
 
 # readncu(FILE, K): Nsight Compute's raw CSV (ncu.csv) as one entry per
@@ -85,6 +89,7 @@ function span(a, b) { return a == b ? a : a " to " b }
 # range(NAME, V): keep the lowest and highest V given under NAME, in
 # range_lo[NAME] and range_hi[NAME], for figures such as "282 to 382".
 function range(name, v) {
+    v += 0
     if (!(name in range_lo) || v < range_lo[name]) range_lo[name] = v
     if (!(name in range_hi) || v > range_hi[name]) range_hi[name] = v
 }

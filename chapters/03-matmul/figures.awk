@@ -5,8 +5,8 @@ BEGIN {
     readcsv(dir "/bench.csv", b, "impl,size")
     readcsv(dir "/traffic.csv", t, "impl,size")
     readcsv(dir "/../roofs.csv", r, "metric")
-    fig("fp32_roof", tflops(get(r, "fp32_gflops", "value")))
-    fig("tf32_roof", tflops(get(r, "tf32_gflops", "value")))
+    fig("fp32_roof", as_tflops(get(r, "fp32_gflops", "value")))
+    fig("tf32_roof", as_tflops(get(r, "tf32_gflops", "value")))
     fig("naive_bytes_8192", as_fixed(dram("reference/01_naive", 8192), 0))
     fig("naive_vs_lib", vs_lib("reference/01_naive", 8192))
     fig("tiled_cut", as_x(dram("reference/01_naive", 8192) / dram("reference/02_tiled", 8192), 0))
@@ -27,7 +27,6 @@ BEGIN {
     fig("tuned_ahead_1024", as_pct(100 * (get(b, "reference/04_tuned|1024", "vs_library") - 1), 0))
     fig("tf32_vs_fp32", as_fixed(get(b, "library/cublasSgemm_TF32|8192", "vs_library"), 0))
 }
-function tflops(gflops) { gflops /= 1000; return gflops < 100 ? as_fixed(gflops, 1) : as_fixed(gflops, 0) }
 function vs_lib(impl, size) { return as_pct(100 * get(b, impl "|" size, "vs_library"), 0) }
 # dram(IMPL, SIZE): Nsight Compute's DRAM bytes over the compulsory ones.
 function dram(impl, size,    k) {

@@ -8,9 +8,8 @@ BEGIN {
     split("reference/01_naive reference/02_tiled reference/03_regblock reference/04_tuned library/cublasSgemm", impls, " ")
     for (s = 1; s in sizes; s++) {
         line = sizes[s] == 4000 ? "4000 x 4001 x 3999" : sizes[s] "^3"
-        for (i = 1; i in impls; i++) line = line "," tflops(get(b, impls[i] "|" sizes[s], "gflops"))
+        for (i = 1; i in impls; i++) line = line "," as_tflops(get(b, impls[i] "|" sizes[s], "gflops"))
         line = line "," as_pct(100 * get(b, "reference/04_tuned|" sizes[s], "vs_library"), 0)
-        print line "," tflops(get(b, "library/cublasSgemm_TF32|" sizes[s], "gflops"))
+        print line "," as_tflops(get(b, "library/cublasSgemm_TF32|" sizes[s], "gflops"))
     }
 }
-function tflops(gflops) { gflops /= 1000; return gflops < 100 ? as_fixed(gflops, 1) : as_fixed(gflops, 0) }
