@@ -93,6 +93,9 @@ function range(name, v) {
     if (!(name in range_lo) || v < range_lo[name]) range_lo[name] = v
     if (!(name in range_hi) || v > range_hi[name]) range_hi[name] = v
 }
+# range_text(NAME, D): what range() kept under NAME, "282 to 382" with D
+# decimals (span: one number where both ends print alike).
+function range_text(name, d) { return span(as_fixed(range_lo[name], d), as_fixed(range_hi[name], d)) }
 # within(RATIO): the smallest of 0.1, 0.5, 1, 2, 3, 5 or 10% that RATIO is
 # within of 1, for "the two are within 0.1%".
 function within(ratio,    d, n, i, bound) {

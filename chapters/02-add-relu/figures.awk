@@ -86,7 +86,7 @@ BEGIN {
         range("mid", get(b, "library/cublasSgeam+cudnnActivation|" size, "median_ms") / f)
         range("mid", get(b, "reference/unfused_add+relu|" size, "median_ms") / f)
     }
-    fig("mid_ratio", span(as_fixed(range_lo["mid"], 1), as_fixed(range_hi["mid"], 1)))
+    fig("mid_ratio", range_text("mid", 1))
 
     # traffic.png: the small sizes, where the L2 keeps part of the traffic.
     for (i = 1; i <= 2; i++) {
