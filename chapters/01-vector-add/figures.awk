@@ -10,6 +10,8 @@ BEGIN {
     fig("lib_pct", as_pct(get(b, lib, "pct_roof"), 1))
     fig("fast_vs_lib", as_x(get(b, "reference/02_fast|" n, "vs_library"), 2))
     fig("naive_loss", as_pct(100 * (1 - get(b, "reference/01_naive|" n, "vs_library")), 0))
+    k = "reference/01_naive|" n
+    fig("naive_below_roof", as_pct(100 * (1 - get(b, k, "gbps") / get(b, k, "roof_value")), 0))
     # Nsight Compute's DRAM bytes over the 12-byte model, lowest and highest
     # of the three kernels.
     split("reference/01_naive reference/02_fast library/cublasSgeam", impls, " ")
