@@ -6,8 +6,8 @@
 # of LESSON.md, replacing what was there; the markers stay. The table is
 # DIR/NAME.csv as it is, or, where the lesson's folder holds NAME.awk, the
 # CSV that program prints from DIR's files (awk -v dir=DIR, with csv.awk
-# loaded): a chapter's own selection and ratios of its bench.csv. Either
-# way plots/md-table.awk writes the Markdown. As readme-table.sh, the file
+# and results.awk loaded): a chapter's own selection and ratios of its
+# bench.csv. Either way plots/md-table.awk writes the Markdown. As readme-table.sh, the file
 # is rewritten through a temporary copy, and left untouched on any error.
 # Exit 0 done, 1 error.
 set -eu
@@ -21,7 +21,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 [ -f "$md" ] || { echo "lesson-table: $md not found" >&2; exit 1; }
 prog=$(dirname "$md")/$name.awk
 if [ -f "$prog" ]; then
-    csv=$(awk -v dir="$dir" -f "$here/csv.awk" -f "$prog" </dev/null) ||
+    csv=$(awk -v dir="$dir" -f "$here/csv.awk" -f "$here/results.awk" -f "$prog" </dev/null) ||
         { echo "lesson-table: $prog failed on $dir" >&2; exit 1; }
 else
     [ -f "$dir/$name.csv" ] || { echo "lesson-table: no $dir/$name.csv (nor $prog)" >&2; exit 1; }

@@ -1,8 +1,9 @@
 #!/bin/sh
-# tables.sh: refresh the bench tables in the lessons and the README from the
-# results of the workbook's reference GPU (or GPU=<folder> under results/).
-# A file is touched only where it has the bench-table markers, or a lesson's
-# named table markers (plots/lesson-table.sh).
+# tables.sh: refresh the bench tables and the measured figures in the
+# lessons and the README from the results of the workbook's reference GPU
+# (or GPU=<folder> under results/). A file is touched only where it has the
+# bench-table markers, a lesson's named table markers (plots/lesson-table.sh)
+# or figure markers (plots/figures.sh).
 set -eu
 gpu=${GPU:-NVIDIA_H100_80GB_HBM3}
 status=0
@@ -25,6 +26,23 @@ for lesson in chapters/[0-9][0-9]-*/README.md; do
             echo "  TABLE   $lesson ($name)" || status=1
     done
 done
+# The figures in a lesson's prose, <!-- fig NAME -->...<!-- /fig -->: what
+# the lesson's figures.awk makes of the same results folder.
+for lesson in chapters/[0-9][0-9]-*/README.md; do
+    ch=$(basename "$(dirname "$lesson")")
+    grep -q '<!-- fig ' "$lesson" || continue
+    sh plots/figures.sh "$lesson" "chapters/$ch/figures.awk=results/$gpu/$ch" &&
+        echo "  FIGURES $lesson" || status=1
+done
+# The README's chapter table: each chapter's figures, named NN.NAME.
+if grep -q '<!-- fig ' README.md; then
+    set --
+    for prog in chapters/[0-9][0-9]-*/figures.awk; do
+        ch=$(basename "$(dirname "$prog")")
+        set -- "$@" "$prog=results/$gpu/$ch"
+    done
+    sh plots/figures.sh README.md "$@" && echo "  FIGURES README.md" || status=1
+fi
 # The README shows chapter 01's table.
 if grep -q '<!-- BEGIN bench-table -->' README.md && [ -f "results/$gpu/01-vector-add/bench.csv" ]; then
     sh plots/readme-table.sh README.md "results/$gpu/01-vector-add/bench.csv" && echo "  TABLE   README.md" || status=1

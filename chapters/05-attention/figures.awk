@@ -1,0 +1,189 @@
+# figures.awk: the measured figures of the lesson's prose and of the
+# README's chapter table (plots/figures.sh), from dir/bench.csv,
+# dir/traffic.csv, dir/ablation.csv, dir/fa2.csv and the GPU's roofs
+# (dir/../roofs.csv). B = 4, H = 16, d = 64 unless a name says d128; the
+# bf16 ranges are over the shapes of the lesson's bf16 table: N = 4096 and
+# 16384, d = 64 and 128, full and causal.
+BEGIN {
+    readcsv(dir "/bench.csv", b, "impl,size")
+    readcsv(dir "/traffic.csv", t, "impl,size")
+    readcsv(dir "/../roofs.csv", r, "metric")
+    readcsv(dir "/ablation.csv", ab, "step undone")
+    readcsv(dir "/fa2.csv", fa, "N,d,causal")
+    fp32 = get(r, "fp32_gflops", "value")
+    bf16 = get(r, "bf16_gflops", "value")
+    copy = get(r, "copy_gbps", "value")
+    fig("fp32_roof", as_fixed(fp32 / 1000, 1))
+    fig("copy_roof", as_fixed(copy, 0))
+    fig("bf16_roof", as_fixed(bf16 / 1000, 0))
+    fig("bf16_over_fp32", as_fixed(bf16 / fp32, 0))
+
+    # FP32, N = 4096: bytes.
+    flash = "reference/02_flash|4096"; lib = "library/cublas_cudnn_unfused|4096"
+    unf = "reference/01_unfused|4096"
+    fig("flash_mb", as_fixed(dram(flash) / 1e6, 0))
+    fig("flash_bytes", as_x(dram(flash) / model(flash), 2))
+    fig("lib_gb", as_fixed(dram(lib) / 1e9, 1))
+    fig("lib_bytes", as_x(dram(lib) / model(lib), 1))
+    fig("unfused_gb", as_fixed(dram(unf) / 1e9, 1))
+    fig("unfused_bytes", as_x(dram(unf) / model(unf), 1))
+    fig("lib_bytes_16384", as_x(dram("library/cublas_cudnn_unfused|16384") / model("library/cublas_cudnn_unfused|16384"), 0))
+    fig("flash_tflops_32768", as_fixed(get(b, "reference/02_flash|32768", "gflops") / 1000, 1))
+    # FP32, N = 4096: time.
+    fig("flash_tflops", as_fixed(get(b, flash, "gflops") / 1000, 1))
+    fig("flash_pct", as_pct(100 * get(b, flash, "gflops") / fp32, 0))
+    fig("flash_vs_lib", as_x(get(b, flash, "vs_library"), 2))
+    fig("lib_tflops", as_fixed(get(b, lib, "gflops") / 1000, 1))
+    fig("flash_vs_unfused", as_x(get(b, unf, "median_ms") / get(b, flash, "median_ms"), 1))
+    # The composition's softmax pass, S read and P written (a model: 8 N^2
+    # bytes per head), at the measured copy roof.
+    softmax_bytes = 8 * 4096 * 4096 * 64
+    fig("softmax_ms", as_fixed(softmax_bytes / copy / 1e6, 1))
+    fig("lib_ms", as_fixed(get(b, lib, "median_ms"), 1))
+    fig("lib_ms2", as_fixed(get(b, lib, "median_ms"), 2))
+    fig("roof_ms", as_fixed(get(b, flash, "model_flops") / fp32 / 1e6, 2))
+    fig("causal_vs_full", as_x(get(b, flash, "median_ms") / get(b, "reference/02_flash-causal|4096", "median_ms"), 2))
+    fig("causal_vs_lib", as_x(get(b, "reference/02_flash-causal|4096", "vs_library"), 2))
+
+    # bf16 (05.3), N = 4096 and 16384, d = 64 and 128, full and causal.
+    split("4096 16384", sizes, " ")
+    split("|-causal|-d128|-d128-causal", tails, "|")
+    for (s = 1; s in sizes; s++)
+        for (i = 1; i in tails; i++) {
+            k = tails[i] "|" sizes[s]
+            mine = "reference/03_flash_bf16" k
+            range("bf16_tflops", get(b, mine, "gflops") / 1000)
+            range("cudnn_tflops", get(b, "library/cudnn_sdpa" k, "gflops") / 1000)
+            range("of_cudnn", 100 * get(b, mine, "vs_library"))
+            range("cudnn_over", 1 / get(b, mine, "vs_library"))
+            range("over_fp32", get(b, "reference/02_flash" k, "median_ms") / get(b, mine, "median_ms"))
+            range("over_comp", get(b, "library/cublas_cudnn_unfused_bf16" k, "median_ms") / get(b, mine, "median_ms"))
+            if (sizes[s] == 4096)
+                range("over_comp_4096", get(b, "library/cublas_cudnn_unfused_bf16" k, "median_ms") / get(b, mine, "median_ms"))
+            if (tails[i] !~ /causal/) range("comp_tflops", get(b, "library/cublas_cudnn_unfused_bf16" k, "gflops") / 1000)
+        }
+    fig("bf16_tflops", range_text("bf16_tflops", 0))
+    fig("cudnn_tflops", range_text("cudnn_tflops", 0))
+    fig("of_cudnn", range_text("of_cudnn", 0) "%")
+    fig("cudnn_over", range_text("cudnn_over", 1))
+    fig("over_fp32", span(short(range_lo["over_fp32"]), short(range_hi["over_fp32"])))
+    fig("over_comp", range_text("over_comp", 0))
+    fig("over_comp_4096", range_text("over_comp_4096", 0))
+    fig("comp_tflops", range_text("comp_tflops", 0))
+    fig("bf16_tflops_d128", as_fixed(get(b, "reference/03_flash_bf16-d128|4096", "gflops") / 1000, 0))
+    fig("vs_fa2_d128", as_x(get(b, "reference/03_flash_bf16-d128|4096", "gflops") / 1000 / get(fa, "4096|128|0", "tflops"), 2))
+    # bf16 bytes, N = 4096 and 16384.
+    mine = "reference/03_flash_bf16|4096"
+    fig("bf16_mb", as_fixed(dram(mine) / 1e6, 0))
+    fig("bf16_model_mb", as_fixed(model(mine) / 1e6, 0))
+    fig("bf16_bytes", as_x(dram(mine) / model(mine), 2))
+    fig("bf16_bytes_16384", as_x(dram("reference/03_flash_bf16|16384") / model("reference/03_flash_bf16|16384"), 2))
+    fig("cudnn_bytes", as_x(dram("library/cudnn_sdpa|4096") / model("library/cudnn_sdpa|4096"), 2))
+    fig("cudnn_bytes_16384", as_x(dram("library/cudnn_sdpa|16384") / model("library/cudnn_sdpa|16384"), 2))
+    comp = "library/cublas_cudnn_unfused_bf16|"
+    fig("comp_gb", as_fixed(dram(comp 4096) / 1e9, 1))
+    fig("comp_bytes", as_x(dram(comp 4096) / model(comp 4096), 0))
+    fig("comp_bytes_16384", as_x(dram(comp 16384) / model(comp 16384), 0))
+    # The ablation: how many times slower 05.3 runs without its swizzle.
+    swizzle = ""
+    for (key in ab) {
+        split(key, part, SUBSEP)
+        if (part[1] ~ /^XOR swizzle/) swizzle = part[1]
+    }
+    if (swizzle == "") results_fail("no swizzle row in " dir "/ablation.csv")
+    split("d = 64,d = 64 causal,d = 128,d = 128 causal", cols, ",")
+    for (i = 1; i in cols; i++) range("swizzle", get(ab, swizzle, cols[i]))
+    fig("swizzle", range_text("swizzle", 2))
+    # How much faster full attention runs in the plain grid order.
+    grid = ""
+    for (key in ab) {
+        split(key, part, SUBSEP)
+        if (part[1] ~ /^grid order/) grid = part[1]
+    }
+    if (grid == "") results_fail("no grid order row in " dir "/ablation.csv")
+    range("grid_plain", 100 * (1 / get(ab, grid, "d = 64") - 1))
+    range("grid_plain", 100 * (1 / get(ab, grid, "d = 128") - 1))
+    fig("grid_plain", range_text("grid_plain", 0) "%")
+}
+function dram(k) { return get(t, k, "dram_read") + get(t, k, "dram_write") }
+function model(k) { return get(t, k, "model_read") + get(t, k, "model_write") }
+# short(V): one decimal, none where it is 0 ("7 to 9.5").
+function short(v) { v = as_fixed(v, 1); sub(/\.0$/, "", v); return v }
+
+# The budgets of the lesson's first half: the model's bytes and FLOPs at
+# B H = 64, N = 4096, d = 64 over the measured roofs.
+BEGIN {
+    flops = get(b, "reference/02_flash|4096", "model_flops")
+    fig("copy_roof_tbs", as_fixed(copy / 1000, 3))
+    fig("ridge", as_fixed(fp32 / copy, 1))
+    fig("ridge_n", as_fixed(fp32 / copy * (4 * 64 + 1) / 64, 0))
+    fig("ridge_n_about", as_fixed(10 * int(4 * fp32 / copy / 10 + 0.5), 0))
+    fig("ridge_n_causal", as_fixed(10 * int(8 * fp32 / copy / 10 + 0.5), 0))
+    fig("min_us", as_fixed(get(b, "reference/02_flash|4096", "model_bytes") / copy / 1e3, 0))
+    fig("extra_ms", as_fixed(4 * 64 * 4096 * 4096 * 4 / copy / 1e6, 2))
+    fig("causal_roof_ms", as_fixed(flops / 2 / fp32 / 1e6, 2))
+    fig("scores_over_ridge", as_x(31.0 / (fp32 / copy), 1))
+    # Unfused at the roofs: two GEMMs at the FP32 roof, the softmax (S read,
+    # P written) at the copy roof.
+    gemm = flops / 2 / fp32 / 1e6
+    smax = softmax_bytes / copy / 1e6
+    unfused_ms = as_fixed(2 * gemm, 2) + as_fixed(smax, 2)
+    fig("softmax_ms2", as_fixed(smax, 2))
+    fig("unfused_min_ms", as_fixed(unfused_ms, 2))
+    fig("unfused_max_tflops", as_fixed(flops / unfused_ms / 1e9, 1))
+    fig("unfused_max_pct", as_pct(100 * flops / unfused_ms / 1e6 / fp32, 0))
+    fig("unfused_causal_tflops", as_fixed(flops / 2 / unfused_ms / 1e9, 1))
+
+    # speed.png, FP32 at d = 64.
+    fig("flash_tflops_1024", as_fixed(get(b, "reference/02_flash|1024", "gflops") / 1000, 1))
+    fig("flash_tflops_16384", as_fixed(get(b, "reference/02_flash|16384", "gflops") / 1000, 1))
+    # Causal against full: the largest gap between their rates from 4096 on.
+    for (size = 4096; size <= 32768; size *= 2) {
+        v = get(b, "reference/02_flash-causal|" size, "gflops") / get(b, "reference/02_flash|" size, "gflops")
+        range("causal_gap", v > 1 ? v - 1 : 1 - v)
+    }
+    fig("causal_within", within(1 + range_hi["causal_gap"]))
+    fig("lib_causal_tflops", as_fixed(get(b, "library/cublas_cudnn_unfused-causal|4096", "gflops") / 1000, 1))
+    fig("unfused_tflops", as_fixed(get(b, unf, "gflops") / 1000, 1))
+    # traffic.png, FP32 at d = 64.
+    fig("flash_bytes_1024", as_x(dram("reference/02_flash|1024") / model("reference/02_flash|1024"), 2))
+    fig("flash_bytes_16384", as_x(dram("reference/02_flash|16384") / model("reference/02_flash|16384"), 2))
+    fig("flash_write_gb_16384", as_fixed(get(t, "reference/02_flash|16384", "dram_write") / 1e9, 2))
+    fig("flash_read_gb_16384", as_fixed(get(t, "reference/02_flash|16384", "dram_read") / 1e9, 2))
+    fig("flash_model_read_gb_16384", as_fixed(get(t, "reference/02_flash|16384", "model_read") / 1e9, 2))
+    fig("unfused_bytes_1024", as_x(dram("reference/01_unfused|1024") / model("reference/01_unfused|1024"), 1))
+    fig("unfused_bytes_16384", as_x(dram("reference/01_unfused|16384") / model("reference/01_unfused|16384"), 0))
+    fig("lib_bytes_1024", as_x(dram("library/cublas_cudnn_unfused|1024") / model("library/cublas_cudnn_unfused|1024"), 1))
+
+    # speed-bf16.png.
+    for (size = 2048; size <= 32768; size *= 2)
+        for (i = 1; i in tails; i++) {
+            k = "reference/03_flash_bf16" tails[i] "|" size
+            if ((k, "vs_library") in b)    # d = 128 stops at 16384
+                range("cudnn_over_2048", 1 / get(b, k, "vs_library"))
+        }
+    for (size = 256; size <= 512; size *= 2) {
+        range("small_vs_cudnn", get(b, "reference/03_flash_bf16|" size, "vs_library"))
+        range("small_vs_cudnn", get(b, "reference/03_flash_bf16-causal|" size, "vs_library"))
+    }
+    for (size = 4096; size <= 16384; size *= 2) {
+        range("comp_d64", get(b, "library/cublas_cudnn_unfused_bf16|" size, "gflops") / 1000)
+        range("comp_d128", get(b, "library/cublas_cudnn_unfused_bf16-d128|" size, "gflops") / 1000)
+    }
+    for (size = 8192; size <= 32768; size *= 2) {
+        range("bf16_level", get(b, "reference/03_flash_bf16|" size, "gflops") / 1000)
+        if (size <= 16384) range("bf16_level", get(b, "reference/03_flash_bf16-d128|" size, "gflops") / 1000)
+    }
+    fig("bf16_tflops_4096", as_fixed(get(b, "reference/03_flash_bf16|4096", "gflops") / 1000, 0))
+    fig("bf16_level", range_text("bf16_level", 0))
+    fig("cudnn_over_2048", range_text("cudnn_over_2048", 1))
+    fig("small_vs_cudnn", range_text("small_vs_cudnn", 2))
+    fig("comp_d64", range_text("comp_d64", 0))
+    fig("comp_d128", range_text("comp_d128", 0))
+    fig("bf16_tflops_32768", as_fixed(get(b, "reference/03_flash_bf16|32768", "gflops") / 1000, 0))
+    fig("cudnn_tflops_32768", as_fixed(get(b, "library/cudnn_sdpa|32768", "gflops") / 1000, 0))
+    # speed-d128.png.
+    fig("flash_d128_tflops", as_fixed(get(b, "reference/02_flash-d128|16384", "gflops") / 1000, 0))
+    fig("flash_d128_vs_lib", as_x(get(b, "reference/02_flash-d128|16384", "vs_library"), 2))
+    fig("flash_d128_causal_vs_lib", as_x(get(b, "reference/02_flash-d128-causal|16384", "vs_library"), 2))
+}

@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# t0412-lesson-figures.t: the measured figures written in the lessons' and
+# the README's prose (<!-- fig NAME -->...<!-- /fig -->) are what the
+# chapters' figures.awk make of the committed results, so no figure is
+# typed by hand; plots/figures.sh replaces exactly the text between the
+# markers, leaves the file alone on any error, and its --check names the
+# file, the figure, what it says and what the results give. TAP; run with
+# prove.
+. tests/lib.sh
+gpu=NVIDIA_H100_80GB_HBM3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# ---- figures.sh on a made-up chapter -----------------------------------------------
+mkdir -p "$tmp/ch/09-t" "$tmp/res"
+printf 'impl,size,median_ms\nlib,8,2.5\nmine,8,1.25\n' >"$tmp/res/bench.csv"
+cat >"$tmp/ch/09-t/figures.awk" <<'AWK'
+BEGIN {
+    readcsv(dir "/bench.csv", b, "impl,size")
+    fig("mine_ms", as_ms(get(b, "mine|8", "median_ms")))
+    fig("vs_lib", as_x(get(b, "lib|8", "median_ms") / get(b, "mine|8", "median_ms"), 2))
+}
+AWK
+md=$tmp/ch/09-t/README.md
+printf 'Mine takes <!-- fig mine_ms -->9 ms<!-- /fig -->,\n<!-- x --> <!-- fig vs_lib -->old<!-- /fig --> the library.\n' >"$md"
+fill() { sh plots/figures.sh "$@" "$tmp/ch/09-t/figures.awk=$tmp/res"; }
+fill "$md"
+ok $? "figures.sh succeeds"
+want='Mine takes <!-- fig mine_ms -->1.250 ms<!-- /fig -->,
+<!-- x --> <!-- fig vs_lib -->2.00x<!-- /fig --> the library.'
+[ "$(cat "$md")" = "$want" ]
+ok $? "it replaces the text between each figure's markers, and only that" || cat "$md" | diag
+fill --check "$md"
+ok $? "--check: the figures are what the results give"
+cp "$md" "$tmp/before"
+sed -i 's/2\.00x/2.10x/' "$md"
+cp "$md" "$tmp/changed"
+out=$(fill --check "$md" 2>&1)
+[ $? -ne 0 ] && cmp -s "$md" "$tmp/changed"
+ok $? "--check: a changed figure fails, the file left as it is"
+printf '%s\n' "$out" | grep -qF "$md:2: figure vs_lib says \"2.10x\", the results give \"2.00x\""
+ok $? "--check names the file, the line, the figure, what it says and what the results give" ||
+    printf '%s\n' "$out" | diag
+fill "$md" && cmp -s "$md" "$tmp/before"
+ok $? "figures.sh sets it back"
+
+# Errors leave the file as it was and no temporary file behind.
+fails() {   # fails NAME CONTENT
+    printf '%s' "$2" >"$md"
+    cp "$md" "$tmp/before"
+    fill "$md" 2>"$tmp/err"
+    [ $? -ne 0 ] && [ -s "$tmp/err" ] && cmp -s "$md" "$tmp/before"
+    ok $? "$1: error, file unchanged" || diag "$(cat "$tmp/err")"
+}
+fails "a figure no program prints" $'a <!-- fig nope -->1<!-- /fig -->\n'
+fails "a figure without its end marker" $'a <!-- fig vs_lib -->1\n<!-- /fig -->\n'
+fails "an end marker alone" $'a 1<!-- /fig -->\n'
+fails "a figure that begins a line (an HTML block in Markdown)" $'a\n<!-- fig vs_lib -->1<!-- /fig --> b\n'
+printf 'x <!-- fig vs_lib -->1<!-- /fig -->\n' >"$md"
+cp "$md" "$tmp/before"
+sh plots/figures.sh "$md" "$tmp/ch/09-t/figures.awk=$tmp/none" 2>/dev/null
+[ $? -ne 0 ] && cmp -s "$md" "$tmp/before"
+ok $? "results that cannot be read: error, file unchanged"
+printf 'BEGIN { readcsv(dir "/bench.csv", b, "impl,size"); fig("x", get(b, "gone|8", "median_ms")) }\n' \
+    >"$tmp/ch/09-t/blank.awk"
+printf 'x <!-- fig x -->1<!-- /fig -->\n' >"$md"
+sh plots/figures.sh "$md" "$tmp/ch/09-t/blank.awk=$tmp/res" 2>"$tmp/err"
+[ $? -ne 0 ] && grep -qF 'no median_ms for gone|8' "$tmp/err"
+ok $? "a figure from a row the results lack: error, naming the row"
+[ -z "$(find "$tmp" -name 'README.md.*')" ]
+ok $? "no temporary file left"
+
+# Several programs (the README): figures named NN.name, NN the chapter's number.
+mkdir -p "$tmp/ch/08-u"
+printf 'BEGIN { fig("vs_lib", "3.00x") }\n' >"$tmp/ch/08-u/figures.awk"
+printf '| a | <!-- fig 09.vs_lib -->x<!-- /fig --> | <!-- fig 08.vs_lib -->y<!-- /fig --> |\n' >"$md"
+sh plots/figures.sh "$md" "$tmp/ch/08-u/figures.awk=$tmp/res" "$tmp/ch/09-t/figures.awk=$tmp/res" &&
+    [ "$(cat "$md")" = '| a | <!-- fig 09.vs_lib -->2.00x<!-- /fig --> | <!-- fig 08.vs_lib -->3.00x<!-- /fig --> |' ]
+ok $? "with several chapters a figure is NN.name" || cat "$md" | diag
+
+# ---- the committed lessons and README ------------------------------------------------
+n=0
+args=
+for lesson in chapters/[0-9][0-9]-*/README.md; do
+    ch=$(basename "$(dirname "$lesson")")
+    [ -f "chapters/$ch/figures.awk" ] || continue
+    args="$args chapters/$ch/figures.awk=results/$gpu/$ch"
+    n=$((n + 1))
+    out=$(sh plots/figures.sh --check "$lesson" "chapters/$ch/figures.awk=results/$gpu/$ch" 2>&1)
+    ok $? "$lesson: every figure is what results/$gpu/$ch gives (make tables)" || printf '%s\n' "$out" | diag
+    grep -q '<!-- fig ' "$lesson"
+    ok $? "$lesson: its prose shows figures"
+done
+ok "$([ "$n" -ge 5 ] && echo 0 || echo 1)" "$n chapters with a figures.awk"
+# Every figure a chapter computes is shown, in its lesson or in the README.
+unused=
+for prog in chapters/[0-9][0-9]-*/figures.awk; do
+    ch=$(basename "$(dirname "$prog")")
+    for name in $(awk -v dir="results/$gpu/$ch" -f plots/csv.awk -f plots/results.awk -f "$prog" </dev/null | cut -d, -f1); do
+        grep -qF "<!-- fig $name -->" "chapters/$ch/README.md" ||
+            grep -qF "<!-- fig ${ch%%-*}.$name -->" README.md || unused="$unused $ch:$name"
+    done
+done
+ok "$([ -z "$unused" ] && echo 0 || echo 1)" "every figure a figures.awk prints is shown${unused:+ (not shown:$unused)}"
+# shellcheck disable=SC2086
+out=$(sh plots/figures.sh --check README.md $args 2>&1)
+ok $? "README.md: the chapter table's figures are what the results give" || printf '%s\n' "$out" | diag
+
+# A scratch copy of a lesson with one figure changed: the check fails on it.
+lesson=chapters/05-attention/README.md
+name=$(sed -n 's/.*<!-- fig \([^ ]*\) -->.*/\1/p' "$lesson" | head -1)
+sed "0,/<!-- fig $name -->[^<]*</s//<!-- fig $name -->0.01x</" "$lesson" >"$tmp/05.md"
+out=$(sh plots/figures.sh --check "$tmp/05.md" "chapters/05-attention/figures.awk=results/$gpu/05-attention" 2>&1)
+[ $? -ne 0 ] && printf '%s\n' "$out" | grep -qF "figure $name says \"0.01x\""
+ok $? "a copy of $lesson with figure $name changed fails the check, naming it" || printf '%s\n' "$out" | diag
+
+done_testing
