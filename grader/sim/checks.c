@@ -41,7 +41,7 @@ static int nlines;
 static int emulation_header(const char *file)
 {
     static const char *const own[] = {"mw_sim_kernel.h", "mw_sim_ptx.h", "cuda_bf16.h",
-                                      "vector_types.h"};
+                                      "cuda_fp16.h", "vector_types.h"};
     const char *base = strrchr(file, '/');
     base = base ? base + 1 : file;
     for (size_t i = 0; i < sizeof own / sizeof *own; ++i)
@@ -54,9 +54,8 @@ static int emulation_header(const char *file)
 static int addr2line(const char *object, uintptr_t off, char *buf, size_t len)
 {
     char cmd[1200];
-    if (strchr(object, '\'') || snprintf(cmd, sizeof cmd,
-                                         "addr2line -i -e '%s' 0x%lx 2>/dev/null", object,
-                                         (unsigned long)off) >= (int)sizeof cmd)
+    if (strchr(object, '\'') || snprintf(cmd, sizeof cmd, "addr2line -i -e '%s' 0x%lx 2>/dev/null",
+                                         object, (unsigned long)off) >= (int)sizeof cmd)
         return 0;
     FILE *p = popen(cmd, "r");
     if (!p)

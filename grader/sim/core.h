@@ -8,9 +8,9 @@
 /* ---- fibers (fiber.c) ---- */
 
 typedef struct mw_sim_fiber {
-    void *sp;           /* the saved stack pointer (hand-written switch) */
-    void *uc;           /* a ucontext_t (fallback switch), or NULL */
-    char *stack;        /* the usable stack, above its guard page */
+    void *sp;    /* the saved stack pointer (hand-written switch) */
+    void *uc;    /* a ucontext_t (fallback switch), or NULL */
+    char *stack; /* the usable stack, above its guard page */
     size_t stack_bytes;
     void (*entry)(void *);
     void *arg;
@@ -38,7 +38,7 @@ struct mw_sim_block;
 typedef struct mw_sim_thread {
     mw_sim_fiber fiber;
     struct mw_sim_block *block;
-    int tid;  /* linear in the block: x + y*bx + z*bx*by */
+    int tid; /* linear in the block: x + y*bx + z*bx*by */
     int warp, lane;
     uint3 idx;
     enum mw_sim_thread_state state;
@@ -53,8 +53,8 @@ typedef struct mw_sim_thread {
 } mw_sim_thread;
 
 typedef struct mw_sim_warp_sync {
-    uint32_t count;            /* collectives completed in this warp */
-    uint32_t last[32][32];     /* the count of the last one both lanes took part in */
+    uint32_t count;        /* collectives completed in this warp */
+    uint32_t last[32][32]; /* the count of the last one both lanes took part in */
 } mw_sim_warp_sync;
 
 typedef struct mw_sim_block {
@@ -72,15 +72,15 @@ typedef struct mw_sim_block {
     mw_sim_warp_sync *wsync; /* one a warp */
     /* the shared window (shared.c) */
     char *smem;
-    uint8_t *written;        /* a byte per byte of the window */
+    uint8_t *written;          /* a byte per byte of the window */
     struct mw_sim_word *words; /* a record per 4-byte word, for races */
 } mw_sim_block;
 
 /* The last access to a word of shared memory that another may race with. */
 typedef struct mw_sim_word {
-    int32_t writer;        /* tid + 1, 0: none this epoch */
+    int32_t writer; /* tid + 1, 0: none this epoch */
     uint32_t write_epoch, write_wcount;
-    int32_t reader;        /* tid + 1 of the last reader, 0: none */
+    int32_t reader; /* tid + 1 of the last reader, 0: none */
     uint32_t read_epoch, read_wcount;
     const void *write_pc, *read_pc;
 } mw_sim_word;

@@ -116,12 +116,12 @@ void mw_sim_fiber_prepare(mw_sim_fiber *f, void (*entry)(void *), void *arg)
      * call in mw_sim_fiber_boot needs. */
     uintptr_t top = ((uintptr_t)(f->stack + f->stack_bytes) & ~(uintptr_t)15) - 16;
     void **sp = (void **)(top - 7 * sizeof(void *));
-    sp[0] = 0;                       /* r15 */
-    sp[1] = 0;                       /* r14 */
-    sp[2] = (void *)entry;           /* r13 */
-    sp[3] = arg;                     /* r12 */
-    sp[4] = 0;                       /* rbx */
-    sp[5] = 0;                       /* rbp */
+    sp[0] = 0;                         /* r15 */
+    sp[1] = 0;                         /* r14 */
+    sp[2] = (void *)entry;             /* r13 */
+    sp[3] = arg;                       /* r12 */
+    sp[4] = 0;                         /* rbx */
+    sp[5] = 0;                         /* rbp */
     sp[6] = (void *)mw_sim_fiber_boot; /* the return address */
     f->entry = entry;
     f->arg = arg;
@@ -159,8 +159,8 @@ void mw_sim_fiber_prepare(mw_sim_fiber *f, void (*entry)(void *), void *arg)
     void **sp = (void **)(top - 176);
     for (int i = 0; i < 22; ++i)
         sp[i] = 0;
-    sp[0] = arg;                       /* x19 */
-    sp[1] = (void *)entry;             /* x20 */
+    sp[0] = arg;                        /* x19 */
+    sp[1] = (void *)entry;              /* x20 */
     sp[11] = (void *)mw_sim_fiber_boot; /* x30, where ret goes */
     f->entry = entry;
     f->arg = arg;

@@ -24,8 +24,8 @@ dim3 mw_sim_blockDim, mw_sim_gridDim;
 
 mw_sim_grid *mw_sim_cur;
 
-static mw_sim_fiber sched_fiber;    /* the scheduler's own context */
-static cudaError_t abort_err;       /* why the grid stops, once set */
+static mw_sim_fiber sched_fiber; /* the scheduler's own context */
+static cudaError_t abort_err;    /* why the grid stops, once set */
 static uint64_t sched_seed = 0x6d77u;
 static uint64_t grids_run;
 
@@ -249,10 +249,14 @@ int mw_sim_syncthreads(int kind, int pred)
     if (t->state == MW_T_BARRIER)
         mw_sim_block_thread();
     switch (kind) {
-    case 1: return b->bar_result_count;
-    case 2: return b->bar_result_and;
-    case 3: return b->bar_result_or;
-    default: return 0;
+    case 1:
+        return b->bar_result_count;
+    case 2:
+        return b->bar_result_and;
+    case 3:
+        return b->bar_result_or;
+    default:
+        return 0;
     }
 }
 

@@ -131,8 +131,7 @@ static void check_limit(const char *name, const char *file, int line)
                         "kernel %s: shared memory of %zu bytes (%zu static, %zu dynamic; '%s' at "
                         "%s:%d) is past the limit of %zu bytes a block",
                         mw_sim_cur->launch->name, declared, static_bytes,
-                        mw_sim_cur->launch->dynamic_smem, name, file, line,
-                        mw_sim_cur->smem_limit);
+                        mw_sim_cur->launch->dynamic_smem, name, file, line, mw_sim_cur->smem_limit);
 }
 
 void *mw_sim_shared_static(const void *key, size_t size, size_t align, const char *name,

@@ -51,8 +51,8 @@ static void complete(mw_sim_block *b, mw_sim_thread *me, unsigned mask)
     }
 }
 
-static void exchange_at(unsigned mask, const void *mine, size_t bytes, void *all,
-                        const char *what, const void *pc)
+static void exchange_at(unsigned mask, const void *mine, size_t bytes, void *all, const char *what,
+                        const void *pc)
 {
     mw_sim_thread *me = mw_sim_cur->thread;
     mw_sim_block *b = me->block;
@@ -153,10 +153,17 @@ static int shfl_source(int kind, int lane, int arg, int width)
         width = 32;
     int base = lane & ~(width - 1), src;
     switch (kind) {
-    case SHFL_IDX: return base + (arg & (width - 1));
-    case SHFL_UP: src = lane - arg; return src < base ? -1 : src;
-    case SHFL_DOWN: src = lane + arg; return src >= base + width ? -1 : src;
-    default: src = lane ^ arg; return src >= base + width || src < base ? -1 : src;
+    case SHFL_IDX:
+        return base + (arg & (width - 1));
+    case SHFL_UP:
+        src = lane - arg;
+        return src < base ? -1 : src;
+    case SHFL_DOWN:
+        src = lane + arg;
+        return src >= base + width ? -1 : src;
+    default:
+        src = lane ^ arg;
+        return src >= base + width || src < base ? -1 : src;
     }
 }
 

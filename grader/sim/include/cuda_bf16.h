@@ -19,7 +19,8 @@ typedef struct __attribute__((aligned(4))) __nv_bfloat162 {
 } __nv_bfloat162;
 #else
 
-namespace mw_sim {
+namespace mw_sim
+{
 inline unsigned short bf16_round(float f)
 {
     uint32_t u = __builtin_bit_cast(uint32_t, f);
@@ -27,7 +28,10 @@ inline unsigned short bf16_round(float f)
         return (unsigned short)((u >> 16) | 0x0040u); /* quiet, sign and payload kept */
     return (unsigned short)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
 }
-inline float bf16_widen(unsigned short b) { return __builtin_bit_cast(float, (uint32_t)b << 16); }
+inline float bf16_widen(unsigned short b)
+{
+    return __builtin_bit_cast(float, (uint32_t)b << 16);
+}
 } // namespace mw_sim
 
 struct __nv_bfloat16_raw {
@@ -57,8 +61,14 @@ struct __attribute__((aligned(4))) __nv_bfloat162 {
     __nv_bfloat162(__nv_bfloat16 a, __nv_bfloat16 b) : x(a), y(b) {}
 };
 
-inline __nv_bfloat16 __float2bfloat16(float f) { return __nv_bfloat16(f); }
-inline __nv_bfloat16 __float2bfloat16_rn(float f) { return __nv_bfloat16(f); }
+inline __nv_bfloat16 __float2bfloat16(float f)
+{
+    return __nv_bfloat16(f);
+}
+inline __nv_bfloat16 __float2bfloat16_rn(float f)
+{
+    return __nv_bfloat16(f);
+}
 inline __nv_bfloat16 __float2bfloat16_rz(float f)
 {
     uint32_t u = __builtin_bit_cast(uint32_t, f);
@@ -66,56 +76,98 @@ inline __nv_bfloat16 __float2bfloat16_rz(float f)
         return __nv_bfloat16_raw{(unsigned short)((u >> 16) | 0x0040u)};
     return __nv_bfloat16_raw{(unsigned short)(u >> 16)};
 }
-inline float __bfloat162float(__nv_bfloat16 h) { return ::mw_sim::bf16_widen(h.__x); }
+inline float __bfloat162float(__nv_bfloat16 h)
+{
+    return ::mw_sim::bf16_widen(h.__x);
+}
 inline __nv_bfloat162 __floats2bfloat162_rn(float a, float b)
 {
     return __nv_bfloat162(__nv_bfloat16(a), __nv_bfloat16(b));
 }
-inline __nv_bfloat162 __float22bfloat162_rn(float2 f) { return __floats2bfloat162_rn(f.x, f.y); }
+inline __nv_bfloat162 __float22bfloat162_rn(float2 f)
+{
+    return __floats2bfloat162_rn(f.x, f.y);
+}
 inline __nv_bfloat162 __halves2bfloat162(__nv_bfloat16 a, __nv_bfloat16 b)
 {
     return __nv_bfloat162(a, b);
 }
-inline __nv_bfloat162 __bfloat162bfloat162(__nv_bfloat16 a) { return __nv_bfloat162(a, a); }
-inline float __low2float(__nv_bfloat162 h) { return __bfloat162float(h.x); }
-inline float __high2float(__nv_bfloat162 h) { return __bfloat162float(h.y); }
-inline __nv_bfloat16 __low2bfloat16(__nv_bfloat162 h) { return h.x; }
-inline __nv_bfloat16 __high2bfloat16(__nv_bfloat162 h) { return h.y; }
+inline __nv_bfloat162 __bfloat162bfloat162(__nv_bfloat16 a)
+{
+    return __nv_bfloat162(a, a);
+}
+inline float __low2float(__nv_bfloat162 h)
+{
+    return __bfloat162float(h.x);
+}
+inline float __high2float(__nv_bfloat162 h)
+{
+    return __bfloat162float(h.y);
+}
+inline __nv_bfloat16 __low2bfloat16(__nv_bfloat162 h)
+{
+    return h.x;
+}
+inline __nv_bfloat16 __high2bfloat16(__nv_bfloat162 h)
+{
+    return h.y;
+}
 inline float2 __bfloat1622float2(__nv_bfloat162 h)
 {
     return make_float2(__bfloat162float(h.x), __bfloat162float(h.y));
 }
-inline unsigned short __bfloat16_as_ushort(__nv_bfloat16 h) { return h.__x; }
-inline __nv_bfloat16 __ushort_as_bfloat16(unsigned short x) { return __nv_bfloat16_raw{x}; }
-inline int __hisnan(__nv_bfloat16 h) { return (h.__x & 0x7fffu) > 0x7f80u; }
+inline unsigned short __bfloat16_as_ushort(__nv_bfloat16 h)
+{
+    return h.__x;
+}
+inline __nv_bfloat16 __ushort_as_bfloat16(unsigned short x)
+{
+    return __nv_bfloat16_raw{x};
+}
+inline int __hisnan(__nv_bfloat16 h)
+{
+    return (h.__x & 0x7fffu) > 0x7f80u;
+}
 
 #define MW_SIM_BF16_OP(OP, NAME)                                                                   \
     inline __nv_bfloat16 operator OP(__nv_bfloat16 a, __nv_bfloat16 b)                             \
     {                                                                                              \
-        return __nv_bfloat16(__bfloat162float(a) OP __bfloat162float(b));                         \
+        return __nv_bfloat16(__bfloat162float(a) OP __bfloat162float(b));                          \
     }                                                                                              \
     inline __nv_bfloat16 &operator OP##=(__nv_bfloat16 &a, __nv_bfloat16 b)                        \
     {                                                                                              \
         return a = a OP b;                                                                         \
     }                                                                                              \
-    inline __nv_bfloat16 NAME(__nv_bfloat16 a, __nv_bfloat16 b) { return a OP b; }                 \
+    inline __nv_bfloat16 NAME(__nv_bfloat16 a, __nv_bfloat16 b)                                    \
+    {                                                                                              \
+        return a OP b;                                                                             \
+    }                                                                                              \
     inline __nv_bfloat162 operator OP(__nv_bfloat162 a, __nv_bfloat162 b)                          \
     {                                                                                              \
         return __nv_bfloat162(a.x OP b.x, a.y OP b.y);                                             \
     }                                                                                              \
-    inline __nv_bfloat162 NAME##2(__nv_bfloat162 a, __nv_bfloat162 b) { return a OP b; }
+    inline __nv_bfloat162 NAME##2(__nv_bfloat162 a, __nv_bfloat162 b)                              \
+    {                                                                                              \
+        return a OP b;                                                                             \
+    }
 MW_SIM_BF16_OP(+, __hadd)
 MW_SIM_BF16_OP(-, __hsub)
 MW_SIM_BF16_OP(*, __hmul)
 MW_SIM_BF16_OP(/, __hdiv)
 #undef MW_SIM_BF16_OP
-inline __nv_bfloat16 operator-(__nv_bfloat16 a) { return __nv_bfloat16_raw{(unsigned short)(a.__x ^ 0x8000u)}; }
-inline __nv_bfloat16 __hneg(__nv_bfloat16 a) { return -a; }
+inline __nv_bfloat16 operator-(__nv_bfloat16 a)
+{
+    return __nv_bfloat16_raw{(unsigned short)(a.__x ^ 0x8000u)};
+}
+inline __nv_bfloat16 __hneg(__nv_bfloat16 a)
+{
+    return -a;
+}
 /* fma.rn.bf16: one rounding of the exact a*b+c. */
 inline __nv_bfloat16 __hfma(__nv_bfloat16 a, __nv_bfloat16 b, __nv_bfloat16 c)
 {
-    return __nv_bfloat16((float)((double)__bfloat162float(a) * __bfloat162float(b) +
-                                 __bfloat162float(c)));
+    return __nv_bfloat16(
+        (float)((double)__bfloat162float(a) * __bfloat162float(b) + __bfloat162float(c)));
 }
 inline __nv_bfloat162 __hfma2(__nv_bfloat162 a, __nv_bfloat162 b, __nv_bfloat162 c)
 {

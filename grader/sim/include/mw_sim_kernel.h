@@ -94,11 +94,24 @@ float mw_sim_atomic_exch_f32(float *, float);
 
 /* ---- indices ---- */
 
-namespace mw_sim {
-MW_SIM_RUNTIME inline uint3 thread_idx() { return mw_sim_threadIdx; }
-MW_SIM_RUNTIME inline uint3 block_idx() { return mw_sim_blockIdx; }
-MW_SIM_RUNTIME inline dim3 block_dim() { return mw_sim_blockDim; }
-MW_SIM_RUNTIME inline dim3 grid_dim() { return mw_sim_gridDim; }
+namespace mw_sim
+{
+MW_SIM_RUNTIME inline uint3 thread_idx()
+{
+    return mw_sim_threadIdx;
+}
+MW_SIM_RUNTIME inline uint3 block_idx()
+{
+    return mw_sim_blockIdx;
+}
+MW_SIM_RUNTIME inline dim3 block_dim()
+{
+    return mw_sim_blockDim;
+}
+MW_SIM_RUNTIME inline dim3 grid_dim()
+{
+    return mw_sim_gridDim;
+}
 } // namespace mw_sim
 
 #define threadIdx (::mw_sim::thread_idx())
@@ -109,7 +122,8 @@ MW_SIM_RUNTIME inline dim3 grid_dim() { return mw_sim_gridDim; }
 
 /* ---- launches ---- */
 
-namespace mw_sim {
+namespace mw_sim
+{
 
 template <class... P> struct closure {
     void (*kernel)(P...);
@@ -138,7 +152,44 @@ template <class... P> MW_SIM_RUNTIME void release_closure(void *c)
 }
 
 /* An argument converted to its parameter's type as a call would. */
-template <class T> inline T convert(T v) { return v; }
+template <class T> inline T convert(T v)
+{
+    return v;
+}
+
+/* The kernel of a launch: a function, or the name of a kernel template
+ * whose arguments the launch's arguments give (as in a call,
+ * kernel<<<g, b>>>((uint16_t *)p, n) picks kernel<uint16_t>). For a
+ * template name only the non-template constructor can take it, with the
+ * arguments' types exactly; a function takes the template one, its
+ * arguments converted to its parameters' types. */
+template <class... A> struct kernel_ref {
+    void (*func)();
+    void (*body)(void *);
+    void (*release)(void *);
+    void *(*build)(void (*)(), A &&...);
+
+    template <class... P> static void *build_as(void (*k)(), A &&...a)
+    {
+        return new closure<P...>{reinterpret_cast<void (*)(P...)>(k),
+                                 std::tuple<P...>(convert<P>(std::forward<A>(a))...)};
+    }
+    template <class... P> void init(void (*k)(P...))
+    {
+        static_assert(sizeof...(P) == sizeof...(A),
+                      "a kernel launch passes as many arguments as the kernel has parameters");
+        func = reinterpret_cast<void (*)()>(k);
+        body = &run_body<P...>;
+        release = &release_closure<P...>;
+        build = &build_as<P...>;
+    }
+    template <class... P> kernel_ref(void (*k)(P...)) { init(k); }
+    kernel_ref(void (*k)(std::decay_t<A>...)) { init(k); }
+};
+
+template <class T> struct same {
+    using type = T;
+};
 
 struct launcher {
     const char *file_;
@@ -150,29 +201,27 @@ struct launcher {
 
     launcher(const char *file, int line, const char *name, dim3 grid, dim3 block, size_t smem = 0,
              cudaStream_t s = 0)
-        : file_(file), line_(line), name_(name), grid_(grid), block_(block), smem_(smem),
-          stream_(s)
+        : file_(file), line_(line), name_(name), grid_(grid), block_(block), smem_(smem), stream_(s)
     {
     }
 
-    template <class... P, class... A> void go(void (*k)(P...), A &&...a)
+    /* The kernel's type comes from the arguments alone (same<> keeps it
+     * out of deduction), so that a template name can be resolved. */
+    template <class... A> void go(typename same<kernel_ref<A...>>::type k, A &&...a)
     {
-        static_assert(sizeof...(P) == sizeof...(A),
-                      "a kernel launch passes as many arguments as the kernel has parameters");
-        auto *c = new closure<P...>{k, std::tuple<P...>(convert<P>(std::forward<A>(a))...)};
         mw_sim_launch l;
         memset(&l, 0, sizeof l);
         l.grid = grid_;
         l.block = block_;
         l.dynamic_smem = smem_;
         l.stream = stream_;
-        l.func = reinterpret_cast<const void *>(k);
+        l.func = reinterpret_cast<const void *>(k.func);
         l.name = name_;
         l.file = file_;
         l.line = line_;
-        l.body = &run_body<P...>;
-        l.closure = c;
-        l.release = &release_closure<P...>;
+        l.body = k.body;
+        l.closure = k.build(k.func, std::forward<A>(a)...);
+        l.release = k.release;
         mw_sim_launch_kernel(&l);
     }
 };
@@ -181,34 +230,74 @@ struct launcher {
 
 /* ---- barriers, warps, sleep, fences ---- */
 
-MW_SIM_INLINE void __syncthreads() { mw_sim_syncthreads(0, 0); }
-MW_SIM_INLINE int __syncthreads_count(int p) { return mw_sim_syncthreads(1, p); }
-MW_SIM_INLINE int __syncthreads_and(int p) { return mw_sim_syncthreads(2, p); }
-MW_SIM_INLINE int __syncthreads_or(int p) { return mw_sim_syncthreads(3, p); }
-MW_SIM_INLINE void __syncwarp(unsigned mask = 0xffffffffu) { mw_sim_syncwarp(mask); }
-MW_SIM_INLINE unsigned __ballot_sync(unsigned mask, int p) { return mw_sim_ballot(mask, p); }
-MW_SIM_INLINE int __any_sync(unsigned mask, int p) { return mw_sim_any(mask, p); }
-MW_SIM_INLINE int __all_sync(unsigned mask, int p) { return mw_sim_all(mask, p); }
-MW_SIM_INLINE unsigned __activemask() { return mw_sim_activemask(); }
-MW_SIM_INLINE void __nanosleep(unsigned) { mw_sim_yield(); }
+MW_SIM_INLINE void __syncthreads()
+{
+    mw_sim_syncthreads(0, 0);
+}
+MW_SIM_INLINE int __syncthreads_count(int p)
+{
+    return mw_sim_syncthreads(1, p);
+}
+MW_SIM_INLINE int __syncthreads_and(int p)
+{
+    return mw_sim_syncthreads(2, p);
+}
+MW_SIM_INLINE int __syncthreads_or(int p)
+{
+    return mw_sim_syncthreads(3, p);
+}
+MW_SIM_INLINE void __syncwarp(unsigned mask = 0xffffffffu)
+{
+    mw_sim_syncwarp(mask);
+}
+MW_SIM_INLINE unsigned __ballot_sync(unsigned mask, int p)
+{
+    return mw_sim_ballot(mask, p);
+}
+MW_SIM_INLINE int __any_sync(unsigned mask, int p)
+{
+    return mw_sim_any(mask, p);
+}
+MW_SIM_INLINE int __all_sync(unsigned mask, int p)
+{
+    return mw_sim_all(mask, p);
+}
+MW_SIM_INLINE unsigned __activemask()
+{
+    return mw_sim_activemask();
+}
+MW_SIM_INLINE void __nanosleep(unsigned)
+{
+    mw_sim_yield();
+}
 /* One OS thread runs every kernel thread: a fence only keeps the compiler
  * from moving memory accesses across it. */
-MW_SIM_INLINE void __threadfence() { __asm__ __volatile__("" ::: "memory"); }
-MW_SIM_INLINE void __threadfence_block() { __asm__ __volatile__("" ::: "memory"); }
-MW_SIM_INLINE void __threadfence_system() { __asm__ __volatile__("" ::: "memory"); }
+MW_SIM_INLINE void __threadfence()
+{
+    __asm__ __volatile__("" ::: "memory");
+}
+MW_SIM_INLINE void __threadfence_block()
+{
+    __asm__ __volatile__("" ::: "memory");
+}
+MW_SIM_INLINE void __threadfence_system()
+{
+    __asm__ __volatile__("" ::: "memory");
+}
 
-namespace mw_sim {
+namespace mw_sim
+{
 enum { SHFL_IDX, SHFL_UP, SHFL_DOWN, SHFL_XOR };
 template <class T> MW_SIM_INLINE T shfl(unsigned mask, T v, int kind, int arg, int width)
 {
     static_assert(std::is_trivially_copyable<T>::value && sizeof(T) <= 8,
                   "a shuffle moves a value of at most 8 bytes");
     if constexpr (sizeof(T) == 8) {
-        return __builtin_bit_cast(T, mw_sim_shfl64(mask, __builtin_bit_cast(uint64_t, v), kind,
-                                                   arg, width));
+        return __builtin_bit_cast(
+            T, mw_sim_shfl64(mask, __builtin_bit_cast(uint64_t, v), kind, arg, width));
     } else if constexpr (sizeof(T) == 4) {
-        return __builtin_bit_cast(T, mw_sim_shfl32(mask, __builtin_bit_cast(uint32_t, v), kind,
-                                                   arg, width));
+        return __builtin_bit_cast(
+            T, mw_sim_shfl32(mask, __builtin_bit_cast(uint32_t, v), kind, arg, width));
     } else if constexpr (sizeof(T) == 2) {
         uint16_t b = __builtin_bit_cast(uint16_t, v);
         return __builtin_bit_cast(T, (uint16_t)mw_sim_shfl32(mask, b, kind, arg, width));
@@ -227,8 +316,7 @@ template <class T> MW_SIM_INLINE T __shfl_up_sync(unsigned mask, T v, unsigned d
 {
     return ::mw_sim::shfl(mask, v, ::mw_sim::SHFL_UP, (int)d, width);
 }
-template <class T>
-MW_SIM_INLINE T __shfl_down_sync(unsigned mask, T v, unsigned d, int width = 32)
+template <class T> MW_SIM_INLINE T __shfl_down_sync(unsigned mask, T v, unsigned d, int width = 32)
 {
     return ::mw_sim::shfl(mask, v, ::mw_sim::SHFL_DOWN, (int)d, width);
 }
@@ -240,7 +328,10 @@ template <class T> MW_SIM_INLINE T __shfl_xor_sync(unsigned mask, T v, int lm, i
 /* ---- atomics ---- */
 
 #define MW_SIM_ATOMIC2(NAME, OP, SUF, T)                                                           \
-    MW_SIM_INLINE T NAME(T *p, T v) { return mw_sim_atomic_##OP##_##SUF(p, v); }
+    MW_SIM_INLINE T NAME(T *p, T v)                                                                \
+    {                                                                                              \
+        return mw_sim_atomic_##OP##_##SUF(p, v);                                                   \
+    }
 #define MW_SIM_ATOMIC_INT(SUF, T)                                                                  \
     MW_SIM_ATOMIC2(atomicAdd, add, SUF, T)                                                         \
     MW_SIM_ATOMIC2(atomicSub, sub, SUF, T)                                                         \
@@ -250,7 +341,10 @@ template <class T> MW_SIM_INLINE T __shfl_xor_sync(unsigned mask, T v, int lm, i
     MW_SIM_ATOMIC2(atomicAnd, and, SUF, T)                                                         \
     MW_SIM_ATOMIC2(atomicOr, or, SUF, T)                                                           \
     MW_SIM_ATOMIC2(atomicXor, xor, SUF, T)                                                         \
-    MW_SIM_INLINE T atomicCAS(T *p, T compare, T v) { return mw_sim_atomic_cas_##SUF(p, compare, v); }
+    MW_SIM_INLINE T atomicCAS(T *p, T compare, T v)                                                \
+    {                                                                                              \
+        return mw_sim_atomic_cas_##SUF(p, compare, v);                                             \
+    }
 MW_SIM_ATOMIC_INT(i32, int)
 MW_SIM_ATOMIC_INT(u32, unsigned)
 MW_SIM_ATOMIC_INT(u64, unsigned long long)
@@ -266,34 +360,103 @@ MW_SIM_ATOMIC2(atomicExch, exch, f32, float)
 
 /* ---- loads and stores with cache hints: the kernel's own accesses ---- */
 
-template <class T> MW_SIM_INLINE T __ldg(const T *p) { return *p; }
-template <class T> MW_SIM_INLINE T __ldcg(const T *p) { return *p; }
-template <class T> MW_SIM_INLINE T __ldca(const T *p) { return *p; }
-template <class T> MW_SIM_INLINE T __ldcs(const T *p) { return *p; }
-template <class T> MW_SIM_INLINE T __ldlu(const T *p) { return *p; }
-template <class T> MW_SIM_INLINE T __ldcv(const T *p) { return *p; }
-template <class T> MW_SIM_INLINE void __stcg(T *p, T v) { *p = v; }
-template <class T> MW_SIM_INLINE void __stcs(T *p, T v) { *p = v; }
-template <class T> MW_SIM_INLINE void __stwb(T *p, T v) { *p = v; }
-template <class T> MW_SIM_INLINE void __stwt(T *p, T v) { *p = v; }
+template <class T> MW_SIM_INLINE T __ldg(const T *p)
+{
+    return *p;
+}
+template <class T> MW_SIM_INLINE T __ldcg(const T *p)
+{
+    return *p;
+}
+template <class T> MW_SIM_INLINE T __ldca(const T *p)
+{
+    return *p;
+}
+template <class T> MW_SIM_INLINE T __ldcs(const T *p)
+{
+    return *p;
+}
+template <class T> MW_SIM_INLINE T __ldlu(const T *p)
+{
+    return *p;
+}
+template <class T> MW_SIM_INLINE T __ldcv(const T *p)
+{
+    return *p;
+}
+template <class T> MW_SIM_INLINE void __stcg(T *p, T v)
+{
+    *p = v;
+}
+template <class T> MW_SIM_INLINE void __stcs(T *p, T v)
+{
+    *p = v;
+}
+template <class T> MW_SIM_INLINE void __stwb(T *p, T v)
+{
+    *p = v;
+}
+template <class T> MW_SIM_INLINE void __stwt(T *p, T v)
+{
+    *p = v;
+}
 
 /* The window offset PTX's shared-memory instructions take. */
-MW_SIM_INLINE size_t __cvta_generic_to_shared(const void *p) { return mw_sim_shared_offset(p); }
+MW_SIM_INLINE size_t __cvta_generic_to_shared(const void *p)
+{
+    return mw_sim_shared_offset(p);
+}
 
 /* ---- bits ---- */
 
-MW_SIM_INLINE unsigned __float_as_uint(float x) { return __builtin_bit_cast(unsigned, x); }
-MW_SIM_INLINE float __uint_as_float(unsigned x) { return __builtin_bit_cast(float, x); }
-MW_SIM_INLINE int __float_as_int(float x) { return __builtin_bit_cast(int, x); }
-MW_SIM_INLINE float __int_as_float(int x) { return __builtin_bit_cast(float, x); }
-MW_SIM_INLINE long long __double_as_longlong(double x) { return __builtin_bit_cast(long long, x); }
-MW_SIM_INLINE double __longlong_as_double(long long x) { return __builtin_bit_cast(double, x); }
-MW_SIM_INLINE int __popc(unsigned x) { return __builtin_popcount(x); }
-MW_SIM_INLINE int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
-MW_SIM_INLINE int __clz(int x) { return x ? __builtin_clz((unsigned)x) : 32; }
-MW_SIM_INLINE int __clzll(long long x) { return x ? __builtin_clzll((unsigned long long)x) : 64; }
-MW_SIM_INLINE int __ffs(int x) { return __builtin_ffs(x); }
-MW_SIM_INLINE int __ffsll(long long x) { return __builtin_ffsll(x); }
+MW_SIM_INLINE unsigned __float_as_uint(float x)
+{
+    return __builtin_bit_cast(unsigned, x);
+}
+MW_SIM_INLINE float __uint_as_float(unsigned x)
+{
+    return __builtin_bit_cast(float, x);
+}
+MW_SIM_INLINE int __float_as_int(float x)
+{
+    return __builtin_bit_cast(int, x);
+}
+MW_SIM_INLINE float __int_as_float(int x)
+{
+    return __builtin_bit_cast(float, x);
+}
+MW_SIM_INLINE long long __double_as_longlong(double x)
+{
+    return __builtin_bit_cast(long long, x);
+}
+MW_SIM_INLINE double __longlong_as_double(long long x)
+{
+    return __builtin_bit_cast(double, x);
+}
+MW_SIM_INLINE int __popc(unsigned x)
+{
+    return __builtin_popcount(x);
+}
+MW_SIM_INLINE int __popcll(unsigned long long x)
+{
+    return __builtin_popcountll(x);
+}
+MW_SIM_INLINE int __clz(int x)
+{
+    return x ? __builtin_clz((unsigned)x) : 32;
+}
+MW_SIM_INLINE int __clzll(long long x)
+{
+    return x ? __builtin_clzll((unsigned long long)x) : 64;
+}
+MW_SIM_INLINE int __ffs(int x)
+{
+    return __builtin_ffs(x);
+}
+MW_SIM_INLINE int __ffsll(long long x)
+{
+    return __builtin_ffsll(x);
+}
 MW_SIM_INLINE unsigned __brev(unsigned x)
 {
     x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
@@ -317,33 +480,76 @@ MW_SIM_INLINE unsigned __umulhi(unsigned a, unsigned b)
 {
     return (unsigned)(((unsigned long long)a * b) >> 32);
 }
-MW_SIM_INLINE int __mulhi(int a, int b) { return (int)(((long long)a * b) >> 32); }
+MW_SIM_INLINE int __mulhi(int a, int b)
+{
+    return (int)(((long long)a * b) >> 32);
+}
 MW_SIM_INLINE unsigned long long __umul64hi(unsigned long long a, unsigned long long b)
 {
     return (unsigned long long)(((unsigned __int128)a * b) >> 64);
 }
-MW_SIM_INLINE int __mul24(int a, int b) { return (int)((a << 8 >> 8) * (b << 8 >> 8)); }
-MW_SIM_INLINE unsigned __umul24(unsigned a, unsigned b) { return (a & 0xffffffu) * (b & 0xffffffu); }
+MW_SIM_INLINE int __mul24(int a, int b)
+{
+    return (int)((a << 8 >> 8) * (b << 8 >> 8));
+}
+MW_SIM_INLINE unsigned __umul24(unsigned a, unsigned b)
+{
+    return (a & 0xffffffu) * (b & 0xffffffu);
+}
 
 /* ---- math where the GPU differs ---- */
 
-namespace mw_sim {
+namespace mw_sim
+{
 /* The GPU's .ftz: a subnormal becomes a zero of its sign. */
-MW_SIM_INLINE float ftz(float x) { return fabsf(x) < 1.17549435e-38f ? copysignf(0.0f, x) : x; }
+MW_SIM_INLINE float ftz(float x)
+{
+    return fabsf(x) < 1.17549435e-38f ? copysignf(0.0f, x) : x;
+}
 /* ex2.approx.ftz.f32 and lg2.approx.ftz.f32 (the CPU's exact results stand
  * for the approximations, within their 2 ulp) */
-MW_SIM_INLINE float ex2_approx(float x) { return ftz(exp2f(ftz(x))); }
-MW_SIM_INLINE float lg2_approx(float x) { return log2f(ftz(x)); }
+MW_SIM_INLINE float ex2_approx(float x)
+{
+    return ftz(exp2f(ftz(x)));
+}
+MW_SIM_INLINE float lg2_approx(float x)
+{
+    return log2f(ftz(x));
+}
 } // namespace mw_sim
 
-MW_SIM_INLINE float __expf(float x) { return ::mw_sim::ex2_approx(x * 1.44269504f); }
-MW_SIM_INLINE float __exp10f(float x) { return ::mw_sim::ex2_approx(x * 3.32192809f); }
-MW_SIM_INLINE float __logf(float x) { return ::mw_sim::lg2_approx(x) * 0.693147181f; }
-MW_SIM_INLINE float __log2f(float x) { return ::mw_sim::lg2_approx(x); }
-MW_SIM_INLINE float __log10f(float x) { return ::mw_sim::lg2_approx(x) * 0.301029996f; }
-MW_SIM_INLINE float __sinf(float x) { return sinf(::mw_sim::ftz(x)); }
-MW_SIM_INLINE float __cosf(float x) { return cosf(::mw_sim::ftz(x)); }
-MW_SIM_INLINE float __tanf(float x) { return __sinf(x) / __cosf(x); }
+MW_SIM_INLINE float __expf(float x)
+{
+    return ::mw_sim::ex2_approx(x * 1.44269504f);
+}
+MW_SIM_INLINE float __exp10f(float x)
+{
+    return ::mw_sim::ex2_approx(x * 3.32192809f);
+}
+MW_SIM_INLINE float __logf(float x)
+{
+    return ::mw_sim::lg2_approx(x) * 0.693147181f;
+}
+MW_SIM_INLINE float __log2f(float x)
+{
+    return ::mw_sim::lg2_approx(x);
+}
+MW_SIM_INLINE float __log10f(float x)
+{
+    return ::mw_sim::lg2_approx(x) * 0.301029996f;
+}
+MW_SIM_INLINE float __sinf(float x)
+{
+    return sinf(::mw_sim::ftz(x));
+}
+MW_SIM_INLINE float __cosf(float x)
+{
+    return cosf(::mw_sim::ftz(x));
+}
+MW_SIM_INLINE float __tanf(float x)
+{
+    return __sinf(x) / __cosf(x);
+}
 MW_SIM_INLINE float __powf(float x, float y)
 {
     return ::mw_sim::ex2_approx(y * ::mw_sim::lg2_approx(x));
@@ -356,33 +562,96 @@ MW_SIM_INLINE float __fdividef(float x, float y)
         return isinf(x) ? NAN : 0.0f * x;
     return x / y;
 }
-MW_SIM_INLINE float __frcp_rn(float x) { return 1.0f / x; }
-MW_SIM_INLINE float __fsqrt_rn(float x) { return sqrtf(x); }
-MW_SIM_INLINE float __frsqrt_rn(float x) { return 1.0f / sqrtf(x); }
-MW_SIM_INLINE float __fdiv_rn(float x, float y) { return x / y; }
-MW_SIM_INLINE float __fmul_rn(float x, float y) { return x * y; }
-MW_SIM_INLINE float __fadd_rn(float x, float y) { return x + y; }
-MW_SIM_INLINE float __fsub_rn(float x, float y) { return x - y; }
-MW_SIM_INLINE float __fmaf_rn(float x, float y, float z) { return fmaf(x, y, z); }
-MW_SIM_INLINE double __dmul_rn(double x, double y) { return x * y; }
-MW_SIM_INLINE double __dadd_rn(double x, double y) { return x + y; }
-MW_SIM_INLINE double __fma_rn(double x, double y, double z) { return fma(x, y, z); }
+MW_SIM_INLINE float __frcp_rn(float x)
+{
+    return 1.0f / x;
+}
+MW_SIM_INLINE float __fsqrt_rn(float x)
+{
+    return sqrtf(x);
+}
+MW_SIM_INLINE float __frsqrt_rn(float x)
+{
+    return 1.0f / sqrtf(x);
+}
+MW_SIM_INLINE float __fdiv_rn(float x, float y)
+{
+    return x / y;
+}
+MW_SIM_INLINE float __fmul_rn(float x, float y)
+{
+    return x * y;
+}
+MW_SIM_INLINE float __fadd_rn(float x, float y)
+{
+    return x + y;
+}
+MW_SIM_INLINE float __fsub_rn(float x, float y)
+{
+    return x - y;
+}
+MW_SIM_INLINE float __fmaf_rn(float x, float y, float z)
+{
+    return fmaf(x, y, z);
+}
+MW_SIM_INLINE double __dmul_rn(double x, double y)
+{
+    return x * y;
+}
+MW_SIM_INLINE double __dadd_rn(double x, double y)
+{
+    return x + y;
+}
+MW_SIM_INLINE double __fma_rn(double x, double y, double z)
+{
+    return fma(x, y, z);
+}
 /* NaN gives 0, as cvt.sat does. */
-MW_SIM_INLINE float __saturatef(float x) { return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f; }
-MW_SIM_INLINE float rsqrtf(float x) { return 1.0f / sqrtf(x); }
-MW_SIM_INLINE double rsqrt(double x) { return 1.0 / sqrt(x); }
-MW_SIM_INLINE int __float2int_rn(float x) { return (int)nearbyintf(x); }
-MW_SIM_INLINE int __float2int_rz(float x) { return (int)x; }
-MW_SIM_INLINE unsigned __float2uint_rn(float x) { return (unsigned)nearbyintf(x); }
-MW_SIM_INLINE float __int2float_rn(int x) { return (float)x; }
-MW_SIM_INLINE float __uint2float_rn(unsigned x) { return (float)x; }
+MW_SIM_INLINE float __saturatef(float x)
+{
+    return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f;
+}
+MW_SIM_INLINE float rsqrtf(float x)
+{
+    return 1.0f / sqrtf(x);
+}
+MW_SIM_INLINE double rsqrt(double x)
+{
+    return 1.0 / sqrt(x);
+}
+MW_SIM_INLINE int __float2int_rn(float x)
+{
+    return (int)nearbyintf(x);
+}
+MW_SIM_INLINE int __float2int_rz(float x)
+{
+    return (int)x;
+}
+MW_SIM_INLINE unsigned __float2uint_rn(float x)
+{
+    return (unsigned)nearbyintf(x);
+}
+MW_SIM_INLINE float __int2float_rn(int x)
+{
+    return (float)x;
+}
+MW_SIM_INLINE float __uint2float_rn(unsigned x)
+{
+    return (float)x;
+}
 /* fmaxf and fminf are the C library's: with a NaN and a number they give
  * the number, as the GPU's max.f32 and min.f32 do. */
 
 /* min and max as CUDA declares them for device code. */
 #define MW_SIM_MINMAX(R, A, B)                                                                     \
-    MW_SIM_INLINE R min(A a, B b) { return (R)a < (R)b ? (R)a : (R)b; }                            \
-    MW_SIM_INLINE R max(A a, B b) { return (R)a > (R)b ? (R)a : (R)b; }
+    MW_SIM_INLINE R min(A a, B b)                                                                  \
+    {                                                                                              \
+        return (R)a < (R)b ? (R)a : (R)b;                                                          \
+    }                                                                                              \
+    MW_SIM_INLINE R max(A a, B b)                                                                  \
+    {                                                                                              \
+        return (R)a > (R)b ? (R)a : (R)b;                                                          \
+    }
 MW_SIM_MINMAX(int, int, int)
 MW_SIM_MINMAX(unsigned, unsigned, unsigned)
 MW_SIM_MINMAX(unsigned, int, unsigned)
@@ -396,13 +665,37 @@ MW_SIM_MINMAX(unsigned long long, unsigned long long, unsigned long long)
 MW_SIM_MINMAX(unsigned long long, long long, unsigned long long)
 MW_SIM_MINMAX(unsigned long long, unsigned long long, long long)
 #undef MW_SIM_MINMAX
-MW_SIM_INLINE float min(float a, float b) { return fminf(a, b); }
-MW_SIM_INLINE float max(float a, float b) { return fmaxf(a, b); }
-MW_SIM_INLINE double min(double a, double b) { return fmin(a, b); }
-MW_SIM_INLINE double max(double a, double b) { return fmax(a, b); }
-MW_SIM_INLINE double min(float a, double b) { return fmin(a, b); }
-MW_SIM_INLINE double max(float a, double b) { return fmax(a, b); }
-MW_SIM_INLINE double min(double a, float b) { return fmin(a, b); }
-MW_SIM_INLINE double max(double a, float b) { return fmax(a, b); }
+MW_SIM_INLINE float min(float a, float b)
+{
+    return fminf(a, b);
+}
+MW_SIM_INLINE float max(float a, float b)
+{
+    return fmaxf(a, b);
+}
+MW_SIM_INLINE double min(double a, double b)
+{
+    return fmin(a, b);
+}
+MW_SIM_INLINE double max(double a, double b)
+{
+    return fmax(a, b);
+}
+MW_SIM_INLINE double min(float a, double b)
+{
+    return fmin(a, b);
+}
+MW_SIM_INLINE double max(float a, double b)
+{
+    return fmax(a, b);
+}
+MW_SIM_INLINE double min(double a, float b)
+{
+    return fmin(a, b);
+}
+MW_SIM_INLINE double max(double a, float b)
+{
+    return fmax(a, b);
+}
 
 #endif

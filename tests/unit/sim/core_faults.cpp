@@ -28,9 +28,11 @@ static void test_past_end(void)
 {
     float *in = dev<float>(100), *out = dev<float>(100);
     LAUNCH(past_end, 2, 64, 0, in, out, 100);
-    ok(fault_is(cudaErrorIllegalAddress, "out-of-bounds read of 4 bytes", "past the end of the "
-                "400-byte buffer", "thread (", "block (1,0,0)", "kernel past_end",
-                at_line(past_end_line), (const char *)NULL),
+    ok(fault_is(cudaErrorIllegalAddress, "out-of-bounds read of 4 bytes",
+                "past the end of the "
+                "400-byte buffer",
+                "thread (", "block (1,0,0)", "kernel past_end", at_line(past_end_line),
+                (const char *)NULL),
        "a read past a device buffer is cudaErrorIllegalAddress, naming the buffer and line");
     standin_free(in);
     standin_free(out);
@@ -184,8 +186,8 @@ static void test_smem_oob(void)
 {
     float *out = dev<float>(32);
     LAUNCH(smem_oob, 1, 32, 0, out);
-    ok(fault_is(cudaErrorIllegalAddress, "out-of-bounds read of 4 bytes of shared memory",
-                "row", at_line(smem_oob_line), "thread (31,0,0)", (const char *)NULL),
+    ok(fault_is(cudaErrorIllegalAddress, "out-of-bounds read of 4 bytes of shared memory", "row",
+                at_line(smem_oob_line), "thread (31,0,0)", (const char *)NULL),
        "a read past the block's shared memory is out of bounds");
     standin_free(out);
 }
@@ -206,8 +208,9 @@ static void test_lane_exited(void)
     int *out = dev<int>(32);
     mw_sim_schedule_seed(1);
     LAUNCH(lane_exited, 1, 32, 0, out);
-    ok(fault_is(cudaErrorLaunchFailure, "__shfl_xor_sync with mask 0xffffffff", "lane 0 waits for lane 30, which has exited",
-                at_line(lane_exited_line), (const char *)NULL),
+    ok(fault_is(cudaErrorLaunchFailure, "__shfl_xor_sync with mask 0xffffffff",
+                "lane 0 waits for lane 30, which has exited", at_line(lane_exited_line),
+                (const char *)NULL),
        "a shuffle whose mask names lanes that exited is a fault naming them");
     standin_free(out);
 }
@@ -223,8 +226,8 @@ static void test_not_in_mask(void)
 {
     unsigned *out = dev<unsigned>(32);
     LAUNCH(not_in_mask, 1, 32, 0, out);
-    ok(fault_is(cudaErrorLaunchFailure, "__ballot_sync with mask 0x0000ffff",
-                "is not in its mask", at_line(not_in_mask_line), (const char *)NULL),
+    ok(fault_is(cudaErrorLaunchFailure, "__ballot_sync with mask 0x0000ffff", "is not in its mask",
+                at_line(not_in_mask_line), (const char *)NULL),
        "a lane calling a collective outside its own mask is a fault");
     standin_free(out);
 }

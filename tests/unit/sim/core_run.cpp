@@ -79,8 +79,8 @@ static void test_barrier_votes(void)
     LAUNCH(barrier_votes, 1, 256, 0, out);
     ok(standin_take_error() == cudaSuccess && out[0] == 86 && out[1] == 1 && out[2] == 0 &&
            out[3] == 1 && out[4] == 0,
-       "__syncthreads_count/_and/_or over 256 threads: %d %d %d %d %d (86 1 0 1 0)", out[0],
-       out[1], out[2], out[3], out[4]);
+       "__syncthreads_count/_and/_or over 256 threads: %d %d %d %d %d (86 1 0 1 0)", out[0], out[1],
+       out[2], out[3], out[4]);
     standin_free(out);
 }
 
@@ -212,7 +212,8 @@ static void test_shared_limit(void)
     out[0] = 0;
     /* 40000 static + 10000 dynamic bytes: past 48 KiB */
     LAUNCH(huge_shared, 1, 32, 10000, out);
-    ok(standin_take_error() == cudaErrorInvalidValue && out[0] != 1 && mw_sim_error_detail() && strstr(mw_sim_error_detail(), "past the limit"),
+    ok(standin_take_error() == cudaErrorInvalidValue && out[0] != 1 && mw_sim_error_detail() &&
+           strstr(mw_sim_error_detail(), "past the limit"),
        "shared memory past 48 KiB is a launch error: %s", mw_sim_error_detail());
     standin_reset();
     standin_set_max_dynamic_smem((const void *)huge_shared, 100000);
@@ -447,7 +448,8 @@ __global__ void math(float *out, const float *in)
     out[8] = max(2.0f, 3.0f) + (float)min(-1, 4) + (float)max(3u, 5u);
     out[9] = __saturatef(nan) + __saturatef(2.0f);
     out[10] = (float)__popc(0xF0F0u) + (float)__clz(1) + (float)__ffs(8) +
-              (float)(__brev(1u) == 0x80000000u) + (float)(__byte_perm(0x33221100u, 0x77665544u, 0x5140u) == 0x55114400u);
+              (float)(__brev(1u) == 0x80000000u) +
+              (float)(__byte_perm(0x33221100u, 0x77665544u, 0x5140u) == 0x55114400u);
     out[11] = __uint_as_float(__float_as_uint(one) + 1) - one;
 }
 
@@ -457,8 +459,8 @@ static void test_math(void)
     in[0] = NAN;
     in[1] = 1.0f;
     LAUNCH(math, 1, 1, 0, out, in);
-    ok(standin_take_error() == cudaSuccess && isnan(out[0]) && out[1] == 0.0f &&
-           !signbit(out[1]) && out[2] == 1.0f,
+    ok(standin_take_error() == cudaSuccess && isnan(out[0]) && out[1] == 0.0f && !signbit(out[1]) &&
+           out[2] == 1.0f,
        "__expf: NaN stays NaN, a subnormal result flushes to 0, exp(0) = 1");
     ok(out[3] == 1.0f && out[4] == 1.0f && out[5] == -1.0f,
        "fmaxf/fminf with a NaN and a number give the number");
@@ -479,7 +481,8 @@ __global__ void bf16(unsigned short *out, const float *in)
     out[9] = __bfloat16_as_ushort(two.y);
     float2 back = __bfloat1622float2(__floats2bfloat162_rn(1.5f, -2.25f));
     out[10] = back.x == 1.5f && back.y == -2.25f && __low2float(two) == 1.0f;
-    __nv_bfloat16 a = __float2bfloat16(1.0f), b = __float2bfloat16(0.00390625f); /* 1 + 2^-8: a tie */
+    __nv_bfloat16 a = __float2bfloat16(1.0f),
+                  b = __float2bfloat16(0.00390625f); /* 1 + 2^-8: a tie */
     out[11] = __bfloat16_as_ushort(a + b);
 }
 
@@ -488,20 +491,20 @@ static void test_bf16(void)
     unsigned short *out = dev<unsigned short>(12);
     float *in = dev<float>(8);
     float v[8] = {
-        1.00390625f,               /* 1 + 2^-8: a tie, to even 1.0 (0x3F80) */
-        1.01171875f,               /* 1 + 3*2^-8: a tie, to even 1 + 2^-6 (0x3F82) */
-        1.0058594f,                /* above the tie: up (0x3F81) */
-        -0.0f,                     /* 0x8000 */
-        NAN,                       /* stays NaN */
-        3.3961775e38f,             /* rounds up to infinity (0x7F80) */
-        -INFINITY,                 /* 0xFF80 */
+        1.00390625f,                            /* 1 + 2^-8: a tie, to even 1.0 (0x3F80) */
+        1.01171875f,                            /* 1 + 3*2^-8: a tie, to even 1 + 2^-6 (0x3F82) */
+        1.0058594f,                             /* above the tie: up (0x3F81) */
+        -0.0f,                                  /* 0x8000 */
+        NAN,                                    /* stays NaN */
+        3.3961775e38f,                          /* rounds up to infinity (0x7F80) */
+        -INFINITY,                              /* 0xFF80 */
         __builtin_bit_cast(float, 0xFF800001u), /* a signalling NaN: quiet, sign kept */
     };
     memcpy(in, v, sizeof v);
     LAUNCH(bf16, 1, 1, 0, out, in);
     ok(standin_take_error() == cudaSuccess && out[0] == 0x3F80 && out[1] == 0x3F82 &&
-           out[2] == 0x3F81 && out[3] == 0x8000 && (out[4] & 0x7FFF) > 0x7F80 &&
-           out[5] == 0x7F80 && out[6] == 0xFF80 && (out[7] & 0x8000) && (out[7] & 0x7FFF) > 0x7F80,
+           out[2] == 0x3F81 && out[3] == 0x8000 && (out[4] & 0x7FFF) > 0x7F80 && out[5] == 0x7F80 &&
+           out[6] == 0xFF80 && (out[7] & 0x8000) && (out[7] & 0x7FFF) > 0x7F80,
        "bf16 rounds to nearest even, keeps NaN NaN: %04x %04x %04x %04x %04x %04x %04x %04x",
        out[0], out[1], out[2], out[3], out[4], out[5], out[6], out[7]);
     ok(out[8] == 0x3F80 && out[9] == 0x3F82 && out[10] == 1 && out[11] == 0x3F80,

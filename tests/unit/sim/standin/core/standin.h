@@ -6,7 +6,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-void *standin_malloc(size_t bytes);  /* a device region filled with 0xFF */
+void *standin_malloc(size_t bytes); /* a device region filled with 0xFF */
 void standin_free(void *p);
 cudaError_t standin_take_error(void); /* the last error, cleared */
 void standin_reset(void);             /* forgets every error, sticky ones too */
