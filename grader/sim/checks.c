@@ -427,6 +427,33 @@ void __tsan_write_range(void *p, size_t n)
         check(p, n, 1, 0, 0, RA);
 }
 
+/* clang's instrumentation of memcpy, memmove and memset in kernel code. */
+void *__tsan_memcpy(void *dst, const void *src, size_t n);
+void *__tsan_memmove(void *dst, const void *src, size_t n);
+void *__tsan_memset(void *dst, int c, size_t n);
+void *__tsan_memcpy(void *dst, const void *src, size_t n)
+{
+    if (IN_KERNEL && n) {
+        check(src, n, 0, 0, 0, RA);
+        check(dst, n, 1, 0, 0, RA);
+    }
+    return memcpy(dst, src, n);
+}
+void *__tsan_memmove(void *dst, const void *src, size_t n)
+{
+    if (IN_KERNEL && n) {
+        check(src, n, 0, 0, 0, RA);
+        check(dst, n, 1, 0, 0, RA);
+    }
+    return memmove(dst, src, n);
+}
+void *__tsan_memset(void *dst, int c, size_t n)
+{
+    if (IN_KERNEL && n)
+        check(dst, n, 1, 0, 0, RA);
+    return memset(dst, c, n);
+}
+
 /* Nothing to set up, and no call stack is kept. */
 void __tsan_init(void);
 void __tsan_func_entry(void *pc);

@@ -54,11 +54,11 @@ template <class T> static T *dev(size_t n)
 
 /* Whether the last launch stopped with err and a detail line holding every
  * one of the NULL-terminated strings; says what it got when not. */
-static int fault_is(cudaError_t err, ...)
+static int fault_is(int err, ...)
 {
     cudaError_t got = standin_take_error();
     const char *detail = mw_sim_error_detail();
-    int pass = got == err && detail;
+    int pass = (int)got == err && detail;
     va_list ap;
     va_start(ap, err);
     for (const char *s; (s = va_arg(ap, const char *)) != NULL;)
@@ -68,7 +68,7 @@ static int fault_is(cudaError_t err, ...)
         }
     va_end(ap);
     if (!pass)
-        printf("# error %d (wanted %d): %s\n", (int)got, (int)err, detail ? detail : "(none)");
+        printf("# error %d (wanted %d): %s\n", (int)got, err, detail ? detail : "(none)");
     else
         printf("# %s\n", detail);
     standin_reset();
