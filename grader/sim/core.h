@@ -117,8 +117,9 @@ void mw_sim_warp_describe(const mw_sim_thread *t, char *buf, size_t len);
 
 /* ---- shared memory (shared.c) ---- */
 
-/* Sizes the window for a launch; 0, or cudaErrorInvalidValue. */
-void mw_sim_shared_grid_start(mw_sim_grid *g);
+/* Sizes the window for a launch: cudaSuccess, or cudaErrorInvalidValue
+ * (recorded) when the dynamic shared memory alone is past the limit. */
+cudaError_t mw_sim_shared_grid_start(mw_sim_grid *g);
 void mw_sim_shared_grid_end(void);
 /* Fills the window of a block that starts (0xFF) and forgets what was written. */
 void mw_sim_shared_block_start(mw_sim_block *b);

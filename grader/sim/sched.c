@@ -491,7 +491,10 @@ cudaError_t mw_sim_run_grid(const mw_sim_launch *l)
     abort_err = cudaSuccess;
     mw_sim_blockDim = l->block;
     mw_sim_gridDim = l->grid;
-    mw_sim_shared_grid_start(&g);
+    if (mw_sim_shared_grid_start(&g) != cudaSuccess) {
+        mw_sim_cur = outer;
+        return cudaErrorInvalidValue;
+    }
     mw_sim_checks_grid_start();
 
     int mode = (int)(grids_run % 3);

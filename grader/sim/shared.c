@@ -62,7 +62,7 @@ static void remember_static(const void *func, size_t bytes)
 
 static size_t static_bytes;
 
-void mw_sim_shared_grid_start(mw_sim_grid *g)
+cudaError_t mw_sim_shared_grid_start(mw_sim_grid *g)
 {
     const mw_sim_device *d = mw_sim_device_get();
     const mw_sim_launch *l = g->launch;
@@ -74,6 +74,16 @@ void mw_sim_shared_grid_start(mw_sim_grid *g)
     have_dynamic = 0;
     window_bytes = g->smem_limit + SLACK;
     g->smem_used = known_static(l->func) + l->dynamic_smem;
+    if (declared > g->smem_limit) {
+        char text[512];
+        snprintf(text, sizeof text,
+                 "kernel %s: %zu bytes of dynamic shared memory are past the limit of %zu bytes "
+                 "a block",
+                 l->name, declared, g->smem_limit);
+        mw_sim_error_set(cudaErrorInvalidValue, 0, text);
+        return cudaErrorInvalidValue;
+    }
+    return cudaSuccess;
 }
 
 void mw_sim_shared_grid_end(void)
@@ -154,6 +164,7 @@ void *mw_sim_shared_dynamic(const char *name, const char *file, int line)
         /* 128-aligned, as kernels that swizzle their tiles assume */
         dynamic_off = align_up(layout_end, DYN_ALIGN);
         have_dynamic = 1;
+        check_limit(name, file, line);
         add_var(NULL, dynamic_off, mw_sim_cur->launch->dynamic_smem, name, file, line);
     }
     return mw_sim_cur->block->smem + dynamic_off;

@@ -216,11 +216,17 @@ static void test_shared_limit(void)
            strstr(mw_sim_error_detail(), "past the limit"),
        "shared memory past 48 KiB is a launch error: %s", mw_sim_error_detail());
     standin_reset();
+    out[0] = 0;
+    LAUNCH(huge_shared, 1, 32, 50000, out); /* the dynamic part alone is past it */
+    ok(standin_take_error() == cudaErrorInvalidValue && out[0] == 0,
+       "dynamic shared memory alone past 48 KiB is a launch error before any thread runs: %s",
+       mw_sim_error_detail());
+    standin_reset();
     standin_set_max_dynamic_smem((const void *)huge_shared, 100000);
     LAUNCH(huge_shared, 1, 32, 60000, out);
     ok(standin_take_error() == cudaSuccess && out[0] == 1,
        "and fits once the kernel opts in to more");
-    standin_set_max_dynamic_smem(NULL, 0);
+    standin_set_max_dynamic_smem((const void *)huge_shared, 48 * 1024);
     standin_reset();
     standin_free(out);
 }

@@ -30,18 +30,29 @@ const mw_sim_device *mw_sim_device_get(void)
     return &device;
 }
 
-static const void *optin_func;
-static size_t optin_bytes;
+/* What cudaFuncSetAttribute(MaxDynamicSharedMemorySize) would have set. */
+enum { MAX_OPTIN = 16 };
+static struct {
+    const void *func;
+    size_t bytes;
+} optin[MAX_OPTIN];
 
 void standin_set_max_dynamic_smem(const void *func, size_t bytes)
 {
-    optin_func = func;
-    optin_bytes = bytes;
+    for (int i = 0; i < MAX_OPTIN; ++i)
+        if (optin[i].func == func || !optin[i].func) {
+            optin[i].func = func;
+            optin[i].bytes = bytes;
+            return;
+        }
 }
 
 size_t mw_sim_func_max_dynamic_smem(const void *func)
 {
-    return func == optin_func ? optin_bytes : device.smem_default;
+    for (int i = 0; i < MAX_OPTIN && optin[i].func; ++i)
+        if (optin[i].func == func)
+            return optin[i].bytes;
+    return device.smem_default;
 }
 
 static cudaError_t last_error, sticky_error;
@@ -117,7 +128,8 @@ cudaError_t mw_sim_launch_kernel(const mw_sim_launch *l)
     return err;
 }
 
-void mw_sim_ptx_thread_done(void *state)
+/* weak: ptx.c's own wins wherever libmwsim holds it */
+__attribute__((weak)) void mw_sim_ptx_thread_done(void *state)
 {
     (void)state;
 }
