@@ -251,6 +251,32 @@ static void test_split_warp(void)
     standin_free(out);
 }
 
+/* Three lanes, each waiting for the next in a collective of its own: no
+ * lane sees a fault when it arrives; the scheduler finds that none can go
+ * on. */
+__global__ void cycle(int *out)
+{
+    unsigned lane = threadIdx.x % 32;
+    if (lane == 0)
+        __syncwarp(0x3u);
+    else if (lane == 1)
+        __syncwarp(0x6u);
+    else if (lane == 2)
+        __syncwarp(0x5u);
+    out[lane] = 1;
+}
+
+static void test_deadlock(void)
+{
+    int *out = dev<int>(32);
+    LAUNCH(cycle, 1, 32, 0, out);
+    ok(fault_is(cudaErrorLaunchFailure, "deadlock",
+                "warp 0 waits in __syncwarp with mask 0x00000003", "kernel cycle",
+                (const char *)NULL),
+       "a deadlock among a warp's lanes is a fault naming what each warp waits on");
+    standin_free(out);
+}
+
 int main(void)
 {
     test_past_end();
@@ -264,5 +290,6 @@ int main(void)
     test_lane_exited();
     test_not_in_mask();
     test_split_warp();
+    test_deadlock();
     return done_testing();
 }
