@@ -243,29 +243,38 @@ _Noreturn static void race(const mw_sim_thread *me, const mw_sim_thread *other, 
                                                 : "__syncthreads");
 }
 
+/* Races are found 2 bytes at a time, between accesses to the same bytes:
+ * two threads that store neighbouring bf16 elements do not race on a GPU,
+ * which stores bytes. */
 static void shared_words(const mw_sim_thread *me, size_t off, size_t bytes, int is_write,
                          const void *pc)
 {
     mw_sim_block *b = me->block;
     int32_t self = me->tid + 1;
     uint32_t wcount = b->wsync[me->warp].count;
-    for (size_t w = off / 4; w <= (off + bytes - 1) / 4; ++w) {
-        mw_sim_word *rec = &b->words[w];
+    for (size_t h = off / 2; h <= (off + bytes - 1) / 2; ++h) {
+        mw_sim_word *rec = &b->words[h];
+        uint8_t mine = (uint8_t)((off <= h * 2 ? 1u : 0u) | (off + bytes > h * 2 + 1 ? 2u : 0u));
+        size_t at = h * 2 + (mine & 1u ? 0 : 1);
         if (rec->writer && rec->writer != self && rec->write_epoch == b->epoch &&
+            (rec->write_bytes & mine) &&
             !warp_ordered(me, thread_of(b, rec->writer), rec->write_wcount))
-            race(me, thread_of(b, rec->writer), w * 4, is_write, 1, pc, rec->write_pc);
+            race(me, thread_of(b, rec->writer), at, is_write, 1, pc, rec->write_pc);
         if (is_write && rec->reader && rec->reader != self && rec->read_epoch == b->epoch &&
+            (rec->read_bytes & mine) &&
             !warp_ordered(me, thread_of(b, rec->reader), rec->read_wcount))
-            race(me, thread_of(b, rec->reader), w * 4, is_write, 0, pc, rec->read_pc);
+            race(me, thread_of(b, rec->reader), at, is_write, 0, pc, rec->read_pc);
         if (is_write) {
             rec->writer = self;
             rec->write_epoch = b->epoch;
             rec->write_wcount = wcount;
+            rec->write_bytes = mine;
             rec->write_pc = pc;
         } else {
             rec->reader = self;
             rec->read_epoch = b->epoch;
             rec->read_wcount = wcount;
+            rec->read_bytes = mine;
             rec->read_pc = pc;
         }
     }

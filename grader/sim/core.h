@@ -73,15 +73,17 @@ typedef struct mw_sim_block {
     /* the shared window (shared.c) */
     char *smem;
     uint8_t *written;          /* a byte per byte of the window */
-    struct mw_sim_word *words; /* a record per 4-byte word, for races */
+    struct mw_sim_word *words; /* a record per 2 bytes, for races */
 } mw_sim_block;
 
-/* The last access to a word of shared memory that another may race with. */
+/* The last accesses to 2 bytes of shared memory that another thread may
+ * race with. */
 typedef struct mw_sim_word {
     int32_t writer; /* tid + 1, 0: none this epoch */
     uint32_t write_epoch, write_wcount;
     int32_t reader; /* tid + 1 of the last reader, 0: none */
     uint32_t read_epoch, read_wcount;
+    uint8_t write_bytes, read_bytes; /* which of the 2 bytes (bit i: byte i) */
     const void *write_pc, *read_pc;
 } mw_sim_word;
 

@@ -92,20 +92,29 @@ void mw_sim_shared_grid_end(void)
         remember_static(mw_sim_cur->launch->func, static_bytes);
 }
 
+/* A window is pristine when allocated (a grid's first block in its slot);
+ * after that a block start resets only the layout so far, the only bytes
+ * the previous block could touch, as grids of thousands of blocks start
+ * one each. */
 void mw_sim_shared_block_start(mw_sim_block *b)
 {
+    size_t records = window_bytes / 2 + 1, used = mw_sim_cur->smem_used;
     if (!b->smem) {
         b->smem = aligned_alloc(4096, (window_bytes + 4095) / 4096 * 4096);
-        b->written = malloc(window_bytes);
-        b->words = malloc((window_bytes / 4 + 1) * sizeof *b->words);
+        b->written = calloc(window_bytes, 1);
+        b->words = calloc(records, sizeof *b->words);
         if (!b->smem || !b->written || !b->words) {
             fprintf(stderr, "memwall emulation: out of memory for shared memory\n");
             abort();
         }
+        memset(b->smem, 0xFF, window_bytes);
+        return;
     }
-    memset(b->smem, 0xFF, window_bytes);
-    memset(b->written, 0, window_bytes);
-    memset(b->words, 0, (window_bytes / 4 + 1) * sizeof *b->words);
+    if (used > window_bytes)
+        used = window_bytes;
+    memset(b->smem, 0xFF, used);
+    memset(b->written, 0, used);
+    memset(b->words, 0, (used / 2 + 1) * sizeof *b->words);
 }
 
 void mw_sim_shared_block_free(mw_sim_block *b)

@@ -173,6 +173,34 @@ static void test_warp_race(void)
     standin_free(out);
 }
 
+/* Neighbouring bf16 elements of one word, written by two threads: no race,
+ * as the GPU stores bytes; a read of the other thread's element with no
+ * barrier is one. */
+static const int halves_line = __LINE__ + 8;
+__global__ void halves(unsigned short *out, int sync)
+{
+    SHARED(__nv_bfloat16, pair, [2]);
+    pair[threadIdx.x] = __float2bfloat16((float)threadIdx.x + 1.0f);
+    if (sync)
+        __syncthreads();
+    if (threadIdx.x == 1)
+        out[0] = __bfloat16_as_ushort(pair[0]);
+}
+
+static void test_halves(void)
+{
+    unsigned short *out = dev<unsigned short>(1);
+    mw_sim_schedule_seed(1);
+    LAUNCH(halves, 1, 2, 0, out, 1);
+    ok(standin_take_error() == cudaSuccess && out[0] == 0x3F80,
+       "two threads writing the two bf16 halves of one word do not race");
+    LAUNCH(halves, 1, 2, 0, out, 0);
+    ok(fault_is(cudaErrorLaunchFailure, "shared-memory race on pair (byte 0", at_line(halves_line),
+                (const char *)NULL),
+       "and a read of the other's half with no barrier is a race");
+    standin_free(out);
+}
+
 static const int smem_oob_line = __LINE__ + 6;
 __global__ void smem_oob(float *out)
 {
@@ -286,6 +314,7 @@ int main(void)
     test_unwritten();
     test_race();
     test_warp_race();
+    test_halves();
     test_smem_oob();
     test_lane_exited();
     test_not_in_mask();

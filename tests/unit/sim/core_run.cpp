@@ -116,20 +116,52 @@ static void test_rounds(void)
     standin_free(out);
 }
 
+__global__ void axpy(const float *x, float *y, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        y[i] = 2.0f * x[i] + y[i];
+}
+
+/* Many small blocks: a block's start costs little. */
+static void test_many_blocks(void)
+{
+    int n = 8192 * 32;
+    float *x = dev<float>((size_t)n), *y = dev<float>((size_t)n);
+    for (int i = 0; i < n; ++i) {
+        x[i] = (float)i;
+        y[i] = 1.0f;
+    }
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    LAUNCH(axpy, 8192, 32, 0, x, y, n);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double s = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    int bad = standin_take_error() != cudaSuccess;
+    for (int i = 0; i < n; ++i)
+        bad += y[i] != 2.0f * (float)i + 1.0f;
+    ok(!bad && s < 1.0, "8192 blocks of 32 threads in %.3f s (under 1 s)", s);
+    standin_free(x);
+    standin_free(y);
+}
+
+static const int early_exit_line = __LINE__ + 5;
 __global__ void early_exit(int *out)
 {
     if (threadIdx.x >= 100)
         return;
-    __syncthreads(); /* line 123 */
+    __syncthreads();
     out[threadIdx.x] = 1;
 }
 
 static void test_early_exit(void)
 {
     int *out = dev<int>(128);
+    char line[64];
+    snprintf(line, sizeof line, "core_run.cpp:%d", early_exit_line);
     LAUNCH(early_exit, 1, 128, 0, out);
-    ok(fault_is(cudaErrorLaunchFailure, "never reach", "core_run.cpp:123", "early_exit",
-                "block (0,0,0)", (const char *)NULL),
+    ok(fault_is(cudaErrorLaunchFailure, "never reach", line, "early_exit", "block (0,0,0)",
+                "thread (100,0,0)", (const char *)NULL),
        "a barrier some threads never reach is reported");
     standin_free(out);
 }
@@ -525,6 +557,7 @@ int main(void)
     test_big_block();
     test_barrier_votes();
     test_rounds();
+    test_many_blocks();
     test_early_exit();
     test_reduce();
     test_fresh_shared();
