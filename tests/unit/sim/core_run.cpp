@@ -2,7 +2,9 @@
  * indices, barriers, shared memory, warp collectives, atomics, the order
  * blocks and warps run in, blocks that wait on each other, math and bf16. */
 #include <math.h>
+#include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "core_tap.h"
 
@@ -268,7 +270,7 @@ static void test_shared_limit(void)
 __global__ void shuffles(long long *out)
 {
     int lane = threadIdx.x % 32;
-    long long *o = out + (blockIdx.x * blockDim.x + threadIdx.x) * 8;
+    long long *o = out + (blockIdx.x * blockDim.x + threadIdx.x) * 13;
     o[0] = __shfl_sync(0xffffffffu, lane * 10, 5);
     o[1] = (long long)__shfl_up_sync(0xffffffffu, (float)lane + 0.5f, 1, 8) * 2;
     o[2] = (long long)__shfl_down_sync(0xffffffffu, (double)lane * 4, 2);
@@ -279,17 +281,26 @@ __global__ void shuffles(long long *out)
     if (lane < 16) /* a partial mask: only the lanes that take part */
         o[6] = __shfl_xor_sync(0x0000ffffu, lane * 3, 1);
     o[7] = __shfl_sync(0xffffffffu, lane, lane + 8, 16); /* src taken mod width */
+    o[8] = o[9] = o[10] = o[11] = -1;
+    if (lane >= 16) {
+        o[8] = __shfl_sync(0xffff0000u, lane * 2, 20);
+        o[11] = __any_sync(0xffff0000u, lane == 17);
+    } else {
+        o[9] = __shfl_up_sync(0x0000ffffu, lane, 2);
+        o[10] = __shfl_down_sync(0x0000ffffu, lane, 2, 16);
+    }
+    o[12] = __bfloat16_as_ushort(__shfl_xor_sync(0xffffffffu, __float2bfloat16((float)lane), 1));
 }
 
 static void test_shuffles(void)
 {
-    long long *out = dev<long long>(64 * 8);
+    long long *out = dev<long long>(64 * 13);
     LAUNCH(shuffles, 1, 64, 0, out);
     int bad = standin_take_error() != cudaSuccess;
     for (int t = 0; t < 64; ++t) {
         int l = t % 32;
-        long long *o = out + t * 8;
-        long long want[8] = {
+        long long *o = out + t * 13;
+        long long want[13] = {
             50,
             (long long)(((l % 8 == 0) ? l : l - 1) + 0.5f) * 2,
             (l + 2 < 32 ? l + 2 : l) * 4,
@@ -298,8 +309,13 @@ static void test_shuffles(void)
             (l % 16 + 3 < 16 ? l + 3 : l),
             l < 16 ? (l ^ 1) * 3 : -1,
             (l / 16) * 16 + (l + 8) % 16,
+            l >= 16 ? 40 : -1,
+            l < 16 ? (l >= 2 ? l - 2 : l) : -1,
+            l < 16 ? (l + 2 < 16 ? l + 2 : l) : -1,
+            l >= 16 ? 1 : -1,
+            (long long)(__builtin_bit_cast(unsigned, (float)(l ^ 1)) >> 16),
         };
-        for (int k = 0; k < 8; ++k)
+        for (int k = 0; k < 13; ++k)
             if (o[k] != want[k]) {
                 if (bad < 5)
                     printf("# thread %d value %d: %lld, wanted %lld\n", t, k, o[k], want[k]);
@@ -307,7 +323,7 @@ static void test_shuffles(void)
             }
     }
     ok(!bad, "shuffles of int, float, double, long long, unsigned long long, unsigned: idx, up, "
-             "down, xor, widths, a partial mask");
+             "down, xor, widths, partial masks, bf16");
     standin_free(out);
 }
 
@@ -551,6 +567,35 @@ static void test_bf16(void)
     standin_free(in);
 }
 
+__global__ void hello(int v)
+{
+    printf("kernel says %d from block %u thread %u\n", v, blockIdx.x, threadIdx.x);
+}
+
+/* printf in a kernel writes to stdout, a line a thread. */
+static void test_printf(void)
+{
+    char path[] = "/tmp/mw-sim-core-XXXXXX", text[512] = "";
+    int fd = mkstemp(path), saved = dup(1);
+    fflush(stdout);
+    dup2(fd, 1);
+    LAUNCH(hello, 2, 2, 0, 7);
+    fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+    ssize_t got = pread(fd, text, sizeof text - 1, 0);
+    close(fd);
+    unlink(path);
+    text[got > 0 ? got : 0] = 0;
+    int lines = 0;
+    for (const char *c = text; *c; ++c)
+        lines += *c == '\n';
+    ok(standin_take_error() == cudaSuccess && lines == 4 &&
+           strstr(text, "kernel says 7 from block 1 thread 1\n") &&
+           strstr(text, "kernel says 7 from block 0 thread 0\n"),
+       "printf in a kernel writes each thread's line to stdout");
+}
+
 int main(void)
 {
     test_indices();
@@ -569,5 +614,6 @@ int main(void)
     test_spin();
     test_math();
     test_bf16();
+    test_printf();
     return done_testing();
 }
