@@ -86,6 +86,16 @@ __global__ void misaligned(const float *in, float4 *out)
     out[threadIdx.x] = v[threadIdx.x];
 }
 
+/* The float4 taken apart, as an add of two float4s does: still one 16-byte
+ * load, 8 bytes off here. */
+static const int misaligned_parts_line = __LINE__ + 4;
+__global__ void misaligned_parts(const float *in, float *out)
+{
+    const float4 *v = reinterpret_cast<const float4 *>(in + 2);
+    float4 x = v[threadIdx.x];
+    out[threadIdx.x] = x.x + x.y + x.z + x.w;
+}
+
 static void test_misaligned(void)
 {
     float *in = dev<float>(64);
@@ -94,6 +104,12 @@ static void test_misaligned(void)
     ok(fault_is(cudaErrorMisalignedAddress, "misaligned read of 16 bytes", "4 bytes past",
                 at_line(misaligned_line), "kernel misaligned", (const char *)NULL),
        "a float4 load from an address 4 bytes off is cudaErrorMisalignedAddress");
+    float *sums = dev<float>(8);
+    LAUNCH(misaligned_parts, 1, 8, 0, in, sums);
+    ok(fault_is(cudaErrorMisalignedAddress, "misaligned read of 16 bytes", "8 bytes past",
+                at_line(misaligned_parts_line), (const char *)NULL),
+       "and one 8 bytes off whose four floats are used apart");
+    standin_free(sums);
     standin_free(in);
     standin_free(out);
 }
