@@ -13,7 +13,7 @@ endif
 SIM_CORE_TESTS := $(patsubst tests/unit/sim/%.cpp,$(BUILD)/sim/tests/%,\
                     $(wildcard tests/unit/sim/core_*.cpp))
 SIM_CORE_HEADERS := $(wildcard $(SIM_INCLUDE)/*.h $(SIM_CORE_STANDIN)/*.h grader/sim/sim.h \
-                      tests/unit/sim/core_*.h)
+                      tests/unit/sim/core_*.h) grader/sim/sim.mk grader/sim/core.mk
 
 $(BUILD)/sim/tests/core_standin.o: $(SIM_CORE_STANDIN)/host_standin.c $(SIM_CORE_HEADERS)
 	$(call say,CC,$@)
