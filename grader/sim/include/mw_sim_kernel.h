@@ -209,8 +209,7 @@ struct launcher {
      * out of deduction), so that a template name can be resolved. */
     template <class... A> void go(typename same<kernel_ref<A...>>::type k, A &&...a)
     {
-        mw_sim_launch l;
-        memset(&l, 0, sizeof l);
+        mw_sim_launch l{};
         l.grid = grid_;
         l.block = block_;
         l.dynamic_smem = smem_;
