@@ -11,8 +11,9 @@
  *
  * and nothing else. Each construct's replacement is written on the line the
  * construct starts on, followed by as many newlines as the construct spans,
- * so that every other token stays on its line and the compiler's and the
- * emulation's reports name the student's lines. What it cannot rewrite
+ * so that every other token stays on its line, and a #line directive first
+ * names the student's file: the compiler's and the emulation's reports name
+ * the student's lines. What it cannot rewrite
  * faithfully (shared memory at namespace scope, a launch it cannot parse, a
  * launch inside a kernel, PTX the emulation does not run) is refused with
  * file:line and exit status 2, at build time rather than as a wrong answer. */
@@ -848,7 +849,17 @@ int main(int argc, char **argv)
     src = in.s ? in.s : "";
     src_len = in.len;
     tokenize();
+    /* The compiler's diagnostics, __FILE__ and the debug lines then name the
+     * student's file; #line numbers the line after it, so every line keeps
+     * its number. */
     buf out = {0};
+    put(&out, "#line 1 \"");
+    for (const char *p = path; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            put(&out, "\\");
+        put_n(&out, p, 1);
+    }
+    put(&out, "\"\n");
     rewrite(&out);
     FILE *o = fopen(argv[2], "wb");
     if (!o || fwrite(out.s, 1, out.len, o) != out.len || fclose(o) != 0) {
