@@ -467,9 +467,15 @@ void mw_sim_ptx_thread_done(void *state)
  * transposed matrix: column l/4's elements of rows 2(l%4) and 2(l%4)+1. */
 static void ldmatrix(const ptx_insn *in, const void *pc)
 {
-    static const char what[] = "ldmatrix.sync.aligned.m8n8.b16";
+    /* Lanes at two different shapes must not meet as one. */
+    static const char *const what[2][5] = {
+        {NULL, "ldmatrix.sync.aligned.m8n8.x1.shared.b16", "ldmatrix.sync.aligned.m8n8.x2.shared.b16",
+         NULL, "ldmatrix.sync.aligned.m8n8.x4.shared.b16"},
+        {NULL, "ldmatrix.sync.aligned.m8n8.x1.trans.shared.b16",
+         "ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16", NULL,
+         "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16"}};
     uint32_t mine = value32(&in->args[in->count]), rows[32];
-    exchange(&mine, sizeof mine, rows, what);
+    exchange(&mine, sizeof mine, rows, what[in->trans][in->count]);
     int lane = mw_sim_lane();
     for (int i = 0; i < in->count; i++) {
         uint16_t half[2];
@@ -518,42 +524,46 @@ typedef struct mma_frag {
     float c[4];
 } mma_frag;
 
-/* D = A B + C, A 16x16 (row), B 16x8 (col), C and D 16x8 FP32. With
- * g = lane/4 and t = lane%4 (the ISA's groupID and threadID_in_group):
- * A's registers hold (g, 2t..2t+1), (g+8, 2t..), (g, 2t+8..), (g+8, 2t+8..);
- * B's (k 2t..2t+1, n g), (k 2t+8.., n g); C's and D's (g, 2t), (g, 2t+1),
- * (g+8, 2t), (g+8, 2t+1). Each product of two 16-bit values is exact in
- * FP32; the sum runs in FP32 from C in k order. */
+/* Element (row, k) of A: with g = lane/4 and t = lane%4 (the ISA's groupID
+ * and threadID_in_group), lane (g, t)'s registers hold (g, 2t..2t+1),
+ * (g+8, 2t..), (g, 2t+8..), (g+8, 2t+8..), the lower column in the lower
+ * half. */
+static float mma_a(const mma_frag *all, int row, int k, int f16)
+{
+    int lane = 4 * (row % 8) + (k % 8) / 2, r = (row >= 8) + 2 * (k >= 8);
+    uint16_t bits = (uint16_t)(all[lane].a[r] >> (16 * (k % 2)));
+    return f16 ? f16_to_float(bits) : bf16_to_float(bits);
+}
+
+/* Element (k, col) of B: lane (g, t)'s registers hold (k 2t..2t+1, n g)
+ * and (k 2t+8.., n g). */
+static float mma_b(const mma_frag *all, int k, int col, int f16)
+{
+    int lane = 4 * col + (k % 8) / 2, r = k >= 8;
+    uint16_t bits = (uint16_t)(all[lane].b[r] >> (16 * (k % 2)));
+    return f16 ? f16_to_float(bits) : bf16_to_float(bits);
+}
+
+/* D = A B + C, A 16x16 (row), B 16x8 (col), C and D 16x8 FP32; lane
+ * (g, t)'s C and D registers are (g, 2t), (g, 2t+1), (g+8, 2t), (g+8, 2t+1).
+ * Each product of two 16-bit values is exact in FP32; the sum runs in FP32
+ * from C in k order (the tensor cores' order differs, within rounding). */
 static void mma(const ptx_insn *in)
 {
-    static const char what[] = "mma.sync.aligned.m16n8k16";
+    static const char *const what[2] = {"mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32",
+                                        "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"};
     const ptx_arg *a = in->args;
     mma_frag mine, all[32];
     for (int i = 0; i < 4; i++)
         mine.a[i] = value32(&a[4 + i]), mine.c[i] = value_f32(&a[10 + i]);
     mine.b[0] = value32(&a[8]), mine.b[1] = value32(&a[9]);
-    exchange(&mine, sizeof mine, all, what);
-    float A[16][16], B[16][8];
-    for (int l = 0; l < 32; l++) {
-        int g = l / 4, t = l % 4;
-        for (int r = 0; r < 4; r++)
-            for (int h = 0; h < 2; h++) {
-                uint16_t bits = (uint16_t)(all[l].a[r] >> (16 * h));
-                A[g + 8 * (r & 1)][2 * t + h + 8 * (r >> 1)] =
-                    in->f16 ? f16_to_float(bits) : bf16_to_float(bits);
-            }
-        for (int r = 0; r < 2; r++)
-            for (int h = 0; h < 2; h++) {
-                uint16_t bits = (uint16_t)(all[l].b[r] >> (16 * h));
-                B[2 * t + h + 8 * r][g] = in->f16 ? f16_to_float(bits) : bf16_to_float(bits);
-            }
-    }
+    exchange(&mine, sizeof mine, all, what[in->f16]);
     int lane = mw_sim_lane(), g = lane / 4, t = lane % 4;
     for (int i = 0; i < 4; i++) {
         int row = g + 8 * (i >> 1), col = 2 * t + (i & 1);
         float acc = mine.c[i];
         for (int k = 0; k < 16; k++)
-            acc += A[row][k] * B[k][col];
+            acc += mma_a(all, row, k, in->f16) * mma_b(all, k, col, in->f16);
         write_f32(&a[i], acc);
     }
 }

@@ -293,6 +293,9 @@ static void put_flat(buf *b, size_t a, size_t e)
     for (size_t k = a; k < e; k++) {
         if (toks[k].kind == T_PP)
             refuse(toks[k].line, "a preprocessor line inside a construct mw-simcc rewrites");
+        if (memchr(src + toks[k].start, '\n', toks[k].end - toks[k].start))
+            refuse(toks[k].line, "a raw string over several lines inside a construct mw-simcc "
+                                 "rewrites");
         if (k > a && toks[k].start > toks[k - 1].end)
             put(b, " ");
         put_n(b, src + toks[k].start, toks[k].end - toks[k].start);
