@@ -759,11 +759,15 @@ static int opens_function(size_t t)
            is(p, "final") || is(p, "mutable");
 }
 
+/* The execution space of the declaration being read at namespace scope. */
+enum { SPACE_GLOBAL = 1, SPACE_DEVICE = 2, SPACE_HOST = 4 };
+
 static void rewrite(buf *out)
 {
-    /* per open brace: 1 in a function, 2 in a __global__ function */
+    /* per open brace: 0 outside functions, 1 in a function, 2 in one that
+     * runs on the device (__global__, or __device__ without __host__) */
     char *scope = xrealloc(NULL, ntoks + 1);
-    int depth = 0, pending_global = 0;
+    int depth = 0, space = 0;
     scope[0] = 0;
     size_t copied = 0;
     for (size_t t = 0; t < ntoks; t++) {
@@ -772,25 +776,32 @@ static void rewrite(buf *out)
         if (is(t, "{")) {
             char s = scope[depth];
             if (!s && opens_function(t))
-                s = pending_global ? 2 : 1;
-            pending_global = 0;
+                s = (space & SPACE_GLOBAL) || space == SPACE_DEVICE ? 2 : 1;
+            space = 0;
             scope[++depth] = s;
             continue;
         }
         if (is(t, "}")) {
             if (depth > 0)
                 depth--;
+            space = 0;
             continue;
         }
-        if (is(t, ";") && !scope[depth])
-            pending_global = 0;
-        if (is(t, "__global__") && !scope[depth])
-            pending_global = 1;
+        if (!scope[depth]) {
+            if (is(t, ";"))
+                space = 0;
+            else if (is(t, "__global__"))
+                space |= SPACE_GLOBAL;
+            else if (is(t, "__device__"))
+                space |= SPACE_DEVICE;
+            else if (is(t, "__host__"))
+                space |= SPACE_HOST;
+        }
         size_t first = t, last;
         if (is(t, "<<<")) {
             if (scope[depth] == 2)
-                refuse(toks[t].line, "a launch inside a __global__ function (dynamic parallelism) "
-                                     "is not emulated");
+                refuse(toks[t].line, "a launch in device code (dynamic parallelism) is not "
+                                     "emulated");
             buf r = {0};
             last = rewrite_launch(&r, t, &first);
             if (toks[first].start < copied)

@@ -112,6 +112,15 @@ int main(void)
     mw_sim_ptx_thread_done(standin_slots[0]);
     standin_slots[0] = NULL;
 
+    /* Several instructions in one template run in order. */
+    memset(standin_shared, 0xff, 256);
+    run_lane(0, [&](int) {
+        cp16(128, g + 12, 16);
+        ::mw_sim_asm("cp.async.commit_group;\n\tcp.async.wait_group 0;\n", __FILE__, __LINE__, {},
+                     {});
+    });
+    ok(equals(sh(128), g + 12, 4), "commit_group and wait_group 0 in one template");
+
     faulted = run_lane(0, [&](int) { cp16(8, g, 16); });
     ok(faulted && standin_err == cudaErrorMisalignedAddress,
        "a shared destination not aligned to cp-size: misaligned address");

@@ -69,7 +69,21 @@ int main(void)
     }
     ok(lanes_ok, "mov.u32 %laneid: each lane its number");
 
-    float y = 0.f;
+    /* A template is parsed once per address: a new text at an address seen
+     * before (a library unloaded, another loaded) is parsed again. */
+    static char tmpl[64];
+    float x = 3.f, y = 0.f;
+    unsigned yb = 0;
+    strcpy(tmpl, "ex2.approx.ftz.f32 %0, %1;");
+    run_lane(0, [&](int) {
+        ::mw_sim_asm(tmpl, __FILE__, __LINE__, {::mw_sim_asm_out("=f", y)}, {::mw_sim_asm_in("f", x)});
+    });
+    strcpy(tmpl, "cvt.rna.tf32.f32 %0, %1;");
+    run_lane(0, [&](int) {
+        ::mw_sim_asm(tmpl, __FILE__, __LINE__, {::mw_sim_asm_out("=r", yb)}, {::mw_sim_asm_in("f", x)});
+    });
+    ok(y == 8.f && yb == bits(3.f), "a template's address reused with another text runs the new text");
+
     int faulted = run_lane(0, [&](int) {
         ::mw_sim_asm("add.f32 %0, %1, %1;", "k.cu", 7, {::mw_sim_asm_out("=f", y)},
                      {::mw_sim_asm_in("f", 1.f)});
