@@ -745,6 +745,45 @@ static int is_asm(size_t t)
     return is(t, "asm") || is(t, "__asm__") || is(t, "__asm");
 }
 
+/* A macro that launches, declares shared memory or holds inline asm would
+ * reach the compiler unrewritten, and fail there with a message about
+ * syntax: refused here with one that says why. Comments and literals of
+ * the directive are skipped. */
+static void check_directive(size_t t)
+{
+    const char *s = src + toks[t].start + 1, *e = src + toks[t].end;
+    while (s < e && (*s == ' ' || *s == '\t'))
+        s++;
+    if (e - s < 6 || strncmp(s, "define", 6))
+        return;
+    for (const char *p = s + 6; p < e; p++) {
+        if (*p == '"' || *p == '\'') {
+            for (char q = *p++; p < e && *p != q; p++)
+                p += *p == '\\';
+            continue;
+        }
+        if (p + 1 < e && p[0] == '/' && p[1] == '*') {
+            const char *c = strstr(p + 2, "*/");
+            p = c ? c + 1 : e;
+            continue;
+        }
+        if (p + 1 < e && p[0] == '/' && p[1] == '/')
+            break;
+        if (p + 3 <= e && !strncmp(p, "<<<", 3))
+            refuse(toks[t].line, "a launch inside a macro is not emulated: write it out");
+        if (isalpha((unsigned char)*p) || *p == '_') {
+            const char *w = p;
+            while (p < e && (isalnum((unsigned char)*p) || *p == '_'))
+                p++;
+            size_t n = (size_t)(p - w);
+            if ((n == 10 && !strncmp(w, "__shared__", n)) || (n == 3 && !strncmp(w, "asm", n)) ||
+                (n == 7 && !strncmp(w, "__asm__", n)))
+                refuse(toks[t].line, "%.*s inside a macro is not emulated: write it out", (int)n, w);
+            p--;
+        }
+    }
+}
+
 /* Whether the '{' at t opens a function's body (its previous token ends a
  * declarator: ')' or a trailing qualifier). */
 static int opens_function(size_t t)
@@ -771,8 +810,10 @@ static void rewrite(buf *out)
     scope[0] = 0;
     size_t copied = 0;
     for (size_t t = 0; t < ntoks; t++) {
-        if (toks[t].kind == T_PP)
+        if (toks[t].kind == T_PP) {
+            check_directive(t);
             continue;
+        }
         if (is(t, "{")) {
             char s = scope[depth];
             if (!s && opens_function(t))
