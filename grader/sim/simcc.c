@@ -13,9 +13,9 @@
  * construct starts on, followed by as many newlines as the construct spans,
  * so that every other token stays on its line, and a #line directive first
  * names the student's file: the compiler's and the emulation's reports name
- * the student's lines. What it cannot rewrite
- * faithfully (shared memory at namespace scope, a launch it cannot parse, a
- * launch inside a kernel, PTX the emulation does not run) is refused with
+ * the student's lines. What it cannot rewrite faithfully (shared memory at
+ * namespace scope, a launch it cannot parse, a launch in device code, PTX the
+ * emulation does not run, any of the three inside a macro) is refused with
  * file:line and exit status 2, at build time rather than as a wrong answer. */
 #include <ctype.h>
 #include <stdarg.h>
