@@ -1,0 +1,3 @@
+namespace ns {
+extern __shared__ float dyn[];
+}

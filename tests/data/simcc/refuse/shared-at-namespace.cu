@@ -1,0 +1,3 @@
+__shared__ float table[32];
+
+__global__ void k(float *x) { x[0] = table[0]; }
