@@ -3,6 +3,19 @@
 
 #include <stdio.h>
 
+#ifdef MW_SIM
+#include "sim.h"
+#endif
+
+void mw_gpu_schedule_seed(uint64_t seed)
+{
+#ifdef MW_SIM
+    mw_sim_schedule_seed(seed);
+#else
+    (void)seed;
+#endif
+}
+
 cudaError_t mw_gpu_query_count(int *count)
 {
     return cudaGetDeviceCount(count);

@@ -35,6 +35,7 @@
 #define MW_GPU_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <cuda_runtime_api.h>
 
 #ifdef __cplusplus
@@ -70,6 +71,14 @@ void mw_gpu_query_versions(int *driver_api, int *runtime);
  * most with cudaFuncSetAttribute. Asks the first, then the second only if
  * the first succeeded. */
 cudaError_t mw_gpu_query_smem(int *dflt, int *optin);
+
+/* ---- scheduling ------------------------------------------------------------ */
+
+/* The order the next kernels' blocks and warps run in, drawn from seed (a
+ * case's): a GPU picks its own, so this does nothing there; the CPU
+ * emulation varies it on purpose between the runs of a case, and a seed
+ * replays it (mw_sim_schedule_seed). */
+void mw_gpu_schedule_seed(uint64_t seed);
 
 /* ---- memory --------------------------------------------------------------- */
 
