@@ -36,6 +36,54 @@ done <<<"$units"
 [ "$rc" -eq 0 ] && [ -n "$planned" ] && [ "$ran" -eq "$planned" ] && [ "$ran" -gt 100 ]
 ok $? "host_api exits 0 having run all of its $planned points ($ran seen)"
 
+# The headers in C++17, as a kernel file's host code calls them: the typed
+# overloads of the toolkit's cuda_runtime.h (a T ** for cudaMalloc, a kernel
+# for the function attributes and occupancy) and the default arguments.
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+cat >"$scratch/typed.cpp" <<'CPP'
+#include <cuda_runtime.h>
+#include <stdio.h>
+static void kernel(float *) {}
+int main()
+{
+    unsigned long long *counts = NULL;
+    cudaStream_t s;
+    cudaEvent_t e;
+    int blocks = -1;
+    cudaError_t err = cudaMalloc(&counts, 3 * sizeof *counts);
+    if (err == cudaSuccess)
+        err = cudaMemsetAsync(counts, 0, 3 * sizeof *counts);
+    if (err == cudaSuccess)
+        err = cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+    if (err == cudaSuccess)
+        err = cudaEventCreate(&e);
+    if (err == cudaSuccess)
+        err = cudaEventRecord(e);
+    if (err == cudaSuccess)
+        err = cudaStreamWaitEvent(s, e);
+    if (err == cudaSuccess)
+        err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 65536);
+    if (err == cudaSuccess)
+        err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, 256, 65536);
+    if (err == cudaSuccess)
+        err = cudaFree(counts);
+    printf("%s %d\n", cudaGetErrorName(err), blocks);
+    return err != cudaSuccess;
+}
+CPP
+out=$(${CC:-gcc} -std=c11 -O1 -Wall -Wextra -Werror -Igrader/sim -Igrader/sim/include \
+      -Itests/unit/sim/standin/host -c grader/sim/host.c -o "$scratch/host.o" 2>&1 &&
+      ${CC:-gcc} -std=c11 -O1 -Wall -Wextra -Werror -Igrader/sim -Igrader/sim/include \
+      -Itests/unit/sim/standin/host -c tests/unit/sim/standin/host/run_grid.c \
+      -o "$scratch/run_grid.o" 2>&1 &&
+      g++ -std=c++17 -Wall -Wextra -Werror -Igrader/sim/include -Itests/unit/sim/standin/host \
+          -o "$scratch/typed" "$scratch/typed.cpp" "$scratch/host.o" "$scratch/run_grid.o" 2>&1 &&
+      "$scratch/typed" 2>&1)
+[ "$out" = "cudaSuccess 3" ]
+ok $? "the headers in C++17: typed overloads and default arguments (228 KiB / 65 KiB: 3 blocks)" ||
+    printf '%s\n' "$out" | diag
+
 missing=
 for f in grader/sim/include/vector_types.h grader/sim/include/mw_sim_kernel.h \
          grader/sim/sched.c grader/sim/simcc.c; do
