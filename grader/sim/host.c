@@ -879,9 +879,14 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream)
         return fail(cudaErrorInvalidResourceHandle);
     if (s->cap)
         return capture_spoil(s->cap, cudaErrorStreamCaptureUnsupported);
-    /* In the order captured: each operation after every one it waited for. */
+    /* In the order captured: each operation after every one it waited for.
+     * A launch runs in the stream the graph is launched in, as on the GPU;
+     * the stream it was captured from may be gone. */
     for (size_t i = 0; i < exec->ops->n; i++) {
-        cudaError_t err = run_op(&exec->ops->ops[i]);
+        op o = exec->ops->ops[i];
+        if (o.kind == OP_LAUNCH)
+            o.launch.stream = stream;
+        cudaError_t err = run_op(&o);
         if (err != cudaSuccess)
             return err;
     }

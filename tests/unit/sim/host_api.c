@@ -356,6 +356,19 @@ static void test_capture(void)
     is_int(mw_sim_launch_kernel(&la), cudaSuccess, "the forked stream left the capture");
     is_int(after.runs, 4, "its next launch runs at once");
 
+    /* A launch the device refuses fails the capture, and is released. */
+    closure bad = {NULL, 0, 0};
+    cudaStreamBeginCapture(s, cudaStreamCaptureModeRelaxed);
+    mw_sim_launch lbad = launch_of(&bad, d3(1, 1, 1), d3(2048, 1, 1), 0, s);
+    is_int(mw_sim_launch_kernel(&lbad), cudaErrorInvalidConfiguration,
+           "a launch with 2048 threads inside a capture: cudaErrorInvalidConfiguration");
+    ok(bad.runs == 0 && bad.released == 1, "not recorded, and released once");
+    g = NULL;
+    is_int(cudaStreamEndCapture(s, &g), cudaErrorStreamCaptureInvalidated,
+           "the capture ends invalidated");
+    ok(g == NULL, "with no graph");
+    cudaGetLastError();
+
     /* A synchronization inside the capture fails it. */
     cudaStreamBeginCapture(s, cudaStreamCaptureModeRelaxed);
     is_int(cudaStreamSynchronize(s), cudaErrorStreamCaptureUnsupported,
