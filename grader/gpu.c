@@ -109,6 +109,18 @@ const char *mw_gpu_error_string(cudaError_t err)
     return cudaGetErrorString(err);
 }
 
+const char *mw_gpu_error_detail(cudaError_t err)
+{
+#ifdef MW_SIM
+    /* The emulation keeps the line of its last fault, which is sticky: the
+     * line is err's while err is the error every call returns. */
+    return err != cudaSuccess && cudaPeekAtLastError() == err ? mw_sim_error_detail() : NULL;
+#else
+    (void)err;
+    return NULL;
+#endif
+}
+
 cudaError_t mw_gpu_stream_create(cudaStream_t *s)
 {
     return cudaStreamCreateWithFlags(s, cudaStreamNonBlocking);

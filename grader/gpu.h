@@ -111,6 +111,10 @@ cudaError_t mw_gpu_take_error(void);
 /* "cudaErrorIllegalAddress", and its sentence; static strings, never NULL. */
 const char *mw_gpu_error_name(cudaError_t err);
 const char *mw_gpu_error_string(cudaError_t err);
+/* Where the kernel fault behind err happened, one line (block, thread,
+ * kernel, variable, file:line), or NULL: a GPU does not say; the CPU
+ * emulation does (mw_sim_error_detail). */
+const char *mw_gpu_error_detail(cudaError_t err);
 
 /* ---- streams and events --------------------------------------------------- */
 

@@ -8,8 +8,9 @@
 #                                  linked with the whole of libmwsim.a and its
 #                                  symbols exported, for the kernel libraries
 #                                  it loads. No cuBLAS or cuDNN: the library
-#                                  code is left out (cublas_lazy.c,
-#                                  vector_libs.c; the chapters' under MW_SIM).
+#                                  code is left out (cublas_lazy.c; in
+#                                  vector_libs.c and the chapters, under
+#                                  MW_SIM: vector_libs.c's copy roof stays).
 # build/sim/tests/host_api         host.c's unit tests, with the stand-in
 #                                  scheduler (tests/t0143-sim-host.t)
 #
@@ -24,8 +25,8 @@ SIM_HOST_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -Wno-format-truncation 
                    -I$(SIM_INCLUDE) $(if $(SIM_STANDIN),-I$(SIM_STANDIN))
 SIM_HOST_LDLIBS := -lstdc++ -ldl -lm -lpthread
 
-# The chapter program's objects less the cuBLAS ones, and its main.
-SIM_GRADER_NAMES := $(filter-out vector_libs cublas_lazy,$(GRADER_SHARED) $(MW_CHAPTER_PURE) \
+# The chapter program's objects less cuBLAS's loader, and its main.
+SIM_GRADER_NAMES := $(filter-out cublas_lazy,$(GRADER_SHARED) $(MW_CHAPTER_PURE) \
                       $(MW_CHAPTER_CUDA)) main
 SIM_GRADER_OBJS  := $(SIM_GRADER_NAMES:%=$(BUILD)/sim/grader/%.o) $(BUILD)/sim/grader/device.cu.o
 
