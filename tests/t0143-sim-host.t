@@ -101,7 +101,7 @@ else
     out=$($MAKE_Q -j2 BUILD=$build SIM_STANDIN=tests/unit/sim/standin/host sim-host-c-objects 2>&1)
     ok $? "the harness's and the chapters' C objects compile against the emulation's headers" ||
         printf '%s\n' "$out" | diag
-    skip "the chapter programs link once the rest of the emulation is in the tree (missing:$missing)"
+    skip "the chapter programs link once the rest of the emulation is here (missing:$missing)"
 fi
 
 objs=$(find "$build/sim" -path "$build/sim/tests" -prune -o -name '*.o' -print 2>/dev/null | sort)

@@ -40,9 +40,11 @@ $(BUILD)/sim/grader/%.o: grader/%.c
 # landed, says so and fails.
 SIM_SIMCC := $(BUILD)/sim/tools/mw-simcc
 SIM_SIMCC_DEP := $(if $(wildcard grader/sim/simcc.c),$(SIM_SIMCC))
+SIM_NO_SIMCC := cannot be compiled for the emulation: its rewriter, mw-simcc \
+                (grader/sim/simcc.c), is missing
 sim_kernel = $(if $(SIM_SIMCC_DEP), \
     $(Q)$(SIM_SIMCC) $(1) $(2:.o=.cpp) && $(SIM_CXX) $(SIM_KFLAGS) $(3) -c $(2:.o=.cpp) -o $(2), \
-    @echo "$(1): cannot be compiled for the emulation: its rewriter, mw-simcc (grader/sim/simcc.c), is missing" >&2; exit 2)
+    @echo "$(1): $(SIM_NO_SIMCC)" >&2; exit 2)
 
 $(BUILD)/sim/grader/device.cu.o: grader/device.cu $(SIM_SIMCC_DEP)
 	$(call say,SIMCC,$@)
