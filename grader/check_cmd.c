@@ -415,6 +415,8 @@ static job_result run_job(checker *k, int jnum, mw_loaded *lib)
         return res;
     }
     mw_inputs in = mw_case_inputs_for(k->ch, c, j->kase, k->opt->seed);
+    /* Each case its own order of blocks and warps, replayed with its seed. */
+    mw_gpu_schedule_seed(mw_hash(in.seed, 0x5eed, (uint64_t)j->kase));
     mw_views v;
     cudaError_t err = mw_views_alloc(k->ch, c, &v);
     if (err == cudaSuccess)

@@ -3,6 +3,19 @@
 
 #include <stdio.h>
 
+#ifdef MW_SIM
+#include "sim.h"
+#endif
+
+void mw_gpu_schedule_seed(uint64_t seed)
+{
+#ifdef MW_SIM
+    mw_sim_schedule_seed(seed);
+#else
+    (void)seed;
+#endif
+}
+
 cudaError_t mw_gpu_query_count(int *count)
 {
     return cudaGetDeviceCount(count);
@@ -94,6 +107,18 @@ const char *mw_gpu_error_name(cudaError_t err)
 const char *mw_gpu_error_string(cudaError_t err)
 {
     return cudaGetErrorString(err);
+}
+
+const char *mw_gpu_error_detail(cudaError_t err)
+{
+#ifdef MW_SIM
+    /* The emulation keeps the line of its last fault, which is sticky: the
+     * line is err's while err is the error every call returns. */
+    return err != cudaSuccess && cudaPeekAtLastError() == err ? mw_sim_error_detail() : NULL;
+#else
+    (void)err;
+    return NULL;
+#endif
 }
 
 cudaError_t mw_gpu_stream_create(cudaStream_t *s)

@@ -35,6 +35,7 @@
 #define MW_GPU_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <cuda_runtime_api.h>
 
 #ifdef __cplusplus
@@ -71,6 +72,14 @@ void mw_gpu_query_versions(int *driver_api, int *runtime);
  * the first succeeded. */
 cudaError_t mw_gpu_query_smem(int *dflt, int *optin);
 
+/* ---- scheduling ------------------------------------------------------------ */
+
+/* The order the next kernels' blocks and warps run in, drawn from seed (a
+ * case's): a GPU picks its own, so this does nothing there; the CPU
+ * emulation varies it on purpose between the runs of a case, and a seed
+ * replays it (mw_sim_schedule_seed). */
+void mw_gpu_schedule_seed(uint64_t seed);
+
 /* ---- memory --------------------------------------------------------------- */
 
 /* *p = device memory of `bytes` bytes, 256-byte aligned, contents
@@ -102,6 +111,10 @@ cudaError_t mw_gpu_take_error(void);
 /* "cudaErrorIllegalAddress", and its sentence; static strings, never NULL. */
 const char *mw_gpu_error_name(cudaError_t err);
 const char *mw_gpu_error_string(cudaError_t err);
+/* Where the kernel fault behind err happened, one line (block, thread,
+ * kernel, variable, file:line), or NULL: a GPU does not say; the CPU
+ * emulation does (mw_sim_error_detail). */
+const char *mw_gpu_error_detail(cudaError_t err);
 
 /* ---- streams and events --------------------------------------------------- */
 

@@ -507,7 +507,9 @@ cudaError_t mw_check_surroundings(const mw_views *v, const mw_inputs *in, mw_run
 void mw_format_cuda_error(char *text, size_t len, const char *what, cudaError_t err)
 {
     const char *hint = mw_cuda_error_hint(mw_gpu_error_name(err));
-    snprintf(text, len, "%s: %s (%s)%s%s", what, mw_gpu_error_name(err), mw_gpu_error_string(err),
+    const char *where = mw_gpu_error_detail(err);
+    snprintf(text, len, "%s: %s (%s)%s%s%s%s", what, mw_gpu_error_name(err),
+             mw_gpu_error_string(err), where ? "\n" : "", where ? where : "",
              hint ? "\nhint: " : "", hint ? hint : "");
 }
 

@@ -38,6 +38,11 @@ int mw_impls_load(const mw_chapter *ch, const mw_bench_opts *o, mw_impl *impls)
     int count = 0;
     add_versions(ch, o->student_dir, "student", impls, &count);
     add_versions(ch, o->reference_dir, "reference", impls, &count);
+#ifdef MW_SIM
+    /* The chapters leave their cuBLAS and cuDNN rows out of the emulation. */
+    fprintf(stderr, "bench: the library baselines (cuBLAS, cuDNN) need a GPU: none in the CPU "
+                    "emulation\n");
+#endif
     for (int li = 0; li < ch->nlibraries && count < MW_MAX_IMPLS; li++) {
         const mw_library *lib = &ch->libraries[li];
         mw_impl *im = &impls[count];

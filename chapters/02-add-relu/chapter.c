@@ -23,7 +23,9 @@
 #ifdef MW_HAVE_CUDNN
 #define MW_WITH_CUDNN
 #endif
+#ifndef MW_SIM
 #define MW_WITH_CUBLAS
+#endif
 #include "cuda_check.h"
 
 #include <math.h>
@@ -352,6 +354,8 @@ static const mw_mistake mistakes[] = {
 
 /* ---- library baselines -------------------------------------------------- */
 
+/* The CPU emulation (MW_SIM) has no cuBLAS or cuDNN: no library rows there. */
+#ifndef MW_SIM
 /* A cuBLAS handle, and cuDNN's handle and descriptors when built with it. */
 typedef struct libs {
     void *cublas;
@@ -435,6 +439,7 @@ static cudaError_t chain_axpy_relu_scale(void *state, const mw_case *c, float *c
     }
     return err;
 }
+#endif
 
 static int no_state(void **state)
 {
@@ -478,6 +483,7 @@ static cudaError_t copy_run(void *state, const mw_case *c, float *const *b, cuda
 #endif
 
 static const mw_library libraries[] = {
+#ifndef MW_SIM
     {.name = "cublasSgeam+" RELU_NAME,
      .kind = "library",
      .setup = libs_setup,
@@ -492,6 +498,7 @@ static const mw_library libraries[] = {
      .teardown = libs_teardown,
      .computes_output = 1,
      .op = OP_CHAIN},
+#endif
     {.name = "unfused_add+relu",
      .kind = "reference",
      .setup = no_state,

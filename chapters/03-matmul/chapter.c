@@ -13,7 +13,9 @@
  * Baselines in the same run: cublasSgemm in pedantic FP32 (validated like a
  * kernel), and cublasSgemm with TF32 tensor cores, a lower precision, timed
  * but not validated. */
+#ifndef MW_SIM
 #define MW_WITH_CUBLAS
+#endif
 #include "mw.h"
 
 #include "cuda_check.h"
@@ -431,6 +433,8 @@ static const mw_mistake mistakes[] = {
 
 /* ---- library baselines --------------------------------------------------- */
 
+/* The CPU emulation (MW_SIM) has no cuBLAS or cuDNN: no library rows there. */
+#ifndef MW_SIM
 static int cublas_with(void **state, cublasMath_t mode)
 {
     cublasHandle_t h;
@@ -491,6 +495,7 @@ static const mw_library libraries[] = {
      .teardown = cublas_teardown,
      .roof = "tf32"},
 };
+#endif
 
 /* ---- verdict ------------------------------------------------------------- */
 
@@ -606,8 +611,10 @@ const mw_chapter mw_chapter_def = {
     .mistakes = mistakes,
     .nmistakes = sizeof mistakes / sizeof mistakes[0],
     .explain = explain,
+#ifndef MW_SIM
     .libraries = libraries,
     .nlibraries = sizeof libraries / sizeof libraries[0],
+#endif
     .verdict = verdict,
     /* Each checked entry costs K multiply-adds on the CPU: at K = 4096 the
      * default sample (4 x 65536 + 2^18 entries) would be 1.6e9 of them per

@@ -1,0 +1,95 @@
+# grader/sim/host.mk: the emulation's host side (included by sim.mk).
+#
+# build/sim/<chapter>/mw-chapter   the chapter program for the emulation: the
+#                                  GPU build's grader/ and chapters/NN/*.c
+#                                  sources, compiled by $(CC) with -DMW_SIM
+#                                  against grader/sim/include alone (never the
+#                                  toolkit's: it builds where there is none),
+#                                  linked with the whole of libmwsim.a and its
+#                                  symbols exported, for the kernel libraries
+#                                  it loads. No cuBLAS or cuDNN: the library
+#                                  code is left out (cublas_lazy.c; in
+#                                  vector_libs.c and the chapters, under
+#                                  MW_SIM: vector_libs.c's copy roof stays).
+# build/sim/tests/host_api         host.c's unit tests, with the stand-in
+#                                  scheduler (tests/t0143-sim-host.t)
+#
+# The harness's kernels (grader/device.cu) and a chapter's (chapters/NN/*.cu)
+# are rewritten by mw-simcc, then compiled as C++ with $(SIM_KFLAGS).
+#
+# SIM_STANDIN: a folder of stand-in headers searched after grader/sim/include,
+# for the tests while a header of another part of the emulation is missing.
+SIM_STANDIN  ?=
+SIM_HOST_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -Wno-format-truncation \
+                   -Wno-missing-field-initializers -MMD -MP -DMW_SIM -Igrader -Igrader/sim \
+                   -I$(SIM_INCLUDE) $(if $(SIM_STANDIN),-I$(SIM_STANDIN))
+SIM_HOST_LDLIBS := -lstdc++ -ldl -lm -lpthread
+
+# The chapter program's objects less cuBLAS's loader, and its main.
+SIM_GRADER_NAMES := $(filter-out cublas_lazy,$(GRADER_SHARED) $(MW_CHAPTER_PURE) \
+                      $(MW_CHAPTER_CUDA)) main
+SIM_GRADER_OBJS  := $(SIM_GRADER_NAMES:%=$(BUILD)/sim/grader/%.o) $(BUILD)/sim/grader/device.cu.o
+
+$(BUILD)/sim/grader/%.o: grader/%.c
+	$(call say,CC,$@)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(SIM_HOST_CFLAGS) -c $< -o $@
+
+# sim_kernel SOURCE.cu,OUT.o,INCLUDES: a kernel file for the emulation,
+# rewritten (OUT.cpp beside OUT.o) then compiled. Until the rewriter has
+# landed, says so and fails.
+SIM_SIMCC := $(BUILD)/sim/tools/mw-simcc
+SIM_SIMCC_DEP := $(if $(wildcard grader/sim/simcc.c),$(SIM_SIMCC))
+SIM_NO_SIMCC := cannot be compiled for the emulation: its rewriter, mw-simcc \
+                (grader/sim/simcc.c), is missing
+sim_kernel = $(if $(SIM_SIMCC_DEP), \
+    $(Q)$(SIM_SIMCC) $(1) $(2:.o=.cpp) && $(SIM_CXX) $(SIM_KFLAGS) $(3) -c $(2:.o=.cpp) -o $(2), \
+    @echo "$(1): $(SIM_NO_SIMCC)" >&2; exit 2)
+
+$(BUILD)/sim/grader/device.cu.o: grader/device.cu $(SIM_SIMCC_DEP)
+	$(call say,SIMCC,$@)
+	@mkdir -p $(@D)
+	$(call sim_kernel,$<,$@,-Igrader)
+
+define sim_chapter_rules
+$(1)_SIM_OBJS := $$(patsubst chapters/$(1)/%.c,$(BUILD)/sim/$(1)/%.o,$$($(1)_C)) \
+                 $$(patsubst chapters/$(1)/%.cu,$(BUILD)/sim/$(1)/%.cu.o,$$($(1)_CU))
+
+$(BUILD)/sim/$(1)/%.o: chapters/$(1)/%.c
+	$$(call say,CC,$$@)
+	@mkdir -p $$(@D)
+	$(Q)$$(CC) $$(SIM_HOST_CFLAGS) -Ichapters/$(1) -c $$< -o $$@
+
+$(BUILD)/sim/$(1)/%.cu.o: chapters/$(1)/%.cu $$(SIM_SIMCC_DEP)
+	$$(call say,SIMCC,$$@)
+	@mkdir -p $$(@D)
+	$$(call sim_kernel,$$<,$$@,-Ichapters/$(1) -Igrader)
+
+$(BUILD)/sim/$(1)/folder.o: grader/chapter_folder.c
+	$$(call say,CC,$$@)
+	@mkdir -p $$(@D)
+	$(Q)$$(CC) $$(SIM_HOST_CFLAGS) -DMW_CHAPTER_FOLDER='"$(1)"' -c $$< -o $$@
+
+# Every part of libmwsim, used by the harness or not: the kernel libraries
+# it loads call into the emulation through the program's own symbols.
+$(BUILD)/sim/$(1)/mw-chapter: $$($(1)_SIM_OBJS) $(SIM_GRADER_OBJS) $(BUILD)/sim/$(1)/folder.o \
+                              $(BUILD)/sim/libmwsim.a
+	$$(call say,LINK,$$@)
+	$(Q)$$(CC) -rdynamic -o $$@ $$(filter %.o,$$^) -Wl,--whole-archive $(BUILD)/sim/libmwsim.a \
+	    -Wl,--no-whole-archive $(SIM_HOST_LDLIBS)
+
+# The C objects alone, which build without the other parts of the emulation.
+$(BUILD)/sim/$(1)/c-objects: $$(filter-out %.cu.o,$$($(1)_SIM_OBJS)) $(BUILD)/sim/$(1)/folder.o
+endef
+$(foreach ch,$(CHAPTERS),$(eval $(call sim_chapter_rules,$(ch))))
+
+.PHONY: $(foreach ch,$(CHAPTERS),$(BUILD)/sim/$(ch)/c-objects) sim-host-c-objects
+# Every C object of the chapter programs (t0143, until the other parts land).
+sim-host-c-objects: $(filter-out %.cu.o,$(SIM_GRADER_OBJS)) \
+                    $(foreach ch,$(CHAPTERS),$(BUILD)/sim/$(ch)/c-objects)
+
+$(BUILD)/sim/tests/host_api: tests/unit/sim/host_api.c grader/sim/host.c \
+                             tests/unit/sim/standin/host/run_grid.c
+	$(call say,CC,$@)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(SIM_CFLAGS) -Itests/unit -Itests/unit/sim/standin/host -o $@ $^ -lm
