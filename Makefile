@@ -53,9 +53,22 @@ NVFLAGS   := -O3 -lineinfo $(GENCODE) -Igrader -Xcompiler -fPIC,-Wall -MMD -MP
 SO_FLAGS  := -shared -cudart shared -Xlinker -z,defs
 LDLIBS    := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcudart -lstdc++ -ldl -lm -lpthread
 
+# SIM=1: make check runs on the CPU emulation of CUDA (grader/sim/), which
+# needs no GPU and no toolkit; SIM=0: on the GPU. Unset: the emulation where
+# nvidia-smi lists no GPU. Only make check has an emulated form: bench,
+# traffic, roofs and the sanitizer measure a GPU.
+ifneq ($(filter check,$(MAKECMDGOALS)),)
+  ifeq ($(SIM),)
+    SIM := $(if $(shell nvidia-smi -L 2>/dev/null | grep '^GPU'),0,1)
+  endif
+  ifeq ($(filter 0 1,$(SIM)),)
+    $(error SIM must be 1 (the CPU emulation) or 0 (the GPU), not '$(SIM)')
+  endif
+endif
+
 # Goals that run nvcc stop before compiling anything when there is none;
 # help, clean, dist, plot, tables and skeletons do not need it.
-NVCC_GOALS := check bench traffic roofs sanitize grade-build lib grade build test test-full \
+NVCC_GOALS := $(if $(filter 1,$(SIM)),,check) bench traffic roofs sanitize grade-build lib grade build test test-full \
               %.so %.cu.o %/mw-chapter %/device.o
 ifeq ($(NVCC_FOUND),)
   ifneq ($(filter $(NVCC_GOALS),$(MAKECMDGOALS)),)
@@ -96,7 +109,7 @@ endif
 GRADER_SHARED := csv proc cases_file facts roofs roofs_cache
 # The chapter program's own: pure C, also linked into the unit tests ...
 MW_CHAPTER_PURE := compare supervise locate sanitize_step stats parallel ncu harness_buffers \
-                   gpu_limits verdict_results
+                   gpu_limits verdict_results emulation
 # ... and what calls CUDA (the per-chapter objects and main.o come in
 # chapter_rules).
 MW_CHAPTER_CUDA := gpu devinfo timing harness stream_rule check_cmd impls bench traffic roofs_measure \
@@ -254,10 +267,14 @@ ifneq ($(filter $(CHAPTER_GOALS),$(MAKECMDGOALS)),)
   ifeq ($(filter exercises solutions,$(SRC)),)
     $(error SRC must be exercises or solutions, not '$(SRC)')
   endif
-  GRADER   := $(BUILD)/$(CHAPTER)/mw-chapter
+  # make check on the emulation: its own program and kernel libraries,
+  # under build/sim/ (grader/sim/host.mk).
+  LIB_ROOT := $(if $(filter 1,$(SIM)),$(BUILD)/sim,$(BUILD))
+  GRADER   := $(LIB_ROOT)/$(CHAPTER)/mw-chapter
   # EX=02 builds (and grades) only the versions whose file starts with 02,
   # so a broken 02 does not stop `make check EX=01`.
-  SRC_LIBS := $(filter $(BUILD)/$(SRC)/$(CHAPTER)/$(EX)%,$(call libs_of,$(SRC),$(CHAPTER)))
+  SRC_LIBS := $(filter $(LIB_ROOT)/$(SRC)/$(CHAPTER)/$(EX)%, \
+                $(patsubst %.cu,$(LIB_ROOT)/%.so,$(wildcard $(SRC)/$(CHAPTER)/*.cu)))
   $(eval $(check_args))
   # The chapter's versions, by their files in exercises/ or solutions/ (the
   # student edition has no solutions/).
@@ -375,7 +392,7 @@ lib: $(GRADER)
 # "Error 1" (wrong answer), "Error 2" (CUDA error, crash, timeout) or
 # "Error 77" (not implemented yet, or no GPU).
 check: $(GRADER) $(SRC_LIBS)
-	$(Q)$(GRADER) check --lib-dir $(BUILD)/$(SRC)/$(CHAPTER) --label $(SRC)/$(CHAPTER) \
+	$(Q)$(GRADER) check --lib-dir $(LIB_ROOT)/$(SRC)/$(CHAPTER) --label $(SRC)/$(CHAPTER) \
 	    --timeout $(TIMEOUT) $(if $(EX),--version $(EX)) $(if $(SEED),--seed $(SEED)) \
 	    $(if $(filter 0,$(SANITIZE)),,--quick-sanitize)
 

@@ -14,6 +14,7 @@
 
 #include "csv.h"
 #include "devinfo.h"
+#include "emulation.h"
 #include "gpu_limits.h"
 #include "harness.h"
 #include "sanitize_step.h"
@@ -92,8 +93,9 @@ static void case_label(const checker *k, const job *j, char *text, size_t len)
     char shape[160];
     const mw_case *c = &k->ch->cases[j->kase];
     k->ch->describe(c, shape, sizeof shape);
-    snprintf(text, len, "%-*s %-8s %s", mw_version_width(k->ch), k->ch->versions[j->version].file,
-             c->group, shape);
+    snprintf(text, len, "%-*s %-8s %s%s", mw_version_width(k->ch),
+             k->ch->versions[j->version].file, c->group, shape,
+             mw_gpu_emulated() ? " (emulated)" : "");
 }
 
 static void report_status(checker *k, int jnum, int status, const char *label)
@@ -404,6 +406,14 @@ static job_result run_job(checker *k, int jnum, mw_loaded *lib)
     }
     const mw_version *ver = &k->ch->versions[j->version];
     size_t ws = ver->workspace ? ver->workspace(c) : 0;
+    if (mw_gpu_emulated() && mw_emulation_work(k->ch, c, ws) > mw_emulation_budget(k->ch)) {
+        report(k, "L   %-5s %s: past the emulation's budget (%.3g units of work, %.3g allowed): "
+                  "a GPU runs it", status_word[ST_SKIP], label, mw_emulation_work(k->ch, c, ws),
+               mw_emulation_budget(k->ch));
+        report(k, "R %d %d", jnum, ST_SKIP);
+        res.status = ST_SKIP;
+        return res;
+    }
     size_t need = mw_case_bytes(k->ch, c) + mw_workspace_bytes(ws), free_b = 0, total_b = 0;
     mw_gpu_query_memory(&free_b, &total_b);
     if (need + ((size_t)1 << 30) > free_b) {
@@ -978,7 +988,10 @@ int mw_cmd_check(const mw_chapter *chapter, const mw_check_opts *opt)
     }
     /* Memory errors no output shows, on versions that ran at all: a
      * skeleton's TODO launches nothing to look at. */
-    if (opt->quick_sanitize && t.n[ST_PASS] + t.n[ST_FAIL] + t.n[ST_ERROR] > 0) {
+    if (opt->quick_sanitize && mw_gpu_emulated())
+        printf("sanitize: not run: compute-sanitizer needs a GPU, and the emulation checked "
+               "every access itself (bounds, unwritten shared memory, shared races)\n");
+    else if (opt->quick_sanitize && t.n[ST_PASS] + t.n[ST_FAIL] + t.n[ST_ERROR] > 0) {
         const mw_sanitize_target target = {opt->self, opt->lib_dir, opt->src_label,
                                            opt->only_version, opt->seed};
         mw_sanitize_step(&target, &t.n[ST_PASS], &t.n[ST_FAIL], mw_version_width(ch));
@@ -998,6 +1011,9 @@ int mw_cmd_check(const mw_chapter *chapter, const mw_check_opts *opt)
     if (optional_todo)
         printf("an optional version was not attempted (cases marked TODO): it costs nothing\n");
     int failed = t.n[ST_FAIL] + t.n[ST_ERROR], skipped = t.n[ST_NOTIMPL] + t.n[ST_SKIP];
+    if (mw_gpu_emulated())
+        printf("emulated on the CPU (grader/sim/): same cases, seeds and tolerances as on a GPU, "
+               "small cases only; a GPU is the authority (make check SIM=0 there)\n");
     if (skipped > 0)
         printf("%d passed, %d failed, %d skipped\n", t.n[ST_PASS], failed, skipped);
     else

@@ -16,6 +16,15 @@ void mw_gpu_schedule_seed(uint64_t seed)
 #endif
 }
 
+int mw_gpu_emulated(void)
+{
+#ifdef MW_SIM
+    return 1;
+#else
+    return 0;
+#endif
+}
+
 cudaError_t mw_gpu_query_count(int *count)
 {
     return cudaGetDeviceCount(count);

@@ -79,6 +79,10 @@ cudaError_t mw_gpu_query_smem(int *dflt, int *optin);
  * emulation varies it on purpose between the runs of a case, and a seed
  * replays it (mw_sim_schedule_seed). */
 void mw_gpu_schedule_seed(uint64_t seed);
+/* 1 when the backend is the CPU emulation (grader/sim/): its results are
+ * emulated, it runs the cases within the chapter's emulation budget, and
+ * it times nothing. 0 on a GPU. */
+int mw_gpu_emulated(void);
 
 /* ---- memory --------------------------------------------------------------- */
 

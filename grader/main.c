@@ -6,6 +6,7 @@
 #include "cases_file.h"
 #include "csv.h"
 #include "devinfo.h"
+#include "emulation.h"
 #include "check_cmd.h"
 #include "roofs.h"
 #include "roofs_cache.h"
@@ -134,18 +135,31 @@ static size_t case_bytes_most(const mw_chapter *ch, const mw_case *c)
     return most;
 }
 
+/* 1 when the CPU emulation runs case c in every version: its work is within
+ * the chapter's emulation budget (emulation.h). */
+static int case_emulated(const mw_chapter *ch, const mw_case *c)
+{
+    for (int v = 0; v < ch->nversions; v++) {
+        mw_case cv = mw_case_for(c, ch->versions[v].op);
+        size_t ws = ch->versions[v].workspace ? ch->versions[v].workspace(&cv) : 0;
+        if (mw_emulation_work(ch, &cv, ws) > mw_emulation_budget(ch))
+            return 0;
+    }
+    return 1;
+}
+
 /* `list --csv`, for programs (the batch, make mutants): one row per
  * version, then one per case, under kind,name,symbol,optional,group,shape,
- * sampled,bytes. */
+ * sampled,bytes,emulated (1: the CPU emulation runs it). */
 static void list_chapter_csv(const mw_chapter *ch)
 {
-    printf("kind,name,symbol,optional,group,shape,sampled,bytes\n");
+    printf("kind,name,symbol,optional,group,shape,sampled,bytes,emulated\n");
     for (int v = 0; v < ch->nversions; v++) {
         printf("version,");
         mw_csv_write_field(stdout, ch->versions[v].file);
         putchar(',');
         mw_csv_write_field(stdout, ch->versions[v].symbol);
-        printf(",%d,,,,\n", ch->versions[v].optional);
+        printf(",%d,,,,,\n", ch->versions[v].optional);
     }
     for (int c = 0; c < ch->ncases; c++) {
         char shape[160];
@@ -154,7 +168,8 @@ static void list_chapter_csv(const mw_chapter *ch)
         mw_csv_write_field(stdout, ch->cases[c].group);
         putchar(',');
         mw_csv_write_field(stdout, shape);
-        printf(",%d,%zu\n", ch->cases[c].sampled, case_bytes_most(ch, &ch->cases[c]));
+        printf(",%d,%zu,%d\n", ch->cases[c].sampled, case_bytes_most(ch, &ch->cases[c]),
+               case_emulated(ch, &ch->cases[c]));
     }
 }
 
@@ -168,8 +183,9 @@ static void list_chapter(const mw_chapter *ch)
     for (int c = 0; c < ch->ncases; c++) {
         char shape[160];
         ch->describe(&ch->cases[c], shape, sizeof shape);
-        printf("  %-8s %s%s\n", ch->cases[c].group, shape,
-               ch->cases[c].sampled ? " (sampled check)" : "");
+        printf("  %-8s %s%s%s\n", ch->cases[c].group, shape,
+               ch->cases[c].sampled ? " (sampled check)" : "",
+               case_emulated(ch, &ch->cases[c]) ? "" : " (GPU only: past the emulation's budget)");
     }
 }
 
@@ -341,6 +357,11 @@ int main(int argc, char **argv)
             return 2;
         }
         return mw_cmd_perf(ch, &bench, perf_size, perf_out);
+    }
+    if (mw_gpu_emulated() && (strcmp(cmd, "bench") == 0 || strcmp(cmd, "traffic") == 0)) {
+        printf("%s: needs a GPU: the CPU emulation checks results, it times nothing and "
+               "moves no DRAM bytes (make check runs on it)\n", cmd);
+        return 77;
     }
     if (strcmp(cmd, "bench") == 0)
         return mw_cmd_bench(ch, &bench);

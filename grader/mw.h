@@ -279,6 +279,11 @@ typedef struct mw_chapter {
      * once (after prepare_reference, where there is one): a check then
      * computes the references it compares on every core. 0: one thread. */
     int reference_threads;
+
+    /* Optional: the most work a case may have to run on the CPU emulation
+     * (grader/emulation.h: model FLOPs plus the elements of its buffers);
+     * larger cases are skipped there, saying so. 0: MW_EMULATION_BUDGET. */
+    double emulation_budget;
 } mw_chapter;
 
 /* The width of the version column in a chapter's listings and check lines:

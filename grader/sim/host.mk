@@ -46,6 +46,8 @@ sim_kernel = $(if $(SIM_SIMCC_DEP), \
     $(Q)$(SIM_SIMCC) $(1) $(2:.o=.cpp) && $(SIM_CXX) $(SIM_KFLAGS) $(3) -c $(2:.o=.cpp) -o $(2), \
     @echo "$(1): $(SIM_NO_SIMCC)" >&2; exit 2)
 
+sim_so = $(call sim_kernel,$(1),$(2:.so=.o),$(3)) && $(SIM_CXX) -shared -o $(2) $(2:.so=.o)
+
 $(BUILD)/sim/grader/device.cu.o: grader/device.cu $(SIM_SIMCC_DEP)
 	$(call say,SIMCC,$@)
 	@mkdir -p $(@D)
@@ -77,6 +79,19 @@ $(BUILD)/sim/$(1)/mw-chapter: $$($(1)_SIM_OBJS) $(SIM_GRADER_OBJS) $(BUILD)/sim/
 	$$(call say,LINK,$$@)
 	$(Q)$$(CC) -rdynamic -o $$@ $$(filter %.o,$$^) -Wl,--whole-archive $(BUILD)/sim/libmwsim.a \
 	    -Wl,--no-whole-archive $(SIM_HOST_LDLIBS)
+
+# A kernel version for the emulation: rewritten, compiled, and linked as a
+# shared library whose emulation symbols (cudaMalloc, mw_sim_*, __tsan_*)
+# stay undefined: the mw-chapter that loads it exports them.
+$(BUILD)/sim/exercises/$(1)/%.so: exercises/$(1)/%.cu $$(SIM_SIMCC_DEP)
+	$$(call say,SIMCC,$$@)
+	@mkdir -p $$(@D)
+	$$(call sim_so,$$<,$$@,-Ichapters/$(1) -Igrader)
+
+$(BUILD)/sim/solutions/$(1)/%.so: solutions/$(1)/%.cu $$(SIM_SIMCC_DEP)
+	$$(call say,SIMCC,$$@)
+	@mkdir -p $$(@D)
+	$$(call sim_so,$$<,$$@,-Ichapters/$(1) -Igrader)
 
 # The C objects alone, which build without the other parts of the emulation.
 $(BUILD)/sim/$(1)/c-objects: $$(filter-out %.cu.o,$$($(1)_SIM_OBJS)) $(BUILD)/sim/$(1)/folder.o
