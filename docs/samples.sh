@@ -102,7 +102,7 @@ capture_check_todo() {
     make -s --no-print-directory check CH=01 SEED=123456789 2>&1
 }
 capture_check_no_gpu() {
-    make -s --no-print-directory check CH=01 SEED=123456789 2>&1
+    make -s --no-print-directory check CH=01 SIM=0 SEED=123456789 2>&1
 }
 capture_dist() {
     # Written into the scratch folder, named as make dist names it.

@@ -6,7 +6,8 @@ double mw_emulation_work(const mw_chapter *ch, const mw_case *c, size_t workspac
 {
     double read = 0, write = 0, flops = 0;
     ch->model(c, &read, &write, &flops);
-    return flops + (double)mw_case_bytes(ch, c) / 4 + (double)workspace_floats;
+    double extra = ch->emulation_work ? ch->emulation_work(c) : 0;
+    return flops + (double)mw_case_bytes(ch, c) / 4 + (double)workspace_floats + extra;
 }
 
 double mw_emulation_budget(const mw_chapter *ch)

@@ -284,6 +284,11 @@ typedef struct mw_chapter {
      * (grader/emulation.h: model FLOPs plus the elements of its buffers);
      * larger cases are skipped there, saying so. 0: MW_EMULATION_BUDGET. */
     double emulation_budget;
+    /* Optional: work the default measure misses, added to it: the
+     * emulation's time follows the threads a kernel runs and the barriers
+     * they meet, which FLOPs and bytes do not tell when a chapter's kernels
+     * launch a block per row whatever its length (chapter 04). NULL: none. */
+    double (*emulation_work)(const struct mw_case *c);
 } mw_chapter;
 
 /* The width of the version column in a chapter's listings and check lines:
