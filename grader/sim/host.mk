@@ -54,8 +54,22 @@ $(BUILD)/sim/grader/device.cu.o: grader/device.cu $(SIM_SIMCC_DEP)
 	$(call sim_kernel,$<,$@,-Igrader)
 
 define sim_chapter_rules
+# The student edition ships a chapter's own kernels compiled for GPUs alone
+# (chapters/NN/X.cu.o without X.cu: grader/mk/dist.sh). The emulation links,
+# for each launcher such an object defines (its unmangled global functions),
+# a stand-in that returns cudaErrorNotSupported: only the bench calls them,
+# and the bench needs a GPU.
+$(1)_SIM_SHIPPED := $$($(1)_SHIPPED:chapters/$(1)/%.cu.o=$(BUILD)/sim/$(1)/%.gpu-only.o)
 $(1)_SIM_OBJS := $$(patsubst chapters/$(1)/%.c,$(BUILD)/sim/$(1)/%.o,$$($(1)_C)) \
-                 $$(patsubst chapters/$(1)/%.cu,$(BUILD)/sim/$(1)/%.cu.o,$$($(1)_CU))
+                 $$(patsubst chapters/$(1)/%.cu,$(BUILD)/sim/$(1)/%.cu.o,$$($(1)_CU)) \
+                 $$($(1)_SIM_SHIPPED)
+
+$(BUILD)/sim/$(1)/%.gpu-only.o: chapters/$(1)/%.cu.o
+	$$(call say,STUB,$$@)
+	@mkdir -p $$(@D)
+	$(Q)nm -g --defined-only $$< | awk '$$$$2 == "T" && $$$$3 !~ /^(_Z|__)/ { \
+	    printf "int %s(void) { return 801; /* cudaErrorNotSupported */ }\n", $$$$3 }' >$$(@:.o=.c)
+	$(Q)$$(CC) $$(SIM_HOST_CFLAGS) -c $$(@:.o=.c) -o $$@
 
 $(BUILD)/sim/$(1)/%.o: chapters/$(1)/%.c
 	$$(call say,CC,$$@)
