@@ -60,7 +60,7 @@ have_gpu() { build/01-vector-add/mw-chapter info >/dev/null 2>&1; }
 # the build lines make prints (`  NVCC    build/...`), which only a tree
 # not built yet shows, left out.
 normalise() {
-    sed -E -e '/^  (CC|CXX|AR|LINK|NVCC|SIMCC) +[^ ]/d' -e "s|$1/|/path/to/|g" -e "s|$root|/path/to/memwall|g" \
+    sed -E -e '/^  (CC|CXX|AR|LINK|NVCC|SIMCC|STUB) +[^ ]/d' -e "s|$1/|/path/to/|g" -e "s|$root|/path/to/memwall|g" \
         -e "s|${TMPDIR:-/tmp}/[A-Za-z0-9._-]+|/tmp/XXXXXX|g" \
         -e 's/Makefile:[0-9]+:/Makefile:NNN:/g'
 }
@@ -121,8 +121,6 @@ capture_check_emulated_race() {
         --timeout 30 --version 02 --seed 7 --quick-sanitize 2>&1 | excerpt
 }
 capture_check_no_gpu() {
-    # SIM=0: the GPU asked for where there is none (without it, make check
-    # runs on the CPU emulation there).
     make -s --no-print-directory check CH=01 SIM=0 SEED=123456789 2>&1
 }
 capture_dist() {
