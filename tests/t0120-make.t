@@ -10,7 +10,7 @@ for word in check bench traffic plot sanitize roofs test clean 'CH=' 'SRC=' 'EX=
 done
 
 for name in 01 1 01-vector-add vector-add; do
-    out=$(make --no-print-directory -n check CH=$name 2>&1)
+    out=$(make --no-print-directory -n check CH=$name SIM=0 2>&1)
     printf '%s' "$out" | grep -q -- '--lib-dir build/exercises/01-vector-add'
     ok $? "CH=$name names chapter 01-vector-add"
 done
@@ -29,12 +29,22 @@ out=$(make --no-print-directory -n check CH=01 SRC=answers 2>&1)
 printf '%s' "$out" | grep -q 'SRC must be exercises or solutions'
 ok $? "a wrong SRC is named"
 
-out=$(make --no-print-directory -n check CH=01 SRC=solutions EX=02 SEED=7 TIMEOUT=9 2>&1)
+out=$(make --no-print-directory -n check CH=01 SRC=solutions EX=02 SEED=7 TIMEOUT=9 SIM=0 2>&1)
 printf '%s' "$out" | grep -q -- '--lib-dir build/solutions/01-vector-add' &&
     printf '%s' "$out" | grep -q -- '--version 02' &&
     printf '%s' "$out" | grep -q -- '--seed 7' &&
     printf '%s' "$out" | grep -q -- '--timeout 9'
 ok $? "SRC, EX, SEED and TIMEOUT reach the grader"
+
+# SIM=1: the CPU emulation's program and libraries (grader/sim/host.mk);
+# SIM is 0 or 1.
+sim=$(make --no-print-directory -n check CH=01 SRC=solutions EX=02 SIM=1 2>&1)
+printf '%s' "$sim" | grep -q -- 'build/sim/01-vector-add/mw-chapter check --lib-dir build/sim/solutions/01-vector-add' &&
+    printf '%s' "$sim" | grep -q -- '--version 02'
+ok $? "SIM=1 checks on the CPU emulation (build/sim/)"
+sim=$(make --no-print-directory -n check CH=01 SIM=2 2>&1)
+[ $? -ne 0 ] && printf '%s' "$sim" | grep -q "SIM must be 1 (the CPU emulation) or 0 (the GPU), not '2'"
+ok $? "SIM=2 is refused with the reason"
 printf '%s' "$out" | grep -q -- '--quick-sanitize'
 ok $? "make check ends with the sanitizer step (--quick-sanitize)"
 out=$(make --no-print-directory -n check CH=01 SANITIZE=0 2>&1)
@@ -81,14 +91,18 @@ ok "$([ $rc -eq 2 ] && printf '%s' "$out" | grep -q '01_naive 02_fast' && echo 0
 bad=
 for ch in $(chapters); do
     list=$(build/$ch/mw-chapter list --csv 2>&1) || bad="$bad $ch(exit)"
-    [ "$(printf '%s\n' "$list" | head -n 1)" = kind,name,symbol,optional,group,shape,sampled,bytes ] ||
+    [ "$(printf '%s\n' "$list" | head -n 1)" = kind,name,symbol,optional,group,shape,sampled,bytes,emulated ] ||
         bad="$bad $ch(header)"
-    printf '%s\n' "$list" | awk -F, 'NR > 1 && $1 == "case" && !($NF ~ /^[1-9][0-9]*$/) { exit 1 }' ||
+    printf '%s\n' "$list" | awk -F, 'NR > 1 && $1 == "case" && !($(NF - 1) ~ /^[1-9][0-9]*$/) { exit 1 }' ||
         bad="$bad $ch(bytes)"
+    printf '%s\n' "$list" | awk -F, 'NR > 1 && $1 == "case" && !($NF ~ /^[01]$/) { exit 1 }' ||
+        bad="$bad $ch(emulated)"
 done
 ok "$([ -z "$bad" ] && echo 0 || echo 1)" "list --csv: the documented header, and every case's bytes${bad:+ (not:$bad)}"
 build/01-vector-add/mw-chapter list --csv | grep -q -F '(a and b one buffer)' &&
-    build/01-vector-add/mw-chapter list --csv | grep -F '(a and b one buffer)' | grep -q ',68719607872$'
-ok $? "list --csv: chapter 01's 2^33 case counts its shared input once: 2 x (2^33 + 8 + 2 x 8192) floats"
+    build/01-vector-add/mw-chapter list --csv | grep -F '(a and b one buffer)' | grep -q ',68719607872,0$'
+ok $? "list --csv: chapter 01's 2^33 case counts its shared input once: 2 x (2^33 + 8 + 2 x 8192) floats; a GPU alone runs it"
+build/01-vector-add/mw-chapter list --csv | grep -F ',n=1,' | grep -q ',1$'
+ok $? "list --csv: chapter 01's n = 1 case runs on the emulation too"
 
 done_testing

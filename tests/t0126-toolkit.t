@@ -51,7 +51,7 @@ printf '%s' "$out" | grep -q -E "(^|[ '])nvcc -O3"
 ok $? "an nvcc on the PATH comes first, by its name"
 
 # No toolkit anywhere.
-for goal in build "check CH=01" "bench CH=01" "sanitize CH=01" "grade-build CH=01" test test-full roofs "$so"; do
+for goal in build "check CH=01 SIM=0" "bench CH=01" "sanitize CH=01" "grade-build CH=01" test test-full roofs "$so"; do
     # shellcheck disable=SC2086
     out=$(m -n $goal CUDA_HOME="$scratch/none")
     rc=$?
@@ -60,6 +60,15 @@ for goal in build "check CH=01" "bench CH=01" "sanitize CH=01" "grade-build CH=0
         printf '%s' "$out" | grep -q 'put its bin/ on the PATH' && printf '%s' "$out" | grep -q 'NVCC='
     ok $? "no nvcc: make $goal stops with one line saying how to fix it (exit $rc)"
 done
+# The CPU emulation needs no toolkit: make check SIM=1 builds with the host
+# compiler alone.
+out=$(m -n check CH=01 SIM=1 CUDA_HOME="$scratch/none")
+ok $? "no nvcc: make check CH=01 SIM=1 goes on, on the CPU emulation"
+printf '%s' "$out" | grep -q -- '--lib-dir build/sim/exercises/01-vector-add' &&
+    ! printf '%s' "$out" | grep -q 'nvcc'
+ok $? "and runs build/sim/'s program and libraries, with no nvcc"
+printf '%s\n' "$out" | grep nvcc | head -n 3 | diag
+
 out=$(m build CUDA_HOME="$scratch/none" V=1)
 ! printf '%s' "$out" | grep -q -E '^(gcc|nvcc|mkdir) '
 ok $? "and it compiles nothing first"
