@@ -42,6 +42,7 @@ samples() {
 check-wrong-alignment gpu README.md code
 check-no-gpu nogpu docs/troubleshooting.md code
 check-todo gpu docs/troubleshooting.md code
+check-emulated-race any docs/emulation.md code slow
 dist any docs/instructors.md code
 hidden-cases-bad any docs/instructors.md code
 grade-no-submission any docs/instructors.md code
@@ -59,7 +60,7 @@ have_gpu() { build/01-vector-add/mw-chapter info >/dev/null 2>&1; }
 # the build lines make prints (`  NVCC    build/...`), which only a tree
 # not built yet shows, left out.
 normalise() {
-    sed -E -e '/^  (CC|LINK|NVCC) +[^ ]/d' -e "s|$1/|/path/to/|g" -e "s|$root|/path/to/memwall|g" \
+    sed -E -e '/^  (CC|CXX|AR|LINK|NVCC|SIMCC|STUB) +[^ ]/d' -e "s|$1/|/path/to/|g" -e "s|$root|/path/to/memwall|g" \
         -e "s|${TMPDIR:-/tmp}/[A-Za-z0-9._-]+|/tmp/XXXXXX|g" \
         -e 's/Makefile:[0-9]+:/Makefile:NNN:/g'
 }
@@ -100,6 +101,24 @@ capture_check_todo() {
         return 2
     }
     make -s --no-print-directory check CH=01 SEED=123456789 2>&1
+}
+capture_check_emulated_race() {
+    # What `make check CH=03 EX=02 SEED=7 SIM=1` prints for chapter 03's
+    # tiled kernel without its second __syncthreads (the known-wrong
+    # submission missing-second-syncthreads) in exercises/03-matmul: the
+    # Makefile's check recipe on the emulation, on a library that mw-simcc
+    # and the emulation's flags build from the known-wrong file, as
+    # grader/sim/host.mk builds one.
+    make -s --no-print-directory build/sim/03-matmul/mw-chapter build/sim/tools/mw-simcc \
+        >/dev/null || return 2
+    kflags=$(make -s --no-print-directory print-sim-kflags) || return 2
+    mkdir -p "$1/lib" || return 2
+    build/sim/tools/mw-simcc tests/wrong/03-matmul/missing-second-syncthreads/02_tiled.cu \
+        "$1/lib/02_tiled.cpp" &&
+        g++ $kflags -Ichapters/03-matmul -Igrader -c "$1/lib/02_tiled.cpp" -o "$1/lib/02_tiled.o" &&
+        g++ -shared -o "$1/lib/02_tiled.so" "$1/lib/02_tiled.o" || return 2
+    build/sim/03-matmul/mw-chapter check --lib-dir "$1/lib" --label exercises/03-matmul \
+        --timeout 30 --version 02 --seed 7 --quick-sanitize 2>&1 | excerpt
 }
 capture_check_no_gpu() {
     make -s --no-print-directory check CH=01 SIM=0 SEED=123456789 2>&1
