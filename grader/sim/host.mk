@@ -117,7 +117,7 @@ $(foreach ch,$(CHAPTERS),$(eval $(call sim_chapter_rules,$(ch))))
 sim-host-c-objects: $(filter-out %.cu.o,$(SIM_GRADER_OBJS)) \
                     $(foreach ch,$(CHAPTERS),$(BUILD)/sim/$(ch)/c-objects)
 
-$(BUILD)/sim/tests/host_api: tests/unit/sim/host_api.c grader/sim/host.c \
+$(BUILD)/sim/tests/host_api: tests/unit/sim/host_api.c grader/sim/host.c grader/sim/device.c \
                              tests/unit/sim/standin/host/run_grid.c
 	$(call say,CC,$@)
 	@mkdir -p $(@D)

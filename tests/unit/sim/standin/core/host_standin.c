@@ -1,6 +1,6 @@
 /* host_standin.c: stand-ins for host.c's functions (and ptx.c's
  * mw_sim_ptx_thread_done) for the core's unit tests, which link libmwsim's
- * core alone: the emulated device's numbers, a small region table, the last
+ * core alone (and device.c, the emulated device): a small region table, the last
  * error, and a launch that runs its grid at once. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,27 +8,6 @@
 
 #include "sim.h"
 #include "standin.h"
-
-static const mw_sim_device device = {
-    .name = "memwall CPU emulation",
-    .cc_major = 9,
-    .cc_minor = 0,
-    .sms = 4,
-    .max_threads_per_block = 1024,
-    .max_threads_per_sm = 2048,
-    .max_blocks_per_sm = 32,
-    .max_grid = {2147483647u, 65535u, 65535u},
-    .max_block = {1024u, 1024u, 64u},
-    .smem_default = 48 * 1024,
-    .smem_optin = 227 * 1024,
-    .smem_per_sm = 228 * 1024,
-    .l2_bytes = 50u << 20,
-};
-
-const mw_sim_device *mw_sim_device_get(void)
-{
-    return &device;
-}
 
 /* What cudaFuncSetAttribute(MaxDynamicSharedMemorySize) would have set. */
 enum { MAX_OPTIN = 16 };
@@ -52,7 +31,7 @@ size_t mw_sim_func_max_dynamic_smem(const void *func)
     for (int i = 0; i < MAX_OPTIN && optin[i].func; ++i)
         if (optin[i].func == func)
             return optin[i].bytes;
-    return device.smem_default;
+    return mw_sim_device_get()->smem_default;
 }
 
 static cudaError_t last_error, sticky_error;
