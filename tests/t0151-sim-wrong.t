@@ -27,12 +27,24 @@ out=$($MAKE_Q build/sim/tools/mw-simcc $(for ch in $chapter_list; do
 done) 2>&1)
 ok $? "the emulation's chapter programs build" || { diag <<<"$out"; done_testing; exit; }
 
+# Every check below is a program of its own on one core: they run as many
+# at a time as there are cores (each one's output to NAME.out, its exit
+# status to NAME.rc), then are judged one at a time.
+run_all() { # run_all LIST: lines "NAME COMMAND..."
+    xargs -P "$(nproc 2>/dev/null || echo 2)" -L 1 sh -c \
+        'name=$1; shift; "$@" >"$name.out" 2>&1; echo $? >"$name.rc"' sh <"$1"
+}
+
 # (a) The references, every version, as a student runs make check.
 for ch in $chapter_list; do
-    out=$($MAKE_Q check CH="$ch" SIM=1 SRC=solutions SEED=$SEED 2>&1)
-    rc=$?
+    echo "$scratch/ref-$ch make -s --no-print-directory check CH=$ch SIM=1 SRC=solutions SEED=$SEED"
+done >"$scratch/refs"
+run_all "$scratch/refs"
+for ch in $chapter_list; do
+    out=$(cat "$scratch/ref-$ch.out")
+    rc=$(cat "$scratch/ref-$ch.rc")
     last=$(tail -n 1 <<<"$out")
-    [ $rc = 0 ] && grep -q -E '^[1-9][0-9]* passed, 0 failed' <<<"$last"
+    [ "$rc" = 0 ] && grep -q -E '^[1-9][0-9]* passed, 0 failed' <<<"$last"
     ok $? "$ch: every reference passes every emulated case ($last)" ||
         grep -v '^  PASS' <<<"$out" | head -n 40 | diag
 done
@@ -45,6 +57,15 @@ for dir in $wrong_dirs; do
     echo "$ch $src $scratch/$ch-$(basename "$dir")"
 done >"$scratch/list"
 build_sim_libs "$scratch/list"
+for dir in $wrong_dirs; do
+    ch=$(basename "$(dirname "$dir")")
+    lib=$scratch/$ch-$(basename "$dir")
+    built "$lib" || continue
+    timeout=$(field timeout "$dir/expect")
+    echo "$lib.check build/sim/$ch/mw-chapter check --lib-dir $lib --version $(field version "$dir/expect")" \
+        "--timeout ${timeout:-30} --seed 7"
+done >"$scratch/checks"
+run_all "$scratch/checks"
 
 gpu_only=()
 for dir in $wrong_dirs; do
@@ -72,10 +93,8 @@ for dir in $wrong_dirs; do
         tail -n 10 "$lib.log" | diag
         continue
     fi
-    timeout=$(field timeout "$expect")
-    out=$(build/sim/"$ch"/mw-chapter check --lib-dir "$lib" \
-        --version "$(field version "$expect")" --timeout "${timeout:-30}" --seed 7 2>&1)
-    rc=$?
+    out=$(cat "$lib.check.out")
+    rc=$(cat "$lib.check.rc")
     if [ -n "$reason" ]; then
         gpu_only+=("$ch/$name: $reason")
         [ $rc = 0 ]
