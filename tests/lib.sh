@@ -183,3 +183,33 @@ traffic_value() {
     awk -F, -v k="$2" -v i="$3" -v n="$4" 'NR > 1 && $2 == i && $4 == n && $12 == "ncu" {
         print k == "ratio" ? ($8 + $9) / ($6 + $7) : $8 + $9 }' "$1" 2>/dev/null
 }
+
+# The CPU emulation (grader/sim/): its compiler and flags, as the build
+# has them (grader/sim/sim.mk), for the steps of host.mk's sim_so.
+sim_flags() {
+    local v
+    for v in SIM_CXX SIM_KFLAGS; do
+        make -s --no-print-directory --eval 'print-%: ; @echo $($*)' "print-$v"
+    done
+}
+# build_sim_lib CHAPTER SOURCE.cu OUTDIR: one kernel file for the emulation,
+# as host.mk's sim_so builds it: rewritten by mw-simcc, compiled, linked
+# into OUTDIR/<version>.so. Needs build/sim/tools/mw-simcc and SIM_CXX and
+# SIM_KFLAGS set (sim_flags).
+build_sim_lib() {
+    local ch=$1 src=$2 out=$3 base
+    base=$out/$(basename "${2%.cu}")
+    mkdir -p "$out" && build/sim/tools/mw-simcc "$src" "$base.cpp" &&
+        $SIM_CXX $SIM_KFLAGS -Ichapters/"$ch" -Igrader -c "$base.cpp" -o "$base.o" &&
+        $SIM_CXX -shared -o "$base.so" "$base.o"
+}
+# build_sim_libs LIST: build_sim_lib for each line "CHAPTER SOURCE.cu
+# OUTDIR" of LIST, as many at a time as there are cores; OUTDIR.log and
+# OUTDIR.rc as build_libs writes them (built reads them).
+build_sim_libs() {
+    local flags
+    flags=$(sim_flags) || return 1
+    SIM_CXX=$(printf '%s\n' "$flags" | sed -n 1p) SIM_KFLAGS=$(printf '%s\n' "$flags" | sed -n 2p) \
+        MW_LIB_SH=tests/lib.sh xargs -P "$(nproc 2>/dev/null || echo 2)" -L 1 bash -c \
+        '. "$MW_LIB_SH"; build_sim_lib "$@" >"$3.log" 2>&1; echo $? >"$3.rc"' sh <"$1"
+}

@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# The CPU tier (grader/sim/) end to end, a sample small enough for the fast
+# tier (t0151 runs all of it): make check SIM=1 on a reference version, its
+# result lines marked emulated and the cases past the chapter's budget
+# skipped with that reason; the exit codes 0, 1, 2 and 77; one known-wrong
+# of each fault class the emulation reports, rejected with its detail line
+# (block, thread, kernel, file:line); bench still needs a GPU. The
+# known-wrongs run on their smallest cases (--smallest-first), which is
+# where each of these shows.
+. tests/lib.sh
+skip_all_unless_full_tree
+command -v "$(make -s --no-print-directory --eval 'print-%: ; @echo $($*)' print-SIM_CXX)" \
+    >/dev/null 2>&1 || skip_all "g++ not installed: the emulation compiles kernel files with it"
+[ -d tests/wrong ] || skip_all "no tests/wrong/ here (the student edition leaves it out)"
+
+MAKE_Q="make -s --no-print-directory"
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+
+# A fault's detail line: the fault's phrase, then where it happened.
+fault_line() { # fault_line PHRASE <OUTPUT
+    grep -E "block \([0-9]+,[0-9]+,[0-9]+\), thread \([0-9]+,[0-9]+,[0-9]+\), kernel [A-Za-z_0-9]+: .*$1.*\.cu:[0-9]+"
+}
+
+# Known-wrongs, one of each fault class: folder, phrase, the number of its
+# smallest cases to run.
+faults="03-matmul/no-bounds-check|out-of-bounds read of 4 bytes|6
+01-vector-add/assumes-alignment|misaligned read of 16 bytes|20
+03-matmul/missing-second-syncthreads|shared-memory race on As|6
+04-softmax/reduce-skips-warp-0|read of shared memory no thread of the block wrote: shared|3"
+wrong_answer="01-vector-add/writes-half|elements wrong|6"
+
+# Built side by side while nothing else runs.
+out=$($MAKE_Q build/sim/tools/mw-simcc build/sim/01-vector-add/mw-chapter \
+    build/sim/03-matmul/mw-chapter build/sim/04-softmax/mw-chapter 2>&1)
+ok $? "the emulation's chapter programs build" || { diag <<<"$out"; done_testing; exit; }
+printf '%s\n' "$faults" "$wrong_answer" | while IFS='|' read -r dir _ _; do
+    src=$(wrong_source "tests/wrong/$dir" "$scratch/derived") &&
+        echo "${dir%%/*} $src $scratch/${dir/\//-}"
+done >"$scratch/list"
+build_sim_libs "$scratch/list"
+
+# A reference version through make check: every emulated case passes, the
+# rest are skipped with the budget's reason, and every result line says so.
+out=$($MAKE_Q check CH=01 SIM=1 SRC=solutions EX=01 SEED=7 2>&1)
+ok $? "make check CH=01 SIM=1 SRC=solutions EX=01: exit 0" || diag <<<"$out"
+results=$(grep -E '^  (PASS|FAIL|ERROR|SKIP) ' <<<"$out")
+[ -n "$results" ] && ! grep -v -F '(emulated)' <<<"$results"
+ok $? "every result line says (emulated)"
+grep -q -E '^  SKIP .*past the emulation.s budget \(.* allowed\): a GPU runs it' <<<"$out"
+ok $? "a case past the budget is skipped, saying so"
+budget_skips=$(grep -c -F "past the emulation's budget" <<<"$results")
+gpu_only=$(build/sim/01-vector-add/mw-chapter list | grep -c -F 'GPU only: past the emulation')
+[ "$budget_skips" -gt 0 ] && [ "$gpu_only" -gt 0 ]
+ok $? "list marks cases GPU only ($gpu_only) as check skips them ($budget_skips for one version)"
+grep -q -E '^[1-9][0-9]* passed, 0 failed, [1-9][0-9]* skipped$' <<<"$(tail -n 1 <<<"$out")"
+ok $? "the last line counts passes and skips, no failure: $(tail -n 1 <<<"$out")"
+
+# The skeleton: not implemented, 77.
+out=$($MAKE_Q check CH=01 SIM=1 EX=01 SEED=7 2>&1)
+rc=$(sed -n 's/.*Error \([0-9]*\)$/\1/p' <<<"$out" | tail -n 1)
+[ "$rc" = 77 ] && grep -q -F 'not implemented yet' <<<"$out"
+ok $? "make check CH=01 SIM=1 EX=01 on the skeleton: Error 77, not implemented (got ${rc:-0})" ||
+    diag <<<"$out"
+
+# run_wrong DIR PHRASE N: exit status and output of DIR's known-wrong on
+# its N smallest cases.
+run_wrong() {
+    local ch=${1%%/*} lib=$scratch/${1/\//-} version
+    version=$(sed -n 's/^version: *//p' "tests/wrong/$1/expect")
+    if ! built "$lib"; then
+        echo "not built"
+        tail -n 5 "$lib.log"
+        return 99
+    fi
+    build/sim/"$ch"/mw-chapter check --lib-dir "$lib" --version "$version" --seed 7 \
+        --timeout 30 --smallest-first --first-cases "$3" 2>&1
+}
+
+IFS='|' read -r dir phrase n <<<"$wrong_answer"
+out=$(run_wrong "$dir" "$phrase" "$n")
+rc=$?
+[ $rc = 1 ] && grep -q -F "$phrase" <<<"$out"
+ok $? "$dir: a wrong answer, exit 1, '$phrase' (got $rc)" || diag <<<"$out"
+
+while IFS='|' read -r dir phrase n; do
+    out=$(run_wrong "$dir" "$phrase" "$n")
+    rc=$?
+    ok $((rc != 2)) "$dir: a kernel fault, exit 2 (got $rc)" || grep -v '^  PASS' <<<"$out" | head -n 20 | diag
+    fault_line "$phrase" <<<"$out" >/dev/null
+    ok $? "$dir: a detail line '$phrase' with block, thread, kernel and file:line" ||
+        grep -v '^  PASS' <<<"$out" | head -n 20 | diag
+done <<<"$faults"
+
+# bench times a GPU: on the emulation it refuses, saying why; and without
+# SIM=1 make bench runs the GPU's program, never the emulation's.
+out=$(build/sim/01-vector-add/mw-chapter bench --results "$scratch/results" 2>&1)
+rc=$?
+[ $rc = 77 ] && grep -q -F 'needs a GPU' <<<"$out"
+ok $? "the emulation's bench refuses with 77, needs a GPU (got $rc)" || diag <<<"$out"
+if have_gpu; then
+    skip "make bench without SIM=1 here runs on this GPU"
+else
+    cmd=$($MAKE_Q -n bench CH=01 2>&1 | grep -E 'mw-chapter bench' | tail -n 1)
+    grep -q -E '^build/01-vector-add/mw-chapter bench ' <<<"$cmd"
+    ok $? "make bench CH=01 (no SIM) runs the GPU program: $cmd"
+fi
+
+done_testing
