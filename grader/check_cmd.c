@@ -386,6 +386,22 @@ static int launch_once(checker *k, void *fn, const mw_case *c, mw_views *v, cons
     return -1;
 }
 
+/* On the emulation, whether job j's case is past the chapter's budget;
+ * then `why` says so, with the numbers. */
+static int past_emulation_budget(const checker *k, const job *j, char *why, size_t len)
+{
+    if (!mw_gpu_emulated())
+        return 0;
+    mw_case c = mw_case_for(&k->ch->cases[j->kase], k->ch->versions[j->version].op);
+    const mw_version *ver = &k->ch->versions[j->version];
+    double work = mw_emulation_work(k->ch, &c, ver->workspace ? ver->workspace(&c) : 0);
+    if (work <= mw_emulation_budget(k->ch))
+        return 0;
+    snprintf(why, len, "past the emulation's budget (%.3g units of work, %.3g allowed): a GPU runs it",
+             work, mw_emulation_budget(k->ch));
+    return 1;
+}
+
 static job_result run_job(checker *k, int jnum, mw_loaded *lib)
 {
     const job *j = &k->jobs[jnum];
@@ -406,10 +422,9 @@ static job_result run_job(checker *k, int jnum, mw_loaded *lib)
     }
     const mw_version *ver = &k->ch->versions[j->version];
     size_t ws = ver->workspace ? ver->workspace(c) : 0;
-    if (mw_gpu_emulated() && mw_emulation_work(k->ch, c, ws) > mw_emulation_budget(k->ch)) {
-        report(k, "L   %-5s %s: past the emulation's budget (%.3g units of work, %.3g allowed): "
-                  "a GPU runs it", status_word[ST_SKIP], label, mw_emulation_work(k->ch, c, ws),
-               mw_emulation_budget(k->ch));
+    char why[160];
+    if (past_emulation_budget(k, j, why, sizeof why)) {
+        report(k, "L   %-5s %s: %s", status_word[ST_SKIP], label, why);
         report(k, "R %d %d", jnum, ST_SKIP);
         res.status = ST_SKIP;
         return res;
@@ -648,6 +663,13 @@ static int after_timeout(const checker *k, tally *t, int jnum)
              "as well",
              timeout_prefix, TIMEOUTS_IN_A_ROW);
     for (; next < k->njobs && k->jobs[next].version == version; next++) {
+        char skip[160], label[256];
+        if (past_emulation_budget(k, &k->jobs[next], skip, sizeof skip)) {
+            case_label(k, &k->jobs[next], label, sizeof label);
+            printf("  %-5s %s: %s\n", status_word[ST_SKIP], label, skip);
+            record(k, t, next, ST_SKIP);
+            continue;
+        }
         print_lost_job(k, t, next, why);
         record(k, t, next, ST_ERROR);
     }

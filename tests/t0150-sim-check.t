@@ -29,15 +29,32 @@ faults="03-matmul/no-bounds-check|out-of-bounds read of 4 bytes|6
 03-matmul/missing-second-syncthreads|shared-memory race on As|6
 04-softmax/reduce-skips-warp-0|read of shared memory no thread of the block wrote: shared|3"
 wrong_answer="01-vector-add/writes-half|elements wrong|6"
+# A kernel that spins on every case: after three timeouts in a row the
+# version's other cases are counted as timed out without running, except
+# those past the emulation's budget, which stay skipped for that reason.
+mkdir -p "$scratch/spins/01-vector-add/spins"
+echo "version: 01_naive" >"$scratch/spins/01-vector-add/spins/expect"
+cat >"$scratch/spins/01-vector-add/spins/one-change" <<'END'
+base: tests/wrong/01-vector-add/base/01_naive.cu
+-    size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
++    size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
++    volatile int spin = 1;
++    while (spin)
++        ;
+END
 
 # Built side by side while nothing else runs.
 out=$($MAKE_Q build/sim/tools/mw-simcc build/sim/01-vector-add/mw-chapter \
     build/sim/03-matmul/mw-chapter build/sim/04-softmax/mw-chapter 2>&1)
 ok $? "the emulation's chapter programs build" || { diag <<<"$out"; done_testing; exit; }
-printf '%s\n' "$faults" "$wrong_answer" | while IFS='|' read -r dir _ _; do
-    src=$(wrong_source "tests/wrong/$dir" "$scratch/derived") &&
-        echo "${dir%%/*} $src $scratch/${dir/\//-}"
-done >"$scratch/list"
+{
+    printf '%s\n' "$faults" "$wrong_answer" | while IFS='|' read -r dir _ _; do
+        src=$(wrong_source "tests/wrong/$dir" "$scratch/derived") &&
+            echo "${dir%%/*} $src $scratch/${dir/\//-}"
+    done
+    spins=$(wrong_source "$scratch/spins/01-vector-add/spins" "$scratch/derived") &&
+        echo "01-vector-add $spins $scratch/spins-lib"
+} >"$scratch/list"
 build_sim_libs "$scratch/list"
 
 # A reference version through make check: every emulated case passes, the
@@ -91,6 +108,16 @@ while IFS='|' read -r dir phrase n; do
     ok $? "$dir: a detail line '$phrase' with block, thread, kernel and file:line" ||
         grep -v '^  PASS' <<<"$out" | head -n 20 | diag
 done <<<"$faults"
+
+out=$(build/sim/01-vector-add/mw-chapter check --lib-dir "$scratch/spins-lib" --version 01_naive \
+    --seed 7 --timeout 1 2>&1)
+rc=$?
+timed_out=$(grep -c -E '^  ERROR ' <<<"$out")
+not_run=$(grep -c -F 'not run, counted as timed out' <<<"$out")
+budget=$(grep -c -E "^  SKIP .*past the emulation's budget" <<<"$out")
+[ $rc = 2 ] && [ "$not_run" -gt 0 ] && [ "$budget" -gt 0 ] && [ "$timed_out" = $((not_run + 3)) ]
+ok $? "a kernel that spins: exit 2, 3 timeouts, $not_run counted as timed out, $budget skipped past the budget (got $rc, $timed_out errors)" ||
+    grep -v '^  PASS' <<<"$out" | tail -n 20 | diag
 
 # bench times a GPU: on the emulation it refuses, saying why; and without
 # SIM=1 make bench runs the GPU's program, never the emulation's.
