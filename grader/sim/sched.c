@@ -227,12 +227,16 @@ static void barrier_try(mw_sim_block *b)
         if (!waiting && b->threads[i].state == MW_T_BARRIER)
             waiting = &b->threads[i];
     }
-    char at[512];
+    /* Named after a thread that waits, where the barrier is, not after
+     * the thread whose exit made the count final. */
+    char at[512], where[256], line[2048];
     mw_sim_pc_line(waiting->wait_pc, at, sizeof at);
-    mw_sim_kernel_fault(cudaErrorLaunchFailure,
-                        "barrier some threads of the block never reach: __syncthreads at %s waits "
-                        "for %d threads that exited, thread (%u,%u,%u) the first",
-                        at, b->exited, gone->idx.x, gone->idx.y, gone->idx.z);
+    mw_sim_where(where, sizeof where, waiting);
+    snprintf(line, sizeof line,
+             "%s: barrier some threads of the block never reach: __syncthreads at %s waits for %d "
+             "threads that exited, thread (%u,%u,%u) the first",
+             where, at, b->exited, gone->idx.x, gone->idx.y, gone->idx.z);
+    grid_abort(cudaErrorLaunchFailure, 1, line);
 }
 
 int mw_sim_syncthreads(int kind, int pred)

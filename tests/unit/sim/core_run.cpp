@@ -162,9 +162,10 @@ static void test_early_exit(void)
     char line[64];
     snprintf(line, sizeof line, "core_run.cpp:%d", early_exit_line);
     LAUNCH(early_exit, 1, 128, 0, out);
-    ok(fault_is(cudaErrorLaunchFailure, "never reach", line, "early_exit", "block (0,0,0)",
-                "thread (100,0,0)", (const char *)NULL),
-       "a barrier some threads never reach is reported");
+    ok(fault_is(cudaErrorLaunchFailure, "never reach", line,
+                "block (0,0,0), thread (0,0,0), kernel early_exit", "thread (100,0,0) the first",
+                (const char *)NULL),
+       "a barrier some threads never reach is reported, named after a thread that waits");
     standin_free(out);
 }
 
