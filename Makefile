@@ -293,7 +293,7 @@ endif
 
 # ---- what users run -------------------------------------------------------------
 
-.PHONY: help check bench traffic roofs plot sanitize skeletons test test-full build build-fast clean \
+.PHONY: help check bench bench-emulation traffic roofs plot sanitize skeletons test test-full build build-fast clean \
         grade-build tables lib grade dist
 
 help:
@@ -324,6 +324,7 @@ help:
 	@echo '  make test-full        every test (MW_TEST_LONG=1): what CI runs'
 	@echo '  make skeletons        regenerate exercises/ from solutions/'
 	@echo '  make tables           refresh the README tables from results/'
+	@echo '  make bench-emulation  time make check SIM=1 of the references, per chapter [CH=]'
 	@echo '  make build            build every chapter, exercise and solution'
 	@echo '  make build-fast       what make test builds: the chapters and the solutions'
 	@echo '  make grade-build CH=01   build one chapter'"'"'s grader and the versions make check runs'
@@ -482,6 +483,12 @@ skeletons: $(BUILD)/tools/mw-strip
 
 tables:
 	$(Q)sh plots/tables.sh
+
+# make bench-emulation [CH=NN]: make check SIM=1 of the reference solutions,
+# timed per chapter, into results/emulation/<cpu>_<N>cores/check-times.csv
+# (grader/mk/emulation-bench.sh; docs/emulation.md shows the table).
+bench-emulation:
+	$(Q)sh grader/mk/emulation-bench.sh $(CH)
 
 # Everything a test file needs to run on its own (prove tests/tNNNN-*.t):
 # the chapter programs, every version's library, the strip, batch and facts tools,

@@ -43,6 +43,14 @@ if grep -q '<!-- fig ' README.md; then
     done
     sh plots/figures.sh README.md "$@" && echo "  FIGURES README.md" || status=1
 fi
+# docs/emulation.md: how long make check takes on the CPU emulation, as
+# measured on the machine whose folder under results/emulation/ comes first
+# (EMULATION=<folder> for another).
+emu=results/emulation/${EMULATION:-$(ls results/emulation 2>/dev/null | head -n 1)}
+if grep -q '<!-- BEGIN table check-times -->' docs/emulation.md && [ -f "$emu/check-times.csv" ]; then
+    sh plots/lesson-table.sh docs/emulation.md check-times "$emu" >/dev/null &&
+        echo "  TABLE   docs/emulation.md (check-times)" || status=1
+fi
 # The README shows chapter 01's table.
 if grep -q '<!-- BEGIN bench-table -->' README.md && [ -f "results/$gpu/01-vector-add/bench.csv" ]; then
     sh plots/readme-table.sh README.md "results/$gpu/01-vector-add/bench.csv" && echo "  TABLE   README.md" || status=1
