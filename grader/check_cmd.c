@@ -476,6 +476,7 @@ static job_result run_job(checker *k, int jnum, mw_loaded *lib)
          * first call, synchronizing, which a capture forbids. */
         long long seen = -1;
         int forked = 0;
+        mw_gpu_schedule_run(run);
         if (launch_once(k, lib->fn, c, &v, label, jnum, &res, run == 1, &seen, &forked) != 0)
             goto done;
         if (run == 1)

@@ -16,6 +16,15 @@ void mw_gpu_schedule_seed(uint64_t seed)
 #endif
 }
 
+void mw_gpu_schedule_run(int run)
+{
+#ifdef MW_SIM
+    mw_sim_schedule_run(run);
+#else
+    (void)run;
+#endif
+}
+
 int mw_gpu_emulated(void)
 {
 #ifdef MW_SIM

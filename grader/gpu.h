@@ -79,6 +79,10 @@ cudaError_t mw_gpu_query_smem(int *dflt, int *optin);
  * emulation varies it on purpose between the runs of a case, and a seed
  * replays it (mw_sim_schedule_seed). */
 void mw_gpu_schedule_seed(uint64_t seed);
+/* The next kernels are run `run` of the case (0 or 1): on the emulation
+ * each of its grids runs in another order than in the other run
+ * (mw_sim_schedule_run); nothing on a GPU. */
+void mw_gpu_schedule_run(int run);
 /* 1 when the backend is the CPU emulation (grader/sim/): its results are
  * emulated, it runs the cases within the chapter's emulation budget, and
  * it times nothing. 0 on a GPU. */

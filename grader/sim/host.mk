@@ -14,8 +14,9 @@
 # build/sim/tests/host_api         host.c's unit tests, with the stand-in
 #                                  scheduler (tests/t0143-sim-host.t)
 #
-# The harness's kernels (grader/device.cu) and a chapter's (chapters/NN/*.cu)
-# are rewritten by mw-simcc, then compiled as C++ with $(SIM_KFLAGS).
+# A chapter's kernels (chapters/NN/*.cu) are rewritten by mw-simcc, then
+# compiled as C++ with $(SIM_KFLAGS); the harness's (grader/device.cu) are
+# replaced by plain loops, grader/device_emulated.c.
 #
 # SIM_STANDIN: a folder of stand-in headers searched after grader/sim/include,
 # for the tests while a header of another part of the emulation is missing.
@@ -28,7 +29,7 @@ SIM_HOST_LDLIBS := -lstdc++ -ldl -lm -lpthread
 # The chapter program's objects less cuBLAS's loader, and its main.
 SIM_GRADER_NAMES := $(filter-out cublas_lazy,$(GRADER_SHARED) $(MW_CHAPTER_PURE) \
                       $(MW_CHAPTER_CUDA)) main
-SIM_GRADER_OBJS  := $(SIM_GRADER_NAMES:%=$(BUILD)/sim/grader/%.o) $(BUILD)/sim/grader/device.cu.o
+SIM_GRADER_OBJS  := $(SIM_GRADER_NAMES:%=$(BUILD)/sim/grader/%.o) $(BUILD)/sim/grader/device_emulated.o
 
 $(BUILD)/sim/grader/%.o: grader/%.c
 	$(call say,CC,$@)
@@ -43,10 +44,12 @@ sim_kernel = $(Q)$(SIM_SIMCC) $(1) $(2:.o=.cpp) && $(SIM_CXX) $(SIM_KFLAGS) $(3)
 
 sim_so = $(call sim_kernel,$(1),$(2:.so=.o),$(3)) && $(SIM_CXX) -shared -o $(2) $(2:.so=.o)
 
-$(BUILD)/sim/grader/device.cu.o: grader/device.cu $(SIM_SIMCC_DEP)
-	$(call say,SIMCC,$@)
+# The harness's own kernels (grader/device.cu) as plain loops: trusted
+# code, run natively (grader/device_emulated.c says why).
+$(BUILD)/sim/grader/device_emulated.o: grader/device_emulated.c
+	$(call say,CC,$@)
 	@mkdir -p $(@D)
-	$(call sim_kernel,$<,$@,-Igrader)
+	$(Q)$(CC) $(SIM_HOST_CFLAGS) -c $< -o $@
 
 define sim_chapter_rules
 # The student edition ships a chapter's own kernels compiled for GPUs alone
@@ -112,6 +115,7 @@ $(foreach ch,$(CHAPTERS),$(eval $(call sim_chapter_rules,$(ch))))
 # build one at once. The full tier (t0151) grades every reference on it.
 sim_libs_of = $(patsubst %.cu,$(BUILD)/sim/%.so,$(wildcard $(1)/$(2)/*.cu))
 build build-fast: $(foreach ch,$(CHAPTERS),$(BUILD)/sim/$(ch)/mw-chapter) $(BUILD)/sim/tests/host_api \
+                  $(BUILD)/sim/tests/device_emulated \
                   $(call sim_libs_of,$(FAST_SRC),01-vector-add)
 build: $(foreach ch,$(CHAPTERS),$(call sim_libs_of,$(FAST_SRC),$(ch)))
 
@@ -119,6 +123,12 @@ build: $(foreach ch,$(CHAPTERS),$(call sim_libs_of,$(FAST_SRC),$(ch)))
 # Every C object of the chapter programs (t0143 builds them with stand-in headers).
 sim-host-c-objects: $(filter-out %.cu.o,$(SIM_GRADER_OBJS)) \
                     $(foreach ch,$(CHAPTERS),$(BUILD)/sim/$(ch)/c-objects)
+
+# device_emulated.c's contract, on hand-made buffers (tests/t0144).
+$(BUILD)/sim/tests/device_emulated: tests/unit/sim/device_emulated.c grader/device_emulated.c
+	$(call say,CC,$@)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(SIM_HOST_CFLAGS) -Itests/unit -o $@ $^ -lm
 
 $(BUILD)/sim/tests/host_api: tests/unit/sim/host_api.c grader/sim/host.c grader/sim/device.c \
                              tests/unit/sim/standin/host/run_grid.c

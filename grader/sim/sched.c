@@ -28,6 +28,7 @@ static mw_sim_fiber sched_fiber; /* the scheduler's own context */
 static cudaError_t abort_err;    /* why the grid stops, once set */
 static uint64_t sched_seed = 0x6d77u;
 static uint64_t grids_run;
+static int sched_run; /* which run of the case: shifts every grid's order */
 
 enum { STACK_BYTES = 256 * 1024 };
 
@@ -55,6 +56,13 @@ void mw_sim_schedule_seed(uint64_t seed)
 {
     sched_seed = seed;
     grids_run = 0;
+    sched_run = 0;
+}
+
+void mw_sim_schedule_run(int run)
+{
+    grids_run = 0;
+    sched_run = run;
 }
 
 int mw_sim_in_kernel(void)
@@ -501,8 +509,9 @@ cudaError_t mw_sim_run_grid(const mw_sim_launch *l)
     }
     mw_sim_checks_grid_start();
 
-    int mode = (int)(grids_run % 3);
-    uint64_t rng = sched_seed * 0x9e3779b97f4a7c15ull + grids_run;
+    int mode = (int)((grids_run + (uint64_t)sched_run) % 3);
+    uint64_t rng = (sched_seed + (uint64_t)sched_run * 0x632be59bd9b4e019ull) * 0x9e3779b97f4a7c15ull +
+                   grids_run;
     grids_run++;
     uint64_t want = (uint64_t)d->sms * (uint64_t)blocks_per_sm(d, l, g.smem_used);
     int nslots = (int)(nblocks < want ? nblocks : want);

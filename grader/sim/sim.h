@@ -107,10 +107,14 @@ cudaError_t mw_sim_launch_kernel(const mw_sim_launch *l);
  * it, sticky). Does not call release. */
 cudaError_t mw_sim_run_grid(const mw_sim_launch *l);
 
-/* The order blocks and warps run in is drawn from this seed and a count of
- * the grids run, so that two runs of one case run in two orders (in order,
- * reversed, shuffled) and a seed replays them. */
+/* The order blocks and warps run in is drawn from this seed, the run and a
+ * count of the grids run since the run began: grid n of run r runs in
+ * order, reversed or shuffled as (n + r) mod 3 is 0, 1 or 2. So the two
+ * runs of one case run each of their grids in two different orders, however
+ * many grids run between them, and a seed replays them. schedule_seed
+ * starts run 0; schedule_run starts run r. */
 void mw_sim_schedule_seed(uint64_t seed);
+void mw_sim_schedule_run(int run);
 
 /* ---- the running thread (sched.c), for checks.c and ptx.c ------------------- */
 

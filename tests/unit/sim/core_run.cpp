@@ -456,6 +456,22 @@ static void test_orders(void)
     arrivals(ticket, order, b[0], w[0]);
     arrivals(ticket, order, b[0], w[0]);
     ok(memcmp(b[0], b[2], sizeof b[0]) != 0, "another seed shuffles differently");
+    /* A case's second run: its first grid reversed, whatever ran before. */
+    mw_sim_schedule_seed(42);
+    arrivals(ticket, order, b[0], w[0]);
+    arrivals(ticket, order, b[0], w[0]);
+    mw_sim_schedule_run(1);
+    arrivals(ticket, order, b[1], w[1]);
+    arrivals(ticket, order, b[2], w[2]);
+    mw_sim_schedule_run(0);
+    arrivals(ticket, order, b[4], w[4]);
+    int second_reversed = 1;
+    for (int j = 0; j < 16; ++j)
+        second_reversed &= b[1][j] == 15 - j;
+    ok(second_reversed && memcmp(b[2], b[3], sizeof b[0]) && memcmp(b[2], b[1], sizeof b[0]) &&
+           !memcmp(b[4], b[3], sizeof b[0]),
+       "run 1 shifts each grid's order by one: its grid 0 reversed, its grid 1 shuffled; run 0 "
+       "again starts in order");
     standin_free(ticket);
     standin_free(order);
 }
