@@ -18,12 +18,9 @@
 # compiled as C++ with $(SIM_KFLAGS); the harness's (grader/device.cu) are
 # replaced by plain loops, grader/device_emulated.c.
 #
-# SIM_STANDIN: a folder of stand-in headers searched after grader/sim/include,
-# for the tests while a header of another part of the emulation is missing.
-SIM_STANDIN  ?=
 SIM_HOST_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -Wno-format-truncation \
                    -Wno-missing-field-initializers -MMD -MP -DMW_SIM -Igrader -Igrader/sim \
-                   -I$(SIM_INCLUDE) $(if $(SIM_STANDIN),-I$(SIM_STANDIN))
+                   -I$(SIM_INCLUDE)
 SIM_HOST_LDLIBS := -lstdc++ -ldl -lm -lpthread
 
 # The chapter program's objects less cuBLAS's loader, and its main.
@@ -105,8 +102,6 @@ $(BUILD)/sim/solutions/$(1)/%.so: solutions/$(1)/%.cu $$(SIM_SIMCC_DEP)
 	@mkdir -p $$(@D)
 	$$(call sim_so,$$<,$$@,-Ichapters/$(1) -Igrader)
 
-# The C objects alone, which build without the other parts of the emulation.
-$(BUILD)/sim/$(1)/c-objects: $$(filter-out %.cu.o,$$($(1)_SIM_OBJS)) $(BUILD)/sim/$(1)/folder.o
 endef
 $(foreach ch,$(CHAPTERS),$(eval $(call sim_chapter_rules,$(ch))))
 
@@ -118,11 +113,6 @@ build build-fast: $(foreach ch,$(CHAPTERS),$(BUILD)/sim/$(ch)/mw-chapter) $(BUIL
                   $(BUILD)/sim/tests/device_emulated \
                   $(call sim_libs_of,$(FAST_SRC),01-vector-add)
 build: $(foreach ch,$(CHAPTERS),$(call sim_libs_of,$(FAST_SRC),$(ch)))
-
-.PHONY: $(foreach ch,$(CHAPTERS),$(BUILD)/sim/$(ch)/c-objects) sim-host-c-objects
-# Every C object of the chapter programs (t0143 builds them with stand-in headers).
-sim-host-c-objects: $(filter-out %.cu.o,$(SIM_GRADER_OBJS)) \
-                    $(foreach ch,$(CHAPTERS),$(BUILD)/sim/$(ch)/c-objects)
 
 # device_emulated.c's contract, on hand-made buffers (tests/t0144).
 $(BUILD)/sim/tests/device_emulated: tests/unit/sim/device_emulated.c grader/device_emulated.c
