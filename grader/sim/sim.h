@@ -26,6 +26,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include <cuda_runtime_api.h>
 
@@ -48,9 +49,18 @@ typedef struct mw_sim_device {
     size_t smem_optin;         /* per block with cudaFuncSetAttribute */
     size_t smem_per_sm;
     size_t l2_bytes;
+    int clock_khz;             /* the nominal clock clock64() counts at: 1980 MHz */
 } mw_sim_device;
 
 const mw_sim_device *mw_sim_device_get(void);
+
+/* clock64() in a kernel (sched.c): the host's monotonic clock in cycles of
+ * the device's nominal clock, and never the same value twice, so that a
+ * loop that waits for a number of cycles ends, after about that time, as
+ * on a GPU. clock(): its low 32 bits as a signed int, as the GPU's %clock,
+ * in a kernel; outside one (host code in a kernel file) the C library's. */
+long long mw_sim_clock64(void);
+clock_t mw_sim_clock(void);
 
 /* The dynamic shared memory a kernel may ask for: what
  * cudaFuncSetAttribute(func, cudaFuncAttributeMaxDynamicSharedMemorySize)

@@ -17,7 +17,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
+#include <ctime>
 #include <new>
 #include <tuple>
 #include <type_traits>
@@ -282,6 +284,26 @@ MW_SIM_INLINE void __threadfence_block()
 MW_SIM_INLINE void __threadfence_system()
 {
     __asm__ __volatile__("" ::: "memory");
+}
+
+/* ---- clocks ---- */
+
+/* The host's clock in cycles at the device's nominal rate (sim.h): a loop
+ * that waits for cycles ends after about as long as on a GPU, one that
+ * waits for ever runs into the check's timeout as on a GPU. Out of line, so
+ * that the compiler cannot prove such a loop ends or does nothing. */
+MW_SIM_INLINE long long clock64()
+{
+    return mw_sim_clock64();
+}
+/* The C library declares clock() already (<time.h>, included above so that
+ * no later include declares it again through the macro): in a kernel the
+ * GPU's 32-bit %clock is wanted, in the host code of the same file the C
+ * library's, and only at run time does mw_sim_clock tell which. */
+#define clock() mw_sim_clock()
+namespace std
+{
+using ::mw_sim_clock;
 }
 
 namespace mw_sim
