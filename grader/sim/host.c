@@ -180,6 +180,7 @@ cudaError_t cudaSetDevice(int dev)
 
 cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int dev)
 {
+    const mw_sim_device *device = mw_sim_device_get();
     if (!prop)
         return fail(cudaErrorInvalidValue);
     if (dev != 0)
@@ -187,47 +188,48 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int dev)
     size_t free_b, total_b;
     machine_memory(&free_b, &total_b);
     memset(prop, 0, sizeof *prop);
-    snprintf(prop->name, sizeof prop->name, "%s", mw_sim_device_get()->name);
+    snprintf(prop->name, sizeof prop->name, "%s", device->name);
     prop->totalGlobalMem = total_b;
-    prop->sharedMemPerBlock = mw_sim_device_get()->smem_default;
+    prop->sharedMemPerBlock = device->smem_default;
     prop->warpSize = 32;
-    prop->maxThreadsPerBlock = mw_sim_device_get()->max_threads_per_block;
+    prop->maxThreadsPerBlock = device->max_threads_per_block;
     for (int i = 0; i < 3; i++) {
-        prop->maxThreadsDim[i] = (int)mw_sim_device_get()->max_block[i];
-        prop->maxGridSize[i] = (int)mw_sim_device_get()->max_grid[i];
+        prop->maxThreadsDim[i] = (int)device->max_block[i];
+        prop->maxGridSize[i] = (int)device->max_grid[i];
     }
-    prop->major = mw_sim_device_get()->cc_major;
-    prop->minor = mw_sim_device_get()->cc_minor;
-    prop->multiProcessorCount = mw_sim_device_get()->sms;
-    prop->l2CacheSize = (int)mw_sim_device_get()->l2_bytes;
-    prop->maxThreadsPerMultiProcessor = mw_sim_device_get()->max_threads_per_sm;
-    prop->sharedMemPerMultiprocessor = mw_sim_device_get()->smem_per_sm;
-    prop->sharedMemPerBlockOptin = mw_sim_device_get()->smem_optin;
-    prop->maxBlocksPerMultiProcessor = mw_sim_device_get()->max_blocks_per_sm;
+    prop->major = device->cc_major;
+    prop->minor = device->cc_minor;
+    prop->multiProcessorCount = device->sms;
+    prop->l2CacheSize = (int)device->l2_bytes;
+    prop->maxThreadsPerMultiProcessor = device->max_threads_per_sm;
+    prop->sharedMemPerMultiprocessor = device->smem_per_sm;
+    prop->sharedMemPerBlockOptin = device->smem_optin;
+    prop->maxBlocksPerMultiProcessor = device->max_blocks_per_sm;
     return cudaSuccess;
 }
 
 cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int dev)
 {
+    const mw_sim_device *device = mw_sim_device_get();
     if (!value)
         return fail(cudaErrorInvalidValue);
     if (dev != 0)
         return fail(cudaErrorInvalidDevice);
     switch (attr) {
     case cudaDevAttrMaxSharedMemoryPerBlock:
-        *value = (int)mw_sim_device_get()->smem_default;
+        *value = (int)device->smem_default;
         return cudaSuccess;
     case cudaDevAttrMultiProcessorCount:
-        *value = mw_sim_device_get()->sms;
+        *value = device->sms;
         return cudaSuccess;
     case cudaDevAttrComputeCapabilityMajor:
-        *value = mw_sim_device_get()->cc_major;
+        *value = device->cc_major;
         return cudaSuccess;
     case cudaDevAttrComputeCapabilityMinor:
-        *value = mw_sim_device_get()->cc_minor;
+        *value = device->cc_minor;
         return cudaSuccess;
     case cudaDevAttrMaxSharedMemoryPerBlockOptin:
-        *value = (int)mw_sim_device_get()->smem_optin;
+        *value = (int)device->smem_optin;
         return cudaSuccess;
     }
     return fail(cudaErrorInvalidValue);
@@ -934,10 +936,11 @@ size_t mw_sim_func_max_dynamic_smem(const void *func)
 
 cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value)
 {
+    const mw_sim_device *device = mw_sim_device_get();
     if (!func)
         return fail(cudaErrorInvalidDeviceFunction);
     if (attr == cudaFuncAttributeMaxDynamicSharedMemorySize) {
-        if (value < 0 || (size_t)value > mw_sim_device_get()->smem_optin)
+        if (value < 0 || (size_t)value > device->smem_optin)
             return fail(cudaErrorInvalidValue);
     } else if (attr == cudaFuncAttributePreferredSharedMemoryCarveout) {
         if (value < cudaSharedmemCarveoutDefault || value > cudaSharedmemCarveoutMaxShared)
@@ -954,7 +957,7 @@ cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, 
             funcs = grown, funcs_cap = cap;
         }
         f = &funcs[nfuncs++];
-        *f = (func_attrs){func, mw_sim_device_get()->smem_default, cudaSharedmemCarveoutDefault};
+        *f = (func_attrs){func, device->smem_default, cudaSharedmemCarveoutDefault};
     }
     /* The carveout only steers the GPU's cache split: the emulation keeps
      * it and gives every block the shared memory it may ask for anyway. */
@@ -975,19 +978,20 @@ cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, 
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, const void *func,
                                                           int block_size, size_t dynamic_smem)
 {
+    const mw_sim_device *device = mw_sim_device_get();
     if (!blocks || block_size <= 0)
         return fail(cudaErrorInvalidValue);
     if (!func)
         return fail(cudaErrorInvalidDeviceFunction);
     *blocks = 0;
-    if (block_size > mw_sim_device_get()->max_threads_per_block ||
+    if (block_size > device->max_threads_per_block ||
         dynamic_smem > mw_sim_func_max_dynamic_smem(func))
         return cudaSuccess;
     int warps = (block_size + 31) / 32;
-    int by_warps = mw_sim_device_get()->max_threads_per_sm / 32 / warps;
-    int n = mw_sim_device_get()->max_blocks_per_sm < by_warps ? mw_sim_device_get()->max_blocks_per_sm : by_warps;
+    int by_warps = device->max_threads_per_sm / 32 / warps;
+    int n = device->max_blocks_per_sm < by_warps ? device->max_blocks_per_sm : by_warps;
     if (dynamic_smem > 0) {
-        size_t by_smem = mw_sim_device_get()->smem_per_sm / (dynamic_smem + smem_reserved_per_block);
+        size_t by_smem = device->smem_per_sm / (dynamic_smem + smem_reserved_per_block);
         if (by_smem < (size_t)n)
             n = (int)by_smem;
     }
@@ -997,12 +1001,13 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, const voi
 
 static cudaError_t launch_check(const mw_sim_launch *l)
 {
+    const mw_sim_device *device = mw_sim_device_get();
     const unsigned g[3] = {l->grid.x, l->grid.y, l->grid.z};
     const unsigned b[3] = {l->block.x, l->block.y, l->block.z};
     for (int i = 0; i < 3; i++)
-        if (g[i] == 0 || g[i] > mw_sim_device_get()->max_grid[i] || b[i] == 0 || b[i] > mw_sim_device_get()->max_block[i])
+        if (g[i] == 0 || g[i] > device->max_grid[i] || b[i] == 0 || b[i] > device->max_block[i])
             return cudaErrorInvalidConfiguration;
-    if ((unsigned long long)b[0] * b[1] * b[2] > (unsigned long long)mw_sim_device_get()->max_threads_per_block)
+    if ((unsigned long long)b[0] * b[1] * b[2] > (unsigned long long)device->max_threads_per_block)
         return cudaErrorInvalidConfiguration;
     if (l->dynamic_smem > mw_sim_func_max_dynamic_smem(l->func))
         return cudaErrorInvalidValue;
