@@ -1,7 +1,8 @@
 /* host.c: the CUDA runtime API of the CPU emulation, on the host.
  *
  * Device memory is host memory, registered as regions that the checks
- * (checks.c) hold every kernel access against. The emulation runs work
+ * (checks.c) hold every kernel access against, and closed to the host
+ * while no kernel runs. The emulation runs work
  * when it is queued, so every asynchronous call has finished when it
  * returns and a synchronization only reports errors. What a GPU keeps
  * apart is kept apart here as well: a stream being captured records its
@@ -320,6 +321,41 @@ static int region_add(char *base, size_t bytes)
     return 0;
 }
 
+/* On a GPU the host reaches device memory only through the runtime: a
+ * host read through a device pointer is a segmentation fault. Here device
+ * memory is host memory, so it is closed to the host (PROT_NONE) whenever
+ * no kernel runs, and opened for what a GPU would do with it: a grid's run
+ * (every region, since a kernel may reach any; a launch runs to its end
+ * inside the call that runs it) and the runtime's own copies and memsets
+ * (the regions they touch). */
+static int grid_running;
+
+static void region_open(const mw_sim_region *r, int open)
+{
+    mprotect(r->base, r->bytes, open ? PROT_READ | PROT_WRITE : PROT_NONE);
+}
+
+/* Opens the region holding device pointer p to the host, or closes it. */
+static void region_open_at(const void *p, int open)
+{
+    const mw_sim_region *r = mw_sim_region_find(p);
+    if (r && !grid_running)
+        region_open(r, open);
+}
+
+/* mw_sim_run_grid with every region open. */
+static cudaError_t run_grid_opened(const mw_sim_launch *l)
+{
+    for (size_t i = 0; i < nregions; i++)
+        region_open(regions[i], 1);
+    grid_running = 1;
+    cudaError_t err = mw_sim_run_grid(l);
+    grid_running = 0;
+    for (size_t i = 0; i < nregions; i++)
+        region_open(regions[i], 0);
+    return err;
+}
+
 /* 1 when the `bytes` bytes at p lie in one live region. */
 static int in_region(const void *p, size_t bytes)
 {
@@ -355,6 +391,7 @@ cudaError_t cudaMalloc(void **p, size_t bytes)
     /* Not zeroed on a GPU either: NaN bytes make a read of unwritten
      * memory show in the results. */
     memset(m, 0xFF, bytes);
+    region_open_at(m, 0);
     *p = m;
     return cudaSuccess;
 }
@@ -822,6 +859,15 @@ static cudaError_t copy_check(void *dst, const void *src, size_t bytes, enum cud
     return cudaSuccess;
 }
 
+/* Opens (or closes) the device side of a checked copy. */
+static void copy_opened(const op *o, int open)
+{
+    if (o->copy_kind != cudaMemcpyDeviceToHost)
+        region_open_at(o->dst, open);
+    if (o->copy_kind != cudaMemcpyHostToDevice)
+        region_open_at(o->src, open);
+}
+
 static cudaError_t run_op(const op *o)
 {
     if (sticky_error != cudaSuccess)
@@ -829,16 +875,20 @@ static cudaError_t run_op(const op *o)
     cudaError_t err;
     switch (o->kind) {
     case OP_LAUNCH:
-        return fail(mw_sim_run_grid(&o->launch));
+        return fail(run_grid_opened(&o->launch));
     case OP_COPY:
         if ((err = copy_check(o->dst, o->src, o->bytes, o->copy_kind)) != cudaSuccess)
             return fail(err);
+        copy_opened(o, 1);
         memmove(o->dst, o->src, o->bytes);
+        copy_opened(o, 0);
         return cudaSuccess;
     case OP_SET:
         if (!in_region(o->dst, o->bytes))
             return fail(cudaErrorInvalidValue);
+        region_open_at(o->dst, 1);
         memset(o->dst, o->value, o->bytes);
+        region_open_at(o->dst, 0);
         return cudaSuccess;
     }
     return fail(cudaErrorUnknown);
@@ -1040,7 +1090,7 @@ cudaError_t mw_sim_launch_kernel(const mw_sim_launch *l)
             launch_release(l);
         return err;
     }
-    err = mw_sim_run_grid(l);
+    err = run_grid_opened(l);
     launch_release(l);
     return fail(err);
 }
