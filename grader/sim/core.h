@@ -126,8 +126,11 @@ void mw_sim_shared_grid_end(void);
 /* Fills the window of a block that starts (0xFF) and forgets what was written. */
 void mw_sim_shared_block_start(mw_sim_block *b);
 void mw_sim_shared_block_free(mw_sim_block *b);
-/* The variable holding window offset off: its name and offset in it. */
-const char *mw_sim_shared_name(size_t off, size_t *in_var);
+/* What window offset off is, for a report: the variable and the element
+ * as the kernel indexes it ("tile[3][17]", "smem[4096]", "s_max"), with
+ * "(byte k of it)" for a byte inside an element; past the last variable,
+ * the one below with an index past its end. */
+void mw_sim_shared_describe(size_t off, char *buf, size_t len);
 
 /* ---- checks (checks.c) ---- */
 

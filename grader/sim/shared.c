@@ -20,6 +20,7 @@ typedef struct shared_var {
     size_t offset, bytes;
     const char *name, *file;
     int line;
+    mw_sim_shape shape; /* elem 0: not known, its bytes are reported */
 } shared_var;
 
 enum { MAX_VARS = 256, DYN_ALIGN = 128, SLACK = 2 * DYN_ALIGN };
@@ -133,10 +134,11 @@ static size_t align_up(size_t x, size_t a)
 }
 
 static void add_var(const void *key, size_t off, size_t bytes, const char *name, const char *file,
-                    int line)
+                    int line, const mw_sim_shape *shape)
 {
     if (nvars < MAX_VARS)
-        vars[nvars++] = (shared_var){key, off, bytes, name, file, line};
+        vars[nvars++] = (shared_var){key, off, bytes, name, file, line,
+                                     shape ? *shape : (mw_sim_shape){0, 0, {0, 0, 0, 0}}};
     if (off + bytes > layout_end)
         layout_end = off + bytes;
     mw_sim_cur->smem_used = layout_end;
@@ -153,8 +155,8 @@ static void check_limit(const char *name, const char *file, int line)
                         mw_sim_cur->launch->dynamic_smem, name, file, line, mw_sim_cur->smem_limit);
 }
 
-void *mw_sim_shared_static(const void *key, size_t size, size_t align, const char *name,
-                           const char *file, int line)
+void *mw_sim_shared_static_shaped(const void *key, size_t size, size_t align, const char *name,
+                                  const char *file, int line, const mw_sim_shape *shape)
 {
     for (int i = 0; i < nvars; ++i)
         if (vars[i].key == key)
@@ -163,20 +165,32 @@ void *mw_sim_shared_static(const void *key, size_t size, size_t align, const cha
     static_bytes += size;
     declared += size;
     check_limit(name, file, line);
-    add_var(key, off, size, name, file, line);
+    add_var(key, off, size, name, file, line, shape);
     return mw_sim_cur->block->smem + off;
 }
 
-void *mw_sim_shared_dynamic(const char *name, const char *file, int line)
+void *mw_sim_shared_static(const void *key, size_t size, size_t align, const char *name,
+                           const char *file, int line)
+{
+    return mw_sim_shared_static_shaped(key, size, align, name, file, line, NULL);
+}
+
+void *mw_sim_shared_dynamic_shaped(const char *name, const char *file, int line,
+                                   const mw_sim_shape *shape)
 {
     if (!have_dynamic) {
         /* 128-aligned, as kernels that swizzle their tiles assume */
         dynamic_off = align_up(layout_end, DYN_ALIGN);
         have_dynamic = 1;
         check_limit(name, file, line);
-        add_var(NULL, dynamic_off, mw_sim_cur->launch->dynamic_smem, name, file, line);
+        add_var(NULL, dynamic_off, mw_sim_cur->launch->dynamic_smem, name, file, line, shape);
     }
     return mw_sim_cur->block->smem + dynamic_off;
+}
+
+void *mw_sim_shared_dynamic(const char *name, const char *file, int line)
+{
+    return mw_sim_shared_dynamic_shaped(name, file, line, NULL);
 }
 
 /* PTX's view: a 32-bit offset into the window. */
@@ -195,19 +209,48 @@ uint32_t mw_sim_shared_offset(const void *p)
     return (uint32_t)((const char *)p - mw_sim_cur->block->smem);
 }
 
-const char *mw_sim_shared_name(size_t off, size_t *in_var)
+/* The variable holding window offset off, else the nearest below it (an
+ * access past its end), else NULL. */
+static const shared_var *var_at(size_t off)
 {
     const shared_var *best = NULL;
     for (int i = 0; i < nvars; ++i) {
-        if (off >= vars[i].offset && off < vars[i].offset + vars[i].bytes) {
-            *in_var = off - vars[i].offset;
-            return vars[i].name;
-        }
+        if (off >= vars[i].offset && off < vars[i].offset + vars[i].bytes)
+            return &vars[i];
         if (vars[i].offset <= off && (!best || vars[i].offset > best->offset))
             best = &vars[i];
     }
-    *in_var = best ? off - best->offset : off;
-    return best ? best->name : "shared memory";
+    return best;
+}
+
+void mw_sim_shared_describe(size_t off, char *buf, size_t len)
+{
+    const shared_var *v = var_at(off);
+    if (!v) {
+        snprintf(buf, len, "byte %zu of shared memory", off);
+        return;
+    }
+    size_t in = off - v->offset;
+    const mw_sim_shape *s = &v->shape;
+    if (s->elem == 0) { /* declared without its shape (the core's own tests) */
+        snprintf(buf, len, "%s (byte %zu of it)", v->name, in);
+        return;
+    }
+    size_t n = (size_t)snprintf(buf, len, "%s", v->name);
+    /* Row-major: the last index varies fastest; the first is what is left,
+     * past its extent for an access past the variable's end. */
+    size_t e = in / s->elem, idx[4] = {0, 0, 0, 0};
+    for (int d = s->rank - 1; d > 0; --d) {
+        size_t x = s->extent[d] ? s->extent[d] : 1;
+        idx[d] = e % x;
+        e /= x;
+    }
+    idx[0] = e;
+    for (int d = 0; d < s->rank && n < len; ++d)
+        n += (size_t)snprintf(buf + n, len - n, "[%zu]", idx[d]);
+    size_t within = s->rank ? in % s->elem : in;
+    if (within && n < len)
+        snprintf(buf + n, len - n, " (byte %zu of it)", within);
 }
 
 size_t mw_sim_shared_var_bytes(const char *name)

@@ -158,6 +158,19 @@ void *mw_sim_shared_ptr(uint32_t addr, size_t bytes);
 void **mw_sim_ptx_slot(void);
 void mw_sim_ptx_thread_done(void *state); /* ptx.c */
 
+/* ---- shared memory (shared.c) ------------------------------------------------ */
+
+/* A __shared__ variable's shape, so that a report names the element a
+ * kernel touched as the kernel indexes it (tile[3][17]): the size of one
+ * element, and the extents of up to 4 array dimensions (rank 0: not an
+ * array, or more than 4 dimensions; an extern array's one extent is 0:
+ * unknown). */
+typedef struct mw_sim_shape {
+    size_t elem;
+    int rank;
+    size_t extent[4];
+} mw_sim_shape;
+
 /* ---- checks (checks.c) ---------------------------------------------------------- */
 
 /* What the compiler's instrumentation reports of the kernel code's own

@@ -209,7 +209,7 @@ __attribute__((no_sanitize_thread, noinline)) static unsigned peek(const unsigne
 __global__ void fresh_shared(unsigned *out)
 {
     SHARED(float, tile, [64]);
-    float *dyn = static_cast<float *>(::mw_sim_shared_dynamic("dyn", __FILE__, __LINE__));
+    float *dyn = ::mw_sim::shared_dynamic<float>("dyn", __FILE__, __LINE__);
     out[threadIdx.x] = peek(reinterpret_cast<unsigned *>(&tile[threadIdx.x]));
     out[64 + threadIdx.x] = peek(reinterpret_cast<unsigned *>(&dyn[threadIdx.x]));
     out[128 + threadIdx.x] = (unsigned)(reinterpret_cast<uintptr_t>(dyn) % 128);
