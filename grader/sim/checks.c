@@ -304,17 +304,16 @@ static int check_shared(const mw_sim_thread *me, uintptr_t a, size_t bytes, int 
                         int atomic, const void *pc)
 {
     uintptr_t base = (uintptr_t)me->block->smem;
-    if (a - base >= mw_sim_cur->smem_limit + 256)
+    if (a - base >= mw_sim_cur->smem_window)
         return 0;
-    size_t off = a - base, used = mw_sim_cur->smem_used;
-    if (off + bytes > used) {
-        char at[512], what[256];
-        mw_sim_shared_describe(off, what, sizeof what);
+    size_t off = a - base;
+    if (mw_sim_shared_outside(off, bytes)) {
+        char at[512], what[384];
+        mw_sim_shared_describe_outside(off, what, sizeof what);
         mw_sim_pc_line(pc, at, sizeof at);
         mw_sim_kernel_fault(cudaErrorIllegalAddress,
-                            "out-of-bounds %s of %zu bytes of shared memory at %s: %s, past the "
-                            "block's %zu bytes of shared memory by %zu",
-                            rw(is_write), bytes, at, what, used, off + bytes - used);
+                            "out-of-bounds %s of %zu bytes of shared memory at %s: %s",
+                            rw(is_write), bytes, at, what);
     }
     shared_written(me, off, bytes, atomic ? 0 : is_write, pc);
     if (atomic)

@@ -267,8 +267,33 @@ static void test_smem_oob(void)
     float *out = dev<float>(32);
     LAUNCH(smem_oob, 1, 32, 0, out);
     ok(fault_is(cudaErrorIllegalAddress, "out-of-bounds read of 4 bytes of shared memory",
-                "row[32],", at_line(smem_oob_line), "thread (31,0,0)", (const char *)NULL),
+                "row[32], past the end of row (128 bytes)", at_line(smem_oob_line),
+                "thread (31,0,0)", (const char *)NULL),
        "a read past the block's shared memory is out of bounds");
+    standin_free(out);
+}
+
+/* Bounds are per variable: a read one past the first of two arrays lands
+ * in the red zone between them, not in the second. */
+static const int next_var_line = __LINE__ + 8;
+__global__ void next_var(float *out)
+{
+    SHARED(float, first, [32]);
+    SHARED(float, second, [32]);
+    first[threadIdx.x] = 1.0f;
+    second[threadIdx.x] = 2.0f;
+    __syncthreads();
+    out[threadIdx.x] = first[threadIdx.x + 1];
+}
+
+static void test_next_var(void)
+{
+    float *out = dev<float>(32);
+    LAUNCH(next_var, 1, 32, 0, out);
+    ok(fault_is(cudaErrorIllegalAddress, "out-of-bounds read of 4 bytes of shared memory",
+                "first[32], past the end of first (128 bytes)", at_line(next_var_line),
+                "thread (31,0,0)", (const char *)NULL),
+       "a read one past a variable, where the next one would follow, is out of bounds");
     standin_free(out);
 }
 
@@ -369,6 +394,7 @@ int main(void)
     test_warp_race();
     test_halves();
     test_smem_oob();
+    test_next_var();
     test_lane_exited();
     test_not_in_mask();
     test_split_warp();
