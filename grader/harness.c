@@ -24,9 +24,15 @@ void mw_views_exact(int on)
     exact_views = on;
 }
 
+/* On the CPU emulation every view is exact as well: the emulation bounds
+ * each allocation to the byte and reports an access past it with its block,
+ * thread and source line, which a guard band inside the allocation would
+ * hide (a read past the end) or reduce to a count of changed guard
+ * elements (a write). The GPU keeps its guards: there nothing else sees a
+ * stray write. */
 static cudaError_t alloc_slot(mw_views *v, int b, size_t offset)
 {
-    size_t guard = exact_views ? 0 : MW_GUARD;
+    size_t guard = exact_views || mw_gpu_emulated() ? 0 : MW_GUARD;
     v->lead[b] = guard + offset;
     v->alloc_count[b] = v->lead[b] + v->spec[b].count + guard;
     if (v->alloc_count[b] == 0)

@@ -27,7 +27,9 @@ cudaError_t mw_views_refit(const mw_chapter *ch, const mw_case *c, mw_views *v, 
  * with no guard band after it (at least one element is allocated), so that
  * compute-sanitizer's memcheck reports any access past the end; off (the
  * default): MW_GUARD elements of guard on both sides, which catch stray
- * writes by value but hide a read past the end inside the allocation. */
+ * writes by value but hide a read past the end inside the allocation. On
+ * the CPU emulation (mw_gpu_emulated) views are exact whatever this says:
+ * its bounds check stands for memcheck on every case. */
 void mw_views_exact(int on);
 /* Guards to MW_GUARD_BITS, inputs from the generator (rounded to bf16 in a
  * bf16 buffer), output to poison (in each buffer's width). */

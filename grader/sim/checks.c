@@ -229,15 +229,14 @@ static int warp_ordered(const mw_sim_thread *me, const mw_sim_thread *other, uin
 _Noreturn static void race(const mw_sim_thread *me, const mw_sim_thread *other, size_t off,
                            int is_write, int other_wrote, const void *pc, const void *other_pc)
 {
-    char at[512], other_at[512];
-    size_t in;
-    const char *name = mw_sim_shared_name(off, &in);
+    char at[512], other_at[512], what[256];
+    mw_sim_shared_describe(off, what, sizeof what);
     mw_sim_pc_line(pc, at, sizeof at);
     mw_sim_pc_line(other_pc, other_at, sizeof other_at);
     mw_sim_kernel_fault(cudaErrorLaunchFailure,
-                        "shared-memory race on %s (byte %zu of it): this thread %s it at %s, "
+                        "shared-memory race on %s: this thread %s it at %s, "
                         "thread (%u,%u,%u) %s it at %s, with no %s between",
-                        name, in, is_write ? "writes" : "reads", at, other->idx.x, other->idx.y,
+                        what, is_write ? "writes" : "reads", at, other->idx.x, other->idx.y,
                         other->idx.z, other_wrote ? "wrote" : "read", other_at,
                         other->warp == me->warp ? "__syncthreads or warp collective"
                                                 : "__syncthreads");
@@ -291,14 +290,12 @@ static void shared_written(const mw_sim_thread *me, size_t off, size_t bytes, in
     for (size_t k = 0; k < bytes; ++k) {
         if (written[off + k])
             continue;
-        char at[512];
-        size_t in;
-        const char *name = mw_sim_shared_name(off + k, &in);
+        char at[512], what[256];
+        mw_sim_shared_describe(off + k, what, sizeof what);
         mw_sim_pc_line(pc, at, sizeof at);
         mw_sim_kernel_fault(cudaErrorLaunchFailure,
-                            "read of shared memory no thread of the block wrote: %s (byte %zu of "
-                            "it), at %s",
-                            name, in, at);
+                            "read of shared memory no thread of the block wrote: %s, at %s", what,
+                            at);
     }
 }
 
@@ -307,18 +304,16 @@ static int check_shared(const mw_sim_thread *me, uintptr_t a, size_t bytes, int 
                         int atomic, const void *pc)
 {
     uintptr_t base = (uintptr_t)me->block->smem;
-    if (a - base >= mw_sim_cur->smem_limit + 256)
+    if (a - base >= mw_sim_cur->smem_window)
         return 0;
-    size_t off = a - base, used = mw_sim_cur->smem_used;
-    if (off + bytes > used) {
-        char at[512];
-        size_t in;
-        const char *name = mw_sim_shared_name(off, &in);
+    size_t off = a - base;
+    if (mw_sim_shared_outside(off, bytes)) {
+        char at[512], what[384];
+        mw_sim_shared_describe_outside(off, what, sizeof what);
         mw_sim_pc_line(pc, at, sizeof at);
         mw_sim_kernel_fault(cudaErrorIllegalAddress,
-                            "out-of-bounds %s of %zu bytes of shared memory at %s: byte %zu of "
-                            "%s, past the block's %zu bytes of shared memory by %zu",
-                            rw(is_write), bytes, at, in, name, used, off + bytes - used);
+                            "out-of-bounds %s of %zu bytes of shared memory at %s: %s",
+                            rw(is_write), bytes, at, what);
     }
     shared_written(me, off, bytes, atomic ? 0 : is_write, pc);
     if (atomic)

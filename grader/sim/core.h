@@ -93,6 +93,7 @@ typedef struct mw_sim_grid {
     mw_sim_thread *thread; /* the thread running now */
     size_t smem_limit;     /* bytes the window may hold */
     size_t smem_used;      /* the window's layout so far: static + dynamic */
+    size_t smem_window;    /* what each block's window holds: the limit, red zones, slack */
 } mw_sim_grid;
 
 /* The grid being run, or NULL outside a kernel. */
@@ -126,8 +127,17 @@ void mw_sim_shared_grid_end(void);
 /* Fills the window of a block that starts (0xFF) and forgets what was written. */
 void mw_sim_shared_block_start(mw_sim_block *b);
 void mw_sim_shared_block_free(mw_sim_block *b);
-/* The variable holding window offset off: its name and offset in it. */
-const char *mw_sim_shared_name(size_t off, size_t *in_var);
+/* What window offset off is, for a report: the variable and the element
+ * as the kernel indexes it ("tile[3][17]", "smem[4096]", "s_max"), with
+ * "(byte k of it)" for a byte inside an element; past the last variable,
+ * the one below with an index past its end. */
+void mw_sim_shared_describe(size_t off, char *buf, size_t len);
+/* 1 when any of the `bytes` bytes at window offset off is no variable's:
+ * past the layout, in a red zone or padding between two variables. */
+int mw_sim_shared_outside(size_t off, size_t bytes);
+/* The same description, then the variable below off and its end:
+ * "row[32], past the end of row (128 bytes)". */
+void mw_sim_shared_describe_outside(size_t off, char *buf, size_t len);
 
 /* ---- checks (checks.c) ---- */
 

@@ -18,6 +18,7 @@ static const mw_sim_device device = {
     .smem_optin = 227 * 1024,
     .smem_per_sm = 228 * 1024,
     .l2_bytes = 50u << 20,
+    .clock_khz = 1980000, /* the H100 SXM's boost clock */
 };
 
 const mw_sim_device *mw_sim_device_get(void)

@@ -1,7 +1,8 @@
 /* host.c: the CUDA runtime API of the CPU emulation, on the host.
  *
  * Device memory is host memory, registered as regions that the checks
- * (checks.c) hold every kernel access against. The emulation runs work
+ * (checks.c) hold every kernel access against, and closed to the host
+ * while no kernel runs. The emulation runs work
  * when it is queued, so every asynchronous call has finished when it
  * returns and a synchronization only reports errors. What a GPU keeps
  * apart is kept apart here as well: a stream being captured records its
@@ -180,6 +181,7 @@ cudaError_t cudaSetDevice(int dev)
 
 cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int dev)
 {
+    const mw_sim_device *device = mw_sim_device_get();
     if (!prop)
         return fail(cudaErrorInvalidValue);
     if (dev != 0)
@@ -187,47 +189,48 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int dev)
     size_t free_b, total_b;
     machine_memory(&free_b, &total_b);
     memset(prop, 0, sizeof *prop);
-    snprintf(prop->name, sizeof prop->name, "%s", mw_sim_device_get()->name);
+    snprintf(prop->name, sizeof prop->name, "%s", device->name);
     prop->totalGlobalMem = total_b;
-    prop->sharedMemPerBlock = mw_sim_device_get()->smem_default;
+    prop->sharedMemPerBlock = device->smem_default;
     prop->warpSize = 32;
-    prop->maxThreadsPerBlock = mw_sim_device_get()->max_threads_per_block;
+    prop->maxThreadsPerBlock = device->max_threads_per_block;
     for (int i = 0; i < 3; i++) {
-        prop->maxThreadsDim[i] = (int)mw_sim_device_get()->max_block[i];
-        prop->maxGridSize[i] = (int)mw_sim_device_get()->max_grid[i];
+        prop->maxThreadsDim[i] = (int)device->max_block[i];
+        prop->maxGridSize[i] = (int)device->max_grid[i];
     }
-    prop->major = mw_sim_device_get()->cc_major;
-    prop->minor = mw_sim_device_get()->cc_minor;
-    prop->multiProcessorCount = mw_sim_device_get()->sms;
-    prop->l2CacheSize = (int)mw_sim_device_get()->l2_bytes;
-    prop->maxThreadsPerMultiProcessor = mw_sim_device_get()->max_threads_per_sm;
-    prop->sharedMemPerMultiprocessor = mw_sim_device_get()->smem_per_sm;
-    prop->sharedMemPerBlockOptin = mw_sim_device_get()->smem_optin;
-    prop->maxBlocksPerMultiProcessor = mw_sim_device_get()->max_blocks_per_sm;
+    prop->major = device->cc_major;
+    prop->minor = device->cc_minor;
+    prop->multiProcessorCount = device->sms;
+    prop->l2CacheSize = (int)device->l2_bytes;
+    prop->maxThreadsPerMultiProcessor = device->max_threads_per_sm;
+    prop->sharedMemPerMultiprocessor = device->smem_per_sm;
+    prop->sharedMemPerBlockOptin = device->smem_optin;
+    prop->maxBlocksPerMultiProcessor = device->max_blocks_per_sm;
     return cudaSuccess;
 }
 
 cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int dev)
 {
+    const mw_sim_device *device = mw_sim_device_get();
     if (!value)
         return fail(cudaErrorInvalidValue);
     if (dev != 0)
         return fail(cudaErrorInvalidDevice);
     switch (attr) {
     case cudaDevAttrMaxSharedMemoryPerBlock:
-        *value = (int)mw_sim_device_get()->smem_default;
+        *value = (int)device->smem_default;
         return cudaSuccess;
     case cudaDevAttrMultiProcessorCount:
-        *value = mw_sim_device_get()->sms;
+        *value = device->sms;
         return cudaSuccess;
     case cudaDevAttrComputeCapabilityMajor:
-        *value = mw_sim_device_get()->cc_major;
+        *value = device->cc_major;
         return cudaSuccess;
     case cudaDevAttrComputeCapabilityMinor:
-        *value = mw_sim_device_get()->cc_minor;
+        *value = device->cc_minor;
         return cudaSuccess;
     case cudaDevAttrMaxSharedMemoryPerBlockOptin:
-        *value = (int)mw_sim_device_get()->smem_optin;
+        *value = (int)device->smem_optin;
         return cudaSuccess;
     }
     return fail(cudaErrorInvalidValue);
@@ -318,6 +321,46 @@ static int region_add(char *base, size_t bytes)
     return 0;
 }
 
+/* On a GPU the host reaches device memory only through the runtime: a
+ * host read through a device pointer is a segmentation fault. Here device
+ * memory is host memory, so it is closed to the host (PROT_NONE) whenever
+ * no kernel runs, and opened for what a GPU would do with it: a grid's run
+ * (every region, since a kernel may reach any; a launch runs to its end
+ * inside the call that runs it) and the runtime's own copies and memsets
+ * (the regions they touch). */
+static int grid_running;
+
+static void region_open(const mw_sim_region *r, int open)
+{
+    mprotect(r->base, r->bytes, open ? PROT_READ | PROT_WRITE : PROT_NONE);
+}
+
+/* Opens the region holding device pointer p to the host, or closes it. */
+static void region_open_at(const void *p, int open)
+{
+    const mw_sim_region *r = mw_sim_region_find(p);
+    if (r && !grid_running)
+        region_open(r, open);
+}
+
+void mw_sim_host_access(const void *p, int open)
+{
+    region_open_at(p, open);
+}
+
+/* mw_sim_run_grid with every region open. */
+static cudaError_t run_grid_opened(const mw_sim_launch *l)
+{
+    for (size_t i = 0; i < nregions; i++)
+        region_open(regions[i], 1);
+    grid_running = 1;
+    cudaError_t err = mw_sim_run_grid(l);
+    grid_running = 0;
+    for (size_t i = 0; i < nregions; i++)
+        region_open(regions[i], 0);
+    return err;
+}
+
 /* 1 when the `bytes` bytes at p lie in one live region. */
 static int in_region(const void *p, size_t bytes)
 {
@@ -353,6 +396,7 @@ cudaError_t cudaMalloc(void **p, size_t bytes)
     /* Not zeroed on a GPU either: NaN bytes make a read of unwritten
      * memory show in the results. */
     memset(m, 0xFF, bytes);
+    region_open_at(m, 0);
     *p = m;
     return cudaSuccess;
 }
@@ -820,6 +864,15 @@ static cudaError_t copy_check(void *dst, const void *src, size_t bytes, enum cud
     return cudaSuccess;
 }
 
+/* Opens (or closes) the device side of a checked copy. */
+static void copy_opened(const op *o, int open)
+{
+    if (o->copy_kind != cudaMemcpyDeviceToHost)
+        region_open_at(o->dst, open);
+    if (o->copy_kind != cudaMemcpyHostToDevice)
+        region_open_at(o->src, open);
+}
+
 static cudaError_t run_op(const op *o)
 {
     if (sticky_error != cudaSuccess)
@@ -827,16 +880,20 @@ static cudaError_t run_op(const op *o)
     cudaError_t err;
     switch (o->kind) {
     case OP_LAUNCH:
-        return fail(mw_sim_run_grid(&o->launch));
+        return fail(run_grid_opened(&o->launch));
     case OP_COPY:
         if ((err = copy_check(o->dst, o->src, o->bytes, o->copy_kind)) != cudaSuccess)
             return fail(err);
+        copy_opened(o, 1);
         memmove(o->dst, o->src, o->bytes);
+        copy_opened(o, 0);
         return cudaSuccess;
     case OP_SET:
         if (!in_region(o->dst, o->bytes))
             return fail(cudaErrorInvalidValue);
+        region_open_at(o->dst, 1);
         memset(o->dst, o->value, o->bytes);
+        region_open_at(o->dst, 0);
         return cudaSuccess;
     }
     return fail(cudaErrorUnknown);
@@ -934,10 +991,11 @@ size_t mw_sim_func_max_dynamic_smem(const void *func)
 
 cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value)
 {
+    const mw_sim_device *device = mw_sim_device_get();
     if (!func)
         return fail(cudaErrorInvalidDeviceFunction);
     if (attr == cudaFuncAttributeMaxDynamicSharedMemorySize) {
-        if (value < 0 || (size_t)value > mw_sim_device_get()->smem_optin)
+        if (value < 0 || (size_t)value > device->smem_optin)
             return fail(cudaErrorInvalidValue);
     } else if (attr == cudaFuncAttributePreferredSharedMemoryCarveout) {
         if (value < cudaSharedmemCarveoutDefault || value > cudaSharedmemCarveoutMaxShared)
@@ -954,7 +1012,7 @@ cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, 
             funcs = grown, funcs_cap = cap;
         }
         f = &funcs[nfuncs++];
-        *f = (func_attrs){func, mw_sim_device_get()->smem_default, cudaSharedmemCarveoutDefault};
+        *f = (func_attrs){func, device->smem_default, cudaSharedmemCarveoutDefault};
     }
     /* The carveout only steers the GPU's cache split: the emulation keeps
      * it and gives every block the shared memory it may ask for anyway. */
@@ -975,19 +1033,20 @@ cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, 
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, const void *func,
                                                           int block_size, size_t dynamic_smem)
 {
+    const mw_sim_device *device = mw_sim_device_get();
     if (!blocks || block_size <= 0)
         return fail(cudaErrorInvalidValue);
     if (!func)
         return fail(cudaErrorInvalidDeviceFunction);
     *blocks = 0;
-    if (block_size > mw_sim_device_get()->max_threads_per_block ||
+    if (block_size > device->max_threads_per_block ||
         dynamic_smem > mw_sim_func_max_dynamic_smem(func))
         return cudaSuccess;
     int warps = (block_size + 31) / 32;
-    int by_warps = mw_sim_device_get()->max_threads_per_sm / 32 / warps;
-    int n = mw_sim_device_get()->max_blocks_per_sm < by_warps ? mw_sim_device_get()->max_blocks_per_sm : by_warps;
+    int by_warps = device->max_threads_per_sm / 32 / warps;
+    int n = device->max_blocks_per_sm < by_warps ? device->max_blocks_per_sm : by_warps;
     if (dynamic_smem > 0) {
-        size_t by_smem = mw_sim_device_get()->smem_per_sm / (dynamic_smem + smem_reserved_per_block);
+        size_t by_smem = device->smem_per_sm / (dynamic_smem + smem_reserved_per_block);
         if (by_smem < (size_t)n)
             n = (int)by_smem;
     }
@@ -997,12 +1056,13 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, const voi
 
 static cudaError_t launch_check(const mw_sim_launch *l)
 {
+    const mw_sim_device *device = mw_sim_device_get();
     const unsigned g[3] = {l->grid.x, l->grid.y, l->grid.z};
     const unsigned b[3] = {l->block.x, l->block.y, l->block.z};
     for (int i = 0; i < 3; i++)
-        if (g[i] == 0 || g[i] > mw_sim_device_get()->max_grid[i] || b[i] == 0 || b[i] > mw_sim_device_get()->max_block[i])
+        if (g[i] == 0 || g[i] > device->max_grid[i] || b[i] == 0 || b[i] > device->max_block[i])
             return cudaErrorInvalidConfiguration;
-    if ((unsigned long long)b[0] * b[1] * b[2] > (unsigned long long)mw_sim_device_get()->max_threads_per_block)
+    if ((unsigned long long)b[0] * b[1] * b[2] > (unsigned long long)device->max_threads_per_block)
         return cudaErrorInvalidConfiguration;
     if (l->dynamic_smem > mw_sim_func_max_dynamic_smem(l->func))
         return cudaErrorInvalidValue;
@@ -1035,7 +1095,7 @@ cudaError_t mw_sim_launch_kernel(const mw_sim_launch *l)
             launch_release(l);
         return err;
     }
-    err = mw_sim_run_grid(l);
+    err = run_grid_opened(l);
     launch_release(l);
     return fail(err);
 }

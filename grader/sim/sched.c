@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core.h"
 
@@ -276,6 +277,27 @@ int mw_sim_syncthreads(int kind, int pred)
 void mw_sim_yield(void)
 {
     mw_sim_block_thread();
+}
+
+/* clock64 and clock in a kernel (sim.h). */
+long long mw_sim_clock64(void)
+{
+    static long long last;
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    long long khz = mw_sim_device_get()->clock_khz;
+    long long now = (long long)t.tv_sec * khz * 1000 + (long long)t.tv_nsec * khz / 1000000;
+    /* Two reads a few nanoseconds apart may fall in one nanosecond; a GPU's
+     * counter has moved on by then. */
+    last = now > last ? now : last + 1;
+    return last;
+}
+
+clock_t mw_sim_clock(void)
+{
+    if (!mw_sim_in_kernel())
+        return clock();
+    return (clock_t)(int32_t)(uint32_t)mw_sim_clock64();
 }
 
 /* ---- threads ---- */

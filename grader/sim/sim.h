@@ -26,6 +26,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include <cuda_runtime_api.h>
 
@@ -48,9 +49,18 @@ typedef struct mw_sim_device {
     size_t smem_optin;         /* per block with cudaFuncSetAttribute */
     size_t smem_per_sm;
     size_t l2_bytes;
+    int clock_khz;             /* the nominal clock clock64() counts at: 1980 MHz */
 } mw_sim_device;
 
 const mw_sim_device *mw_sim_device_get(void);
+
+/* clock64() in a kernel (sched.c): the host's monotonic clock in cycles of
+ * the device's nominal clock, and never the same value twice, so that a
+ * loop that waits for a number of cycles ends, after about that time, as
+ * on a GPU. clock(): its low 32 bits as a signed int, as the GPU's %clock,
+ * in a kernel; outside one (host code in a kernel file) the C library's. */
+long long mw_sim_clock64(void);
+clock_t mw_sim_clock(void);
 
 /* The dynamic shared memory a kernel may ask for: what
  * cudaFuncSetAttribute(func, cudaFuncAttributeMaxDynamicSharedMemorySize)
@@ -79,6 +89,11 @@ typedef struct mw_sim_region {
 
 /* The live allocation holding addr, or NULL. */
 const mw_sim_region *mw_sim_region_find(const void *addr);
+/* Opens the device allocation holding p to the host (open 1) or closes it
+ * again (0), as a grid's run does: for the harness's own helpers, which
+ * run as plain loops (grader/device_emulated.c) and reach device memory
+ * as the GPU's kernels would. Nothing for a pointer outside every one. */
+void mw_sim_host_access(const void *p, int open);
 
 /* ---- launches ------------------------------------------------------------------ */
 
@@ -151,6 +166,19 @@ void *mw_sim_shared_ptr(uint32_t addr, size_t bytes);
  * what the slot holds. */
 void **mw_sim_ptx_slot(void);
 void mw_sim_ptx_thread_done(void *state); /* ptx.c */
+
+/* ---- shared memory (shared.c) ------------------------------------------------ */
+
+/* A __shared__ variable's shape, so that a report names the element a
+ * kernel touched as the kernel indexes it (tile[3][17]): the size of one
+ * element, and the extents of up to 4 array dimensions (rank 0: not an
+ * array, or more than 4 dimensions; an extern array's one extent is 0:
+ * unknown). */
+typedef struct mw_sim_shape {
+    size_t elem;
+    int rank;
+    size_t extent[4];
+} mw_sim_shape;
 
 /* ---- checks (checks.c) ---------------------------------------------------------- */
 

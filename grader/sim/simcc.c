@@ -513,7 +513,7 @@ static size_t rewrite_shared(buf *out, size_t t, size_t *first)
             refuse(line, "extern __shared__ must declare one array of unknown size, as T name[]");
         buf name = {0};
         put_flat(&name, name0, name0 + 1);
-        putf(out, "%s *const %s = static_cast<%s *>(::mw_sim_shared_dynamic(\"%s\", __FILE__, __LINE__))",
+        putf(out, "%s *const %s = ::mw_sim::shared_dynamic<%s>(\"%s\", __FILE__, __LINE__)",
              type.s, name.s, type.s, name.s);
         free(name.s);
     } else {
@@ -530,8 +530,8 @@ static size_t rewrite_shared(buf *out, size_t t, size_t *first)
             put(out, dtext.s);
             putf(out, "; }; static char mw_sim_key_%d_%d; auto &%s = static_cast<mw_sim_sh_%d_%d *>(",
                  decl, i, name.s, decl, i);
-            putf(out, "::mw_sim_shared_static(&mw_sim_key_%d_%d, sizeof(mw_sim_sh_%d_%d), ", decl, i,
-                 decl, i);
+            putf(out, "::mw_sim::shared_static<decltype(mw_sim_sh_%d_%d::%s)>(", decl, i, name.s);
+            putf(out, "&mw_sim_key_%d_%d, sizeof(mw_sim_sh_%d_%d), ", decl, i, decl, i);
             putf(out, "alignof(mw_sim_sh_%d_%d), \"%s\", __FILE__, __LINE__))->%s", decl, i, name.s,
                  name.s);
             if (i + 1 < n)

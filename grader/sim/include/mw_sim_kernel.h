@@ -17,7 +17,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
+#include <ctime>
 #include <new>
 #include <tuple>
 #include <type_traits>
@@ -68,6 +70,10 @@ unsigned mw_sim_activemask(void);
 void *mw_sim_shared_static(const void *key, size_t size, size_t align, const char *name,
                            const char *file, int line);
 void *mw_sim_shared_dynamic(const char *name, const char *file, int line);
+void *mw_sim_shared_static_shaped(const void *key, size_t size, size_t align, const char *name,
+                                  const char *file, int line, const mw_sim_shape *shape);
+void *mw_sim_shared_dynamic_shaped(const char *name, const char *file, int line,
+                                   const mw_sim_shape *shape);
 uint32_t mw_sim_shared_offset(const void *p);
 
 #define MW_SIM_ATOMIC_DECL(SUF, T)                                                                 \
@@ -227,6 +233,41 @@ struct launcher {
 
 } // namespace mw_sim
 
+/* ---- __shared__ declarations, as mw-simcc rewrites them ---- */
+
+namespace mw_sim
+{
+/* The shape of a __shared__ variable of type V (sim.h). */
+template <class V> constexpr mw_sim_shape shape_of()
+{
+    constexpr int rank = (int)std::rank<V>::value;
+    if constexpr (rank > 4)
+        return mw_sim_shape{sizeof(V), 0, {0, 0, 0, 0}};
+    else
+        return mw_sim_shape{sizeof(std::remove_all_extents_t<V>),
+                            rank,
+                            {std::extent<V, 0>::value, std::extent<V, 1>::value,
+                             std::extent<V, 2>::value, std::extent<V, 3>::value}};
+}
+
+/* A static __shared__ variable of type V: its storage in the block's
+ * window, which also learns its shape for the reports. */
+template <class V>
+MW_SIM_INLINE void *shared_static(const void *key, size_t size, size_t align, const char *name,
+                                  const char *file, int line)
+{
+    static constexpr mw_sim_shape shape = shape_of<V>();
+    return mw_sim_shared_static_shaped(key, size, align, name, file, line, &shape);
+}
+
+/* The extern __shared__ T name[] array. */
+template <class T> MW_SIM_INLINE T *shared_dynamic(const char *name, const char *file, int line)
+{
+    static constexpr mw_sim_shape shape = {sizeof(T), 1, {0, 0, 0, 0}};
+    return static_cast<T *>(mw_sim_shared_dynamic_shaped(name, file, line, &shape));
+}
+} // namespace mw_sim
+
 /* ---- barriers, warps, sleep, fences ---- */
 
 MW_SIM_INLINE void __syncthreads()
@@ -282,6 +323,26 @@ MW_SIM_INLINE void __threadfence_block()
 MW_SIM_INLINE void __threadfence_system()
 {
     __asm__ __volatile__("" ::: "memory");
+}
+
+/* ---- clocks ---- */
+
+/* The host's clock in cycles at the device's nominal rate (sim.h): a loop
+ * that waits for cycles ends after about as long as on a GPU, one that
+ * waits for ever runs into the check's timeout as on a GPU. Out of line, so
+ * that the compiler cannot prove such a loop ends or does nothing. */
+MW_SIM_INLINE long long clock64()
+{
+    return mw_sim_clock64();
+}
+/* The C library declares clock() already (<time.h>, included above so that
+ * no later include declares it again through the macro): in a kernel the
+ * GPU's 32-bit %clock is wanted, in the host code of the same file the C
+ * library's, and only at run time does mw_sim_clock tell which. */
+#define clock() mw_sim_clock()
+namespace std
+{
+using ::mw_sim_clock;
 }
 
 namespace mw_sim

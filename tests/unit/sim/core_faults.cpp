@@ -130,9 +130,45 @@ static void test_unwritten(void)
 {
     float *out = dev<float>(32);
     LAUNCH(unwritten, 1, 32, 0, out);
-    ok(fault_is(cudaErrorLaunchFailure, "no thread of the block wrote", "tile (byte 116",
+    ok(fault_is(cudaErrorLaunchFailure, "no thread of the block wrote: tile[3][5],",
                 at_line(unwritten_line), "thread (2,0,0)", (const char *)NULL),
-       "a read of shared memory no thread wrote names the variable, byte and line");
+       "a read of shared memory no thread wrote names the variable, element and line");
+    standin_free(out);
+}
+
+/* The element a report names, as the kernel indexes it: a byte inside a
+ * struct element, an element of the dynamic array. */
+struct pair_ml {
+    float m, l;
+};
+
+__global__ void unwritten_member(float *out)
+{
+    SHARED(pair_ml, red, [4]);
+    red[threadIdx.x].m = 1.0f; /* the .l are never written */
+    __syncthreads();
+    if (threadIdx.x == 0)
+        out[0] = red[2].l;
+}
+
+__global__ void unwritten_dynamic(float *out)
+{
+    float *dyn = ::mw_sim::shared_dynamic<float>("dyn", __FILE__, __LINE__);
+    if (threadIdx.x != 5)
+        dyn[threadIdx.x] = 1.0f;
+    __syncthreads();
+    out[threadIdx.x] = dyn[threadIdx.x];
+}
+
+static void test_names(void)
+{
+    float *out = dev<float>(32);
+    LAUNCH(unwritten_member, 1, 4, 0, out);
+    ok(fault_is(cudaErrorLaunchFailure, "wrote: red[2] (byte 4 of it),", (const char *)NULL),
+       "a byte inside a struct element: the element and the byte");
+    LAUNCH(unwritten_dynamic, 1, 32, 32 * sizeof(float), out);
+    ok(fault_is(cudaErrorLaunchFailure, "wrote: dyn[5],", "thread (5,0,0)", (const char *)NULL),
+       "an element of the extern array");
     standin_free(out);
 }
 
@@ -156,7 +192,7 @@ static void test_race(void)
        "a write and a read with __syncthreads between are no race");
     mw_sim_schedule_seed(1); /* grid 0: warp 0 first, its write is seen */
     LAUNCH(race, 1, 64, 0, out, 0);
-    ok(fault_is(cudaErrorLaunchFailure, "shared-memory race on flag", "thread (0,0,0) wrote it",
+    ok(fault_is(cudaErrorLaunchFailure, "shared-memory race on flag[0]:", "thread (0,0,0) wrote it",
                 at_line(race_line), "thread (40,0,0)", (const char *)NULL),
        "a write and a read of one word by two warps with no barrier is a race");
     standin_free(out);
@@ -211,7 +247,7 @@ static void test_halves(void)
     ok(standin_take_error() == cudaSuccess && out[0] == 0x3F80,
        "two threads writing the two bf16 halves of one word do not race");
     LAUNCH(halves, 1, 2, 0, out, 0);
-    ok(fault_is(cudaErrorLaunchFailure, "shared-memory race on pair (byte 0", at_line(halves_line),
+    ok(fault_is(cudaErrorLaunchFailure, "shared-memory race on pair[0]:", at_line(halves_line),
                 (const char *)NULL),
        "and a read of the other's half with no barrier is a race");
     standin_free(out);
@@ -230,9 +266,34 @@ static void test_smem_oob(void)
 {
     float *out = dev<float>(32);
     LAUNCH(smem_oob, 1, 32, 0, out);
-    ok(fault_is(cudaErrorIllegalAddress, "out-of-bounds read of 4 bytes of shared memory", "row",
-                at_line(smem_oob_line), "thread (31,0,0)", (const char *)NULL),
+    ok(fault_is(cudaErrorIllegalAddress, "out-of-bounds read of 4 bytes of shared memory",
+                "row[32], past the end of row (128 bytes)", at_line(smem_oob_line),
+                "thread (31,0,0)", (const char *)NULL),
        "a read past the block's shared memory is out of bounds");
+    standin_free(out);
+}
+
+/* Bounds are per variable: a read one past the first of two arrays lands
+ * in the red zone between them, not in the second. */
+static const int next_var_line = __LINE__ + 8;
+__global__ void next_var(float *out)
+{
+    SHARED(float, first, [32]);
+    SHARED(float, second, [32]);
+    first[threadIdx.x] = 1.0f;
+    second[threadIdx.x] = 2.0f;
+    __syncthreads();
+    out[threadIdx.x] = first[threadIdx.x + 1];
+}
+
+static void test_next_var(void)
+{
+    float *out = dev<float>(32);
+    LAUNCH(next_var, 1, 32, 0, out);
+    ok(fault_is(cudaErrorIllegalAddress, "out-of-bounds read of 4 bytes of shared memory",
+                "first[32], past the end of first (128 bytes)", at_line(next_var_line),
+                "thread (31,0,0)", (const char *)NULL),
+       "a read one past a variable, where the next one would follow, is out of bounds");
     standin_free(out);
 }
 
@@ -328,10 +389,12 @@ int main(void)
     test_fine_accesses();
     test_misaligned();
     test_unwritten();
+    test_names();
     test_race();
     test_warp_race();
     test_halves();
     test_smem_oob();
+    test_next_var();
     test_lane_exited();
     test_not_in_mask();
     test_split_warp();

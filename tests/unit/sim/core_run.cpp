@@ -210,7 +210,7 @@ __attribute__((no_sanitize_thread, noinline)) static unsigned peek(const unsigne
 __global__ void fresh_shared(unsigned *out)
 {
     SHARED(float, tile, [64]);
-    float *dyn = static_cast<float *>(::mw_sim_shared_dynamic("dyn", __FILE__, __LINE__));
+    float *dyn = ::mw_sim::shared_dynamic<float>("dyn", __FILE__, __LINE__);
     out[threadIdx.x] = peek(reinterpret_cast<unsigned *>(&tile[threadIdx.x]));
     out[64 + threadIdx.x] = peek(reinterpret_cast<unsigned *>(&dyn[threadIdx.x]));
     out[128 + threadIdx.x] = (unsigned)(reinterpret_cast<uintptr_t>(dyn) % 128);
@@ -584,6 +584,39 @@ static void test_bf16(void)
     standin_free(in);
 }
 
+/* ---- clocks ---- */
+
+__global__ void clocks(long long *out)
+{
+    out[0] = clock64();
+    out[1] = clock64();
+    struct timespec ms10 = {0, 10000000};
+    nanosleep(&ms10, NULL);
+    out[2] = clock64();
+    out[3] = clock();
+    out[4] = clock64();
+}
+
+/* clock64 is the host's clock at 1.98 GHz: 10 ms of sleep are at least
+ * 19,800,000 cycles; clock() is its low 32 bits as a signed int in a
+ * kernel, the C library's outside one. */
+static void test_clocks(void)
+{
+    long long *out = dev<long long>(5);
+    LAUNCH(clocks, 1, 1, 0, out);
+    ok(standin_take_error() == cudaSuccess && out[1] > out[0] && out[2] - out[1] >= 19800000 &&
+           out[2] - out[1] < 19800000LL * 1000,
+       "clock64 advances between two reads, 10 ms of sleep are 1.98e7 cycles or more: %lld",
+       out[2] - out[1]);
+    uint32_t low = (uint32_t)out[3];
+    ok(out[3] >= INT32_MIN && out[3] <= INT32_MAX && low - (uint32_t)out[2] > 0 &&
+           low - (uint32_t)out[2] < (uint32_t)(out[4] - out[2]),
+       "clock() in a kernel: clock64's low 32 bits, signed");
+    clock_t before = (clock)(), got = clock(), after = (clock)();
+    ok(before <= got && got <= after, "clock() in host code is the C library's");
+    standin_free(out);
+}
+
 __global__ void hello(int v)
 {
     printf("kernel says %d from block %u thread %u\n", v, blockIdx.x, threadIdx.x);
@@ -631,6 +664,7 @@ int main(void)
     test_spin();
     test_math();
     test_bf16();
+    test_clocks();
     test_printf();
     return done_testing();
 }

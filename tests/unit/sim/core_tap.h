@@ -42,8 +42,9 @@ static int done_testing(void)
     };                                                                                             \
     static char mw_sim_key_##NAME;                                                                 \
     auto &NAME = static_cast<mw_sim_sh_##NAME *>(                                                  \
-                     ::mw_sim_shared_static(&mw_sim_key_##NAME, sizeof(mw_sim_sh_##NAME),          \
-                                            alignof(mw_sim_sh_##NAME), #NAME, __FILE__, __LINE__)) \
+                     ::mw_sim::shared_static<decltype(mw_sim_sh_##NAME::NAME)>(                   \
+                         &mw_sim_key_##NAME, sizeof(mw_sim_sh_##NAME), alignof(mw_sim_sh_##NAME),  \
+                         #NAME, __FILE__, __LINE__))                                               \
                      ->NAME
 
 /* A device buffer of n T, filled with 0xFF bytes as cudaMalloc's are. */

@@ -9,10 +9,13 @@
 #include "run_grid.h"
 #include "tap.h"
 
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 /* ---- a kernel for the launches: counts its threads, writes its index ---- */
 
@@ -117,7 +120,9 @@ static void test_memory(void)
     char *p = NULL;
     is_int(cudaMalloc((void **)&p, 1000), cudaSuccess, "cudaMalloc(1000) succeeds");
     ok(p && (uintptr_t)p % 256 == 0, "256-byte aligned");
-    ok(all_bytes(p, 1000, 0xFF), "filled with 0xFF, not zeroed");
+    char fill[1000];
+    cudaMemcpy(fill, p, sizeof fill, cudaMemcpyDeviceToHost);
+    ok(all_bytes(fill, sizeof fill, 0xFF), "filled with 0xFF, not zeroed");
     const mw_sim_region *r = mw_sim_region_find(p);
     ok(r && r->base == p && r->bytes == 1000, "registered as a region of exactly 1000 bytes");
     ok(mw_sim_region_find(p + 999) == r, "its last byte is in it");
@@ -188,6 +193,41 @@ static void test_copies(void)
     cudaStreamDestroy(s);
     cudaFree(a);
     cudaFree(b);
+}
+
+/* ---- device memory closed to the host --------------------------------------------- */
+
+/* Whether a child process that reads through p dies of SIGSEGV. */
+static int host_read_faults(const int *p)
+{
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0)
+        _exit(*(const volatile int *)p == 12345 ? 1 : 0);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return pid > 0 && WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV;
+}
+
+static void test_closed_to_host(void)
+{
+    int *p = NULL, host[64];
+    cudaMalloc((void **)&p, sizeof host);
+    ok(host_read_faults(p), "a host read through a device pointer: SIGSEGV, as on a GPU");
+    for (int i = 0; i < 64; i++)
+        host[i] = -i;
+    cudaMemcpy(p, host, sizeof host, cudaMemcpyHostToDevice);
+    cudaMemsetAsync(p, 0, 4, 0);
+    cudaMemcpy(host, p, sizeof host, cudaMemcpyDeviceToHost);
+    ok(host[0] == 0 && host[63] == -63, "the runtime's copies and memsets reach it");
+    ok(host_read_faults(p), "and close it again");
+    closure c = {p, 0, 0};
+    mw_sim_launch l = launch_of(&c, d3(1, 1, 1), d3(64, 1, 1), 0, 0);
+    is_int(mw_sim_launch_kernel(&l), cudaSuccess, "a kernel writes through it");
+    cudaMemcpy(host, p, sizeof host, cudaMemcpyDeviceToHost);
+    ok(host[0] == 1 && host[63] == 64, "what it wrote is there");
+    ok(host_read_faults(p), "and once the grid has run it is closed again");
+    cudaFree(p);
 }
 
 /* ---- errors, names ---------------------------------------------------------------- */
@@ -529,6 +569,7 @@ int main(void)
     test_device();
     test_memory();
     test_copies();
+    test_closed_to_host();
     test_errors();
     test_streams_events();
     test_capture();

@@ -34,6 +34,13 @@ void *mw_sim_shared_static(const void *key, size_t bytes, size_t align, const ch
 void *mw_sim_shared_dynamic(const char *name, const char *file, int line);
 
 namespace mw_sim {
+template <class V>
+void *shared_static(const void *key, size_t bytes, size_t align, const char *name,
+                    const char *file, int line);
+template <class T> T *shared_dynamic(const char *name, const char *file, int line);
+} // namespace mw_sim
+
+namespace mw_sim {
 struct launcher {
     launcher(const char *file, int line, const char *name, dim3 grid, dim3 block,
              size_t smem = 0, cudaStream_t stream = nullptr);
