@@ -120,7 +120,7 @@ MW_CHAPTER_OBJS  := $(GRADER_PURE_OBJS) $(MW_CHAPTER_CUDA:%=$(BUILD)/grader/%.o)
 
 # The class grader's own code; MW_BATCH_PURE is what its unit test links.
 MW_BATCH_PURE := batch_layout rubric gradebook
-MW_BATCH_OWN  := batch batch_sandbox batch_stage batch_output batch_score $(MW_BATCH_PURE)
+MW_BATCH_OWN  := batch batch_sandbox batch_stage batch_output batch_score workers $(MW_BATCH_PURE)
 MW_BATCH_OBJS := $(MW_BATCH_OWN:%=$(BUILD)/grader/batch/%.o) \
                  $(patsubst %,$(BUILD)/grader/%.o,csv proc cases_file)
 
@@ -425,14 +425,31 @@ sanitize: $(GRADER) $(SRC_LIBS)
 # OUT (default grades/<chapter>). Hidden cases: HIDDEN=file, by default
 # instructor/hidden/<chapter>.cases when it exists. RUBRIC=file overrides
 # chapters/<chapter>/rubric. FORCE=1 grades again students already graded.
+#
+# Several GPUs of this host: GPUS=all (nvidia-smi -L) or GPUS=0,2,3, a worker
+# per GPU (grader/batch/workers.c). A Slurm cluster: SLURM=1, a job array of
+# one task per student and a job after it that writes the gradebook
+# (grader/mk/slurm.sh), with SLURM_PARTITION, SLURM_ACCOUNT, SLURM_TIME
+# (minutes, or D-HH:MM:SS; default: what one student may take at most),
+# SLURM_CONSTRAINT, SLURM_GRES (gpu:1; empty: none) and SLURM_OPTS (more
+# sbatch options, verbatim) passed on; WAIT=1 waits for the gradebook.
+# MERGE=1 only writes the gradebook from what OUT holds. Each mode grades
+# the students OUT holds no grade of (all with FORCE=1).
 HIDDEN_DEFAULT = $(wildcard instructor/hidden/$(CHAPTER).cases)
-grade: $(GRADER) $(REF_LIBS) $(BUILD)/tools/mw-batch
-	$(if $(SUBMISSIONS),,$(error give the submissions: make grade CH=01 SUBMISSIONS=path/))
-	$(Q)$(GRADER) roofs --results $(RESULTS) >/dev/null || [ $$? -eq 77 ]
-	$(Q)$(BUILD)/tools/mw-batch --chapter $(CHAPTER) --submissions $(SUBMISSIONS) \
+SLURM_GRES ?= gpu:1
+GRADE_ARGS = --chapter $(CHAPTER) --submissions $(SUBMISSIONS) \
 	    --out $(or $(OUT),grades/$(CHAPTER)) --timeout $(TIMEOUT) \
 	    $(if $(or $(HIDDEN),$(HIDDEN_DEFAULT)),--hidden $(or $(HIDDEN),$(HIDDEN_DEFAULT))) \
 	    $(if $(RUBRIC),--rubric $(RUBRIC)) $(if $(filter 1,$(FORCE)),--force)
+SLURM_ARGS = --batch $(BUILD)/tools/mw-batch --partition '$(SLURM_PARTITION)' \
+	    --account '$(SLURM_ACCOUNT)' --time '$(SLURM_TIME)' --constraint '$(SLURM_CONSTRAINT)' \
+	    --gres '$(SLURM_GRES)' --opts '$(SLURM_OPTS)' $(if $(filter 1,$(WAIT)),--wait)
+grade: $(GRADER) $(REF_LIBS) $(BUILD)/tools/mw-batch
+	$(if $(SUBMISSIONS),,$(error give the submissions: make grade CH=01 SUBMISSIONS=path/))
+	$(if $(and $(filter 1,$(SLURM)),$(GPUS)),$(error SLURM=1 and GPUS= do not go together: Slurm gives each task its GPU))
+	$(Q)$(GRADER) roofs --results $(RESULTS) >/dev/null || [ $$? -eq 77 ]
+	$(Q)$(if $(and $(filter 1,$(SLURM)),$(filter-out 1,$(MERGE))),sh grader/mk/slurm.sh $(SLURM_ARGS) --,$(BUILD)/tools/mw-batch) \
+	    $(GRADE_ARGS) $(if $(GPUS),--gpus $(GPUS)) $(if $(filter 1,$(MERGE)),--merge)
 
 # The student edition: the tracked files less solutions/, tests/wrong/,
 # tests/class/, instructor/ and *.hidden, as dist/memwall-student.tar.gz.
