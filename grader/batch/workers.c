@@ -213,9 +213,10 @@ static void left_scratch(const worker *w, char *dir, size_t len)
     DIR *d = opendir(w->scratch);
     struct dirent *e;
     while (d && (e = readdir(d)) && !dir[0]) {
-        char log[PATH_MAX];
-        snprintf(log, sizeof log, "%s/%s/unpack.log", w->scratch, e->d_name);
-        if (e->d_name[0] != '.' && access(log, F_OK) == 0)
+        char unpack[PATH_MAX], build[PATH_MAX];
+        snprintf(unpack, sizeof unpack, "%s/%s/unpack.log", w->scratch, e->d_name);
+        snprintf(build, sizeof build, "%s/%s/build.log", w->scratch, e->d_name);
+        if (e->d_name[0] != '.' && (access(unpack, F_OK) == 0 || access(build, F_OK) == 0))
             snprintf(dir, len, "%s/%s", w->scratch, e->d_name);
     }
     if (d)
