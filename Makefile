@@ -293,7 +293,7 @@ endif
 
 # ---- what users run -------------------------------------------------------------
 
-.PHONY: help check bench traffic roofs plot sanitize skeletons test test-full build build-fast clean \
+.PHONY: help class-bench check bench traffic roofs plot sanitize skeletons test test-full build build-fast clean \
         grade-build tables lib grade dist
 
 help:
@@ -328,6 +328,8 @@ help:
 	@echo '  make build-fast       what make test builds: the chapters and the solutions'
 	@echo '  make grade-build CH=01   build one chapter'"'"'s grader and the versions make check runs'
 	@echo '  make lib CH=01 KERNEL=file.cu LIBDIR=dir   build one kernel file as an exercise'
+	@echo '  make class-bench      make grade on 1, 2 and 4 GPUs of this host, a class of 32,'
+	@echo '                        chapters 01 and 05: $(RESULTS)/class-bench.csv'
 	@echo '  make mutants CH=01    mutation testing of the grader: plant one mistake at a time in'
 	@echo '                        the solutions and grade each (TIMEOUT=10 per case, EX=, SEED=;'
 	@echo '                        RESUME=1 goes on from a run that was cut off);'
@@ -357,6 +359,12 @@ help:
 	@echo '                        HIDDEN=/dev/null for none)'
 	@echo '  RUBRIC=file           points (chapters/<chapter>/rubric)'
 	@echo '  FORCE=1               grade again the students already graded'
+	@echo '  GPUS=all | 0,2,3      a worker per GPU, each student pinned to one'
+	@echo '  SLURM=1               a Slurm job array, a task per student, then a job that writes'
+	@echo '                        the gradebook; SLURM_PARTITION=, SLURM_ACCOUNT=, SLURM_TIME='
+	@echo '                        (minutes), SLURM_CONSTRAINT=, SLURM_GRES=gpu:1, SLURM_OPTS='
+	@echo '                        (more sbatch options); WAIT=1 waits for the gradebook'
+	@echo '  MERGE=1               only write the gradebook from what OUT holds'
 	@echo ' make lib:'
 	@echo '  KERNEL=file.cu LIBDIR=dir   the kernel file and the folder its .so goes to'
 	@echo ' toolkit and folders:'
@@ -448,8 +456,17 @@ grade: $(GRADER) $(REF_LIBS) $(BUILD)/tools/mw-batch
 	$(if $(SUBMISSIONS),,$(error give the submissions: make grade CH=01 SUBMISSIONS=path/))
 	$(if $(and $(filter 1,$(SLURM)),$(GPUS)),$(error SLURM=1 and GPUS= do not go together: Slurm gives each task its GPU))
 	$(Q)$(GRADER) roofs --results $(RESULTS) >/dev/null || [ $$? -eq 77 ]
-	$(Q)$(if $(and $(filter 1,$(SLURM)),$(filter-out 1,$(MERGE))),sh grader/mk/slurm.sh $(SLURM_ARGS) --,$(BUILD)/tools/mw-batch) \
+	$(Q)$(if $(and $(filter 1,$(SLURM)),$(if $(filter 1,$(MERGE)),,no-merge)),sh grader/mk/slurm.sh $(SLURM_ARGS) --,$(BUILD)/tools/mw-batch) \
 	    $(GRADE_ARGS) $(if $(GPUS),--gpus $(GPUS)) $(if $(filter 1,$(MERGE)),--merge)
+
+# make class-bench: make grade on 1, 2 and 4 GPUs of this host, a class of
+# 32 (tests/class/ for chapter 01, the references, skeletons and
+# known-wrongs for the others), chapters 01 and 05: wall time, speedup and
+# whether the scores are the one-GPU run's, into $(RESULTS)/class-bench.csv
+# (grader/mk/class-bench.sh). BENCH_CHAPTERS=, BENCH_GPUS=, BENCH_STUDENTS=.
+class-bench:
+	$(Q)mkdir -p $(RESULTS) && bash grader/mk/class-bench.sh $(RESULTS)/class-bench.csv \
+	    '$(or $(BENCH_CHAPTERS),01 05)' '$(or $(BENCH_GPUS),1 2 4)' '$(or $(BENCH_STUDENTS),32)'
 
 # The student edition: the tracked files less solutions/, tests/wrong/,
 # tests/class/, instructor/ and *.hidden, as dist/memwall-student.tar.gz.

@@ -574,7 +574,10 @@ static void check_readable(const context *cx)
     snprintf(test, sizeof test, "test -r '%s/solutions' || test -r '%s/build/solutions'",
              cx->root, cx->root);
     char *probe[] = {"/bin/sh", "-c", test, NULL};
-    if (sandbox_run(cx, scratch, probe, log, 30) == 0)
+    /* One student is a part of a class run (a worker's child, a Slurm
+     * task) whose start warned already. */
+    if (!cx->opt.student[0] && cx->opt.student_index < 0 &&
+        sandbox_run(cx, scratch, probe, log, 30) == 0)
         fprintf(stderr, "warning: user nobody can read solutions/ or build/solutions/: a "
                         "submission could include or load the reference. Before grading: "
                         "chmod -R go= solutions build/solutions tests/class instructor\n");
@@ -668,10 +671,8 @@ static void setup(context *cx)
             die("%s", "running as root, but there is no user nobody to run submissions as");
         cx->uid = pw->pw_uid;
         cx->gid = pw->pw_gid;
-        /* What runs no submission needs no access; a worker's child was
-         * checked, and warned of, by the run that started it. */
-        if (!cx->opt.merge && !cx->opt.pending && !cx->opt.time_limit && !cx->opt.ungraded[0] &&
-            !getenv("MW_BATCH_SCRATCH"))
+        /* What runs no submission needs no access. */
+        if (!cx->opt.merge && !cx->opt.time_limit && !cx->opt.ungraded[0])
             check_readable(cx);
     }
 }

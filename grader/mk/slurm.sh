@@ -102,7 +102,14 @@ cat >"$run/task.sh" <<EOF
 name=\$(sed -n "\$((SLURM_ARRAY_TASK_ID + 1))p" $(quote "$run/students.txt"))
 [ -n "\$name" ] || { echo "no student for task \$SLURM_ARRAY_TASK_ID" >&2; exit 2; }
 cd $(quote "$root") || exit 2
-exec $(quote "$batch")$args --student "\$name"
+# A scratch root of the task's, removed however the task ends: Slurm sends
+# SIGTERM before it kills a task past its time limit.
+scratch=\$(mktemp -d /tmp/mw-batch-task-XXXXXX) || exit 2
+chmod 755 "\$scratch"
+trap 'rm -rf "\$scratch"' EXIT
+trap 'exit 143' TERM INT
+MW_BATCH_SCRATCH=\$scratch $(quote "$batch")$args --student "\$name" &
+wait \$!
 EOF
 
 # Slurm's word for a task that ended without its own; "" where the task
