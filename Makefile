@@ -293,8 +293,8 @@ endif
 
 # ---- what users run -------------------------------------------------------------
 
-.PHONY: help class-bench check bench traffic roofs plot sanitize skeletons test test-full build build-fast clean \
-        grade-build tables lib grade dist
+.PHONY: help check bench traffic roofs plot sanitize skeletons test test-full build build-fast clean \
+        grade-build tables lib grade dist class-bench
 
 help:
 	@echo 'memwall: a graded C/CUDA workbook about the memory wall'
@@ -452,12 +452,14 @@ GRADE_ARGS = --chapter $(CHAPTER) --submissions $(SUBMISSIONS) \
 SLURM_ARGS = --batch $(BUILD)/tools/mw-batch --partition '$(SLURM_PARTITION)' \
 	    --account '$(SLURM_ACCOUNT)' --time '$(SLURM_TIME)' --constraint '$(SLURM_CONSTRAINT)' \
 	    --gres '$(SLURM_GRES)' --opts '$(SLURM_OPTS)' $(if $(filter 1,$(WAIT)),--wait)
+GRADE_CMD = $(if $(and $(filter 1,$(SLURM)),$(if $(filter 1,$(MERGE)),,submit)), \
+	    sh grader/mk/slurm.sh $(SLURM_ARGS) --,$(BUILD)/tools/mw-batch)
 grade: $(GRADER) $(REF_LIBS) $(BUILD)/tools/mw-batch
 	$(if $(SUBMISSIONS),,$(error give the submissions: make grade CH=01 SUBMISSIONS=path/))
-	$(if $(and $(filter 1,$(SLURM)),$(GPUS)),$(error SLURM=1 and GPUS= do not go together: Slurm gives each task its GPU))
+	$(if $(and $(filter 1,$(SLURM)),$(GPUS)),\
+	    $(error SLURM=1 and GPUS= do not go together: Slurm gives each task its GPU))
 	$(Q)$(GRADER) roofs --results $(RESULTS) >/dev/null || [ $$? -eq 77 ]
-	$(Q)$(if $(and $(filter 1,$(SLURM)),$(if $(filter 1,$(MERGE)),,no-merge)),sh grader/mk/slurm.sh $(SLURM_ARGS) --,$(BUILD)/tools/mw-batch) \
-	    $(GRADE_ARGS) $(if $(GPUS),--gpus $(GPUS)) $(if $(filter 1,$(MERGE)),--merge)
+	$(Q)$(GRADE_CMD) $(GRADE_ARGS) $(if $(GPUS),--gpus $(GPUS)) $(if $(filter 1,$(MERGE)),--merge)
 
 # make class-bench: make grade on 1, 2 and 4 GPUs of this host, a class of
 # 32 (tests/class/ for chapter 01, the references, skeletons and

@@ -49,8 +49,10 @@ MAKE_Q="make -s --no-print-directory"
 run=$($MAKE_Q grade CH=01 SUBMISSIONS="$class" OUT="$out" SLURM=1 WAIT=1 2>&1)
 rc=$?
 printf '%s\n' "$run" | diag
-ok "$([ $rc -ne 0 ] && echo 0 || echo 1)" "make grade SLURM=1 WAIT=1 fails: no student graded (exit $rc)"
-printf '%s\n' "$run" | grep -q 'submitted job array [0-9]* (3 student(s), --time=[0-9]* each, --gres=gpu:1)'
+ok "$([ $rc -ne 0 ] && echo 0 || echo 1)" \
+    "make grade SLURM=1 WAIT=1 fails: no student graded (exit $rc)"
+printf '%s\n' "$run" |
+    grep -q 'submitted job array [0-9]* (3 student(s), --time=[0-9]* each, --gres=gpu:1)'
 ok $? "a job array of the three students without a grade, --gres=gpu:1"
 runs=$(ls -d "$out"/slurm/*/ | head -n 1)
 [ "$(tr '\n' ' ' <"$runs/students.txt")" = "ben cat dan " ]
@@ -83,7 +85,8 @@ EOF
 chmod 755 "$fake/nvcc"
 echo '// SLOW-BUILD' >>"$class/dan/01_naive.cu"
 chmod -R a+rX "$scratch"
-run=$(PATH=$fake:$PATH $MAKE_Q grade CH=01 SUBMISSIONS="$class" OUT="$out" SLURM=1 SLURM_TIME=1 2>&1)
+run=$(PATH=$fake:$PATH $MAKE_Q grade CH=01 SUBMISSIONS="$class" OUT="$out" SLURM=1 \
+    SLURM_TIME=1 2>&1)
 rc=$?
 printf '%s\n' "$run" | diag
 ok $rc "without WAIT=1 the jobs are submitted and make returns"

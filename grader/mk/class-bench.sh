@@ -90,7 +90,8 @@ make_class() { # make_class CHAPTER DIR
 # The points columns and the status of a gradebook, a student a line.
 points() { # points GRADEBOOK
     awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "time_ms") last = i - 1; next }
-             { line = $1; for (i = 2; i <= last; i++) line = line "," $i; print line "," $NF }' "$1" |
+             { line = $1; for (i = 2; i <= last; i++) line = line "," $i
+               print line "," $NF }' "$1" |
         sort
 }
 
@@ -127,7 +128,8 @@ for ch in $chapters; do
             echo "class-bench: $chapter on $n GPU(s): make grade exited $rc (see below)" >&2
         [ $rc -eq 0 ] || [ $rc -eq 2 ] || tail -n 20 "$work/log-$chapter-$n" >&2
         speedup=$(awk -v a="$base_wall" -v b="$wall" 'BEGIN { printf "%.2f", a / b }')
-        echo "$n,$chapter,$students,$wall,$speedup,$([ "$differing" -eq 0 ] && echo yes || echo no),$differing" |
+        same=$([ "$differing" -eq 0 ] && echo yes || echo no)
+        echo "$n,$chapter,$students,$wall,$speedup,$same,$differing" |
             tee -a "$csv"
     done
 done

@@ -118,6 +118,7 @@ cat >"$run/merge.sh" <<EOF
 #!/bin/sh
 # The gradebook of make grade SLURM=1, after every task of array \$1.
 array=\$1
+run=$(quote "$run")
 cd $(quote "$root") || exit 2
 i=0
 while IFS= read -r name; do
@@ -138,7 +139,7 @@ while IFS= read -r name; do
     *) why= ;;
     esac
     [ -z "\$why" ] || $(quote "$batch")$args --student "\$name" \\
-        --ungraded "Slurm task ended: \$why (task \$task; its output: $(quote "$run")/task-\$task.out)" \\
+        --ungraded "Slurm task ended: \$why (task \$task; its output: \$run/task-\$task.out)" \\
         >/dev/null
     i=\$((i + 1))
 done <$(quote "$run/students.txt")
@@ -158,7 +159,8 @@ array_id=$(sbatch --parsable "$@" ${gres:+--gres="$gres"} --time="$time" \
 array_id=${array_id%%;*}
 echo "submitted job array $array_id ($n student(s), --time=$time each${gres:+, --gres=$gres})"
 echo "  outputs: $run/"
-[ "$wait" -eq 1 ] && echo "waiting for the gradebook (sbatch --wait: the merge job ends after every task)"
+[ "$wait" -eq 1 ] &&
+    echo "waiting for the gradebook (sbatch --wait: the merge job ends after every task)"
 # shellcheck disable=SC2086
 merge_id=$(sbatch --parsable "$@" --time=30 $opts --dependency=afterany:"$array_id" \
     --output="$run/merge-%j.out" $([ "$wait" -eq 1 ] && echo --wait) "$run/merge.sh" "$array_id")
