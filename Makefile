@@ -365,6 +365,8 @@ help:
 	@echo '                        the gradebook; SLURM_PARTITION=, SLURM_ACCOUNT=, SLURM_TIME='
 	@echo '                        (minutes), SLURM_CONSTRAINT=, SLURM_GRES=gpu:1, SLURM_OPTS='
 	@echo '                        (more sbatch options); WAIT=1 waits for the gradebook'
+	@echo '  STUDENT_LIMIT=7200    GPUS=, SLURM=1: the seconds one student may take (default:'
+	@echo '                        its steps'"'"' own limits added up)'
 	@echo '  MERGE=1               only write the gradebook from what OUT holds'
 	@echo ' make lib:'
 	@echo '  KERNEL=file.cu LIBDIR=dir   the kernel file and the folder its .so goes to'
@@ -444,6 +446,8 @@ sanitize: $(GRADER) $(SRC_LIBS)
 # (minutes, or D-HH:MM:SS; default: what one student may take at most),
 # SLURM_CONSTRAINT, SLURM_GRES (gpu:1; empty: none) and SLURM_OPTS (more
 # sbatch options, verbatim) passed on; WAIT=1 waits for the gradebook.
+# STUDENT_LIMIT=seconds bounds one student (a worker's child; a task's
+# derived time limit), by default the sum of its steps' own limits.
 # MERGE=1 only writes the gradebook from what OUT holds. Each mode grades
 # the students OUT holds no grade of (all with FORCE=1).
 HIDDEN_DEFAULT = $(wildcard instructor/hidden/$(CHAPTER).cases)
@@ -451,7 +455,8 @@ SLURM_GRES ?= gpu:1
 GRADE_ARGS = --chapter $(CHAPTER) --submissions $(SUBMISSIONS) \
 	    --out $(or $(OUT),grades/$(CHAPTER)) --timeout $(TIMEOUT) \
 	    $(if $(or $(HIDDEN),$(HIDDEN_DEFAULT)),--hidden $(or $(HIDDEN),$(HIDDEN_DEFAULT))) \
-	    $(if $(RUBRIC),--rubric $(RUBRIC)) $(if $(filter 1,$(FORCE)),--force)
+	    $(if $(RUBRIC),--rubric $(RUBRIC)) $(if $(filter 1,$(FORCE)),--force) \
+	    $(if $(STUDENT_LIMIT),--student-limit $(STUDENT_LIMIT))
 SLURM_ARGS = --batch $(BUILD)/tools/mw-batch --partition '$(SLURM_PARTITION)' \
 	    --account '$(SLURM_ACCOUNT)' --time '$(SLURM_TIME)' --constraint '$(SLURM_CONSTRAINT)' \
 	    --gres '$(SLURM_GRES)' --opts '$(SLURM_OPTS)' $(if $(filter 1,$(WAIT)),--wait)

@@ -7,7 +7,8 @@
 # on the PATH that waits, for the file marked so, the first time): that
 # student is recorded not graded with the signal as the reason, nothing it
 # started is left running, the others end as they would, a student graded
-# before is kept, and the same command grades the killed one again. GPUS=all
+# before is kept, and the same command grades the killed one again. A child
+# past --student-limit is stopped, and so recorded. GPUS=all
 # without a GPU refuses, writing nothing. --student, --pending and --merge
 # on their own.
 . tests/lib.sh
@@ -140,6 +141,38 @@ grep '^ben,' "$out/gradebook.csv" | grep -qF "NOT GRADED: no usable GPU: $reason
 ok $? "the same command again grades ben again (now: the no-GPU reason)"
 grep -q '^  ann  *already graded' "$scratch/run2.log" && grep -q '^ann,40,110,' "$out/gradebook.csv"
 ok $? "and keeps ann's grade"
+
+# ---- a child past the whole-student limit ------------------------------------------
+# eve's build never ends (an nvcc that waits for every file marked
+# HANG-BUILD): past --student-limit 4 her child is stopped, with the build.
+hang=$scratch/hang
+mkdir -p "$hang/bin" "$hang/class/eve"
+cat >"$hang/bin/nvcc" <<EOF
+#!/bin/sh
+for a in "\$@"; do
+    case \$a in
+    *.cu) grep -q HANG-BUILD "\$a" && { echo \$\$ >$scratch/flag/hung; exec sleep 300; } ;;
+    esac
+done
+exec $real_nvcc "\$@"
+EOF
+chmod 755 "$hang/bin/nvcc"
+cp exercises/01-vector-add/01_naive.cu "$hang/class/eve/"
+echo '// HANG-BUILD' >>"$hang/class/eve/01_naive.cu"
+chmod -R a+rX "$hang"
+start=$(date +%s)
+PATH=$hang/bin:$PATH build/tools/mw-batch --chapter 01-vector-add --submissions "$hang/class" \
+    --out "$hang/out" --gpus 0 --student-limit 4 >"$scratch/hang.log" 2>&1
+took=$(($(date +%s) - start))
+diag <"$scratch/hang.log"
+grep '^eve,,,' "$hang/out/gradebook.csv" |
+    grep -q 'NOT GRADED: worker on GPU 0 ran past the whole-student limit of 4 s and was stopped'
+ok $? "eve: not graded, past the whole-student limit"
+ok "$([ "$took" -lt 60 ] && echo 0 || echo 1)" "stopped then, not after the build's 300 s ($took s)"
+sleep 0.5
+hung=$(cat "$scratch/flag/hung" 2>/dev/null)
+[ -n "$hung" ] && ! kill -0 "$hung" 2>/dev/null
+ok $? "and the build it started is not left running (pid ${hung:-none})"
 
 # ---- the building blocks on their own ----------------------------------------------
 B="build/tools/mw-batch --chapter 01-vector-add --submissions $class --out $out"

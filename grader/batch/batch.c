@@ -208,6 +208,8 @@ static double check_limit_s(const context *cx)
  * of them allows. */
 double student_limit_s(const context *cx)
 {
+    if (cx->opt.student_limit_s > 0)
+        return cx->opt.student_limit_s;
     return 2 * 120 + 300.0 * cx->nversions + check_limit_s(cx) + 900 + 2 * 600 + 3 * 120;
 }
 
@@ -463,7 +465,7 @@ static void usage(FILE *fp)
             "usage: mw-batch --chapter NN-name --submissions DIR --out DIR [--hidden FILE]\n"
             "                [--rubric FILE] [--timeout SECONDS] [--force]\n"
             "       mw-batch --chapter NN-name --submissions DIR --list\n"
-            "       mw-batch ... --out DIR --gpus all|0,2,3\n"
+            "       mw-batch ... --out DIR --gpus all|0,2,3 [--student-limit SECONDS]\n"
             "       mw-batch ... --out DIR --student NAME | --student-index I [--ungraded WHY]\n"
             "       mw-batch ... --out DIR --merge | --pending | --time-limit\n"
             "Grades every submission in DIR with the chapter's harness, cases and rubric,\n"
@@ -475,7 +477,8 @@ static void usage(FILE *fp)
             "(each student's layout, the file taken for each version, the files not\n"
             "graded; with --out, whether OUT already holds a grade), without a GPU.\n"
             "--gpus grades on several GPUs, a worker per GPU, each student in a child\n"
-            "pinned with CUDA_VISIBLE_DEVICES. --student (or --student-index, in the\n"
+            "pinned with CUDA_VISIBLE_DEVICES and stopped past --student-limit (default:\n"
+            "its steps' own limits added up). --student (or --student-index, in the\n"
             "class's sorted order) grades one student into OUT, or with --ungraded WHY\n"
             "records it as not graded, unless it has a grade; --merge writes the gradebook\n"
             "from OUT, every student of DIR in it; --pending lists (index, name) the\n"
@@ -528,6 +531,8 @@ static void parse_args(int argc, char **argv, options *o)
             o->student_index = atoi(v);
         else if (strcmp(a, "--ungraded") == 0 && v[0])
             snprintf(o->ungraded, sizeof o->ungraded, "%s", v);
+        else if (strcmp(a, "--student-limit") == 0 && atof(v) > 0)
+            o->student_limit_s = atof(v);
         else if (strcmp(a, "--gpus") == 0 && v[0])
             snprintf(o->gpus, sizeof o->gpus, "%s", v);
         else {

@@ -20,6 +20,7 @@ typedef struct options {
     char chapter[128];
     char submissions[PATH_MAX], out[PATH_MAX], hidden[PATH_MAX], rubric[PATH_MAX];
     double timeout_s; /* per case */
+    double student_limit_s; /* --student-limit: a worker's child at most; 0: derived */
     int force;
     int list; /* --list: show what would be graded, and stop */
     /* One student (--student NAME, --student-index I over the sorted
@@ -64,7 +65,8 @@ typedef enum { GRADED, NOT_GRADED, GPU_LOST } outcome;
 /* Whether the steps can use a GPU (`mw-chapter info`, run as they run);
  * 0, or its exit code (77: no GPU) with its first line in why. */
 int probe_gpu(const context *cx, char *why, size_t len);
-/* The most one student can take: every step's own limit, added up. */
+/* The most one student can take: --student-limit, or every step's own
+ * limit added up. */
 double student_limit_s(const context *cx);
 /* The terminal's account of a class run, and its exit code: 0 every
  * submission graded, 2 some not, 77 some not for want of a GPU. */

@@ -238,40 +238,48 @@ static void empty_scratch(const worker *w)
         closedir(d);
 }
 
-/* What became of the child that ended with status (-1: stopped past the
- * limit); the student is recorded as not graded where the child could not
- * say so itself. */
+/* Why the child that ended with status (STOPPED_PAST_LIMIT, STOPPED_BY_US)
+ * left no word of its own. */
+enum { STOPPED_PAST_LIMIT = -1, STOPPED_BY_US = -2 };
+static void child_why(const worker *one, int status, double limit, char *why, size_t len)
+{
+    if (status == STOPPED_PAST_LIMIT)
+        snprintf(why, len,
+                 "worker on GPU %s ran past the whole-student limit of %.0f s and was stopped",
+                 one->gpu, limit);
+    else if (status == STOPPED_BY_US)
+        snprintf(why, len, "the run was stopped (signal %d) while GPU %s graded it",
+                 (int)stop_signal, one->gpu);
+    else if (WIFSIGNALED(status))
+        snprintf(why, len, "worker on GPU %s exited on signal %d (%s)", one->gpu,
+                 WTERMSIG(status), strsignal(WTERMSIG(status)));
+    else
+        snprintf(why, len, "worker on GPU %s exited with code %d", one->gpu,
+                 WEXITSTATUS(status));
+}
+
+/* What became of the child that ended with status; the student is recorded
+ * as not graded where the child said nothing of it: it was killed, stopped,
+ * or died before it could write. */
 static outcome finish(const context *cx, const mw_class *c, worker *w, int nw, worker *one,
                       int status, double limit)
 {
     const char *name = c->subs[one->student].student;
     one->pid = 0;
     int code = status >= 0 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    if (code == 0 || code == 2 || code == 77) {
-        empty_scratch(one);
-        if (code == 77) {
-            char why[512];
-            not_graded_reason(cx, name, why, sizeof why);
-            one->retired = 1;
-            fprintf(stderr,
-                    "mw-batch: GPU %s is unusable (%s): its worker stops; the other workers go "
-                    "on\n",
-                    one->gpu, why[0] ? why : "no reason given");
-        }
-        return code == 0 ? GRADED : code == 77 ? GPU_LOST : NOT_GRADED;
-    }
-    kill_orphans(w, nw);
+    if (code != 0 && code != 2 && code != 77)
+        kill_orphans(w, nw); /* its steps, in their own process groups */
     char why[512];
-    if (status < 0)
-        snprintf(why, sizeof why,
-                 "worker on GPU %s ran past the whole-student limit of %.0f s and was stopped",
-                 one->gpu, limit);
-    else if (WIFSIGNALED(status))
-        snprintf(why, sizeof why, "worker on GPU %s exited on signal %d (%s)", one->gpu,
-                 WTERMSIG(status), strsignal(WTERMSIG(status)));
-    else
-        snprintf(why, sizeof why, "worker on GPU %s exited with code %d", one->gpu, code);
-    if (!already_graded(cx, name)) {
+    not_graded_reason(cx, name, why, sizeof why);
+    if (code == 77) {
+        one->retired = 1;
+        fprintf(stderr, "mw-batch: GPU %s is unusable (%s): its worker stops; the other workers "
+                        "go on\n",
+                one->gpu, why[0] ? why : "no reason given");
+    }
+    int graded = already_graded(cx, name);
+    if (!graded && (!why[0] || code < 0)) {
+        child_why(one, status, limit, why, sizeof why);
         char scratch[PATH_MAX];
         left_scratch(one, scratch, sizeof scratch);
         mw_notes none = {0};
@@ -280,7 +288,7 @@ static outcome finish(const context *cx, const mw_class *c, worker *w, int nw, w
         fflush(stdout);
     }
     empty_scratch(one);
-    return already_graded(cx, name) ? GRADED : NOT_GRADED;
+    return graded ? GRADED : code == 77 ? GPU_LOST : NOT_GRADED;
 }
 
 /* ---- the class ------------------------------------------------------------------- */
@@ -323,7 +331,8 @@ static int run_workers(const context *cx, const mw_class *c, const char *self, w
             if (w[i].pid && (stop_signal || difftime(time(NULL), w[i].started) > limit)) {
                 kill(-w[i].pid, SIGKILL);
                 waitpid(w[i].pid, &status, 0);
-                count(t, finish(cx, c, w, nw, &w[i], stop_signal ? status : -1, limit));
+                count(t, finish(cx, c, w, nw, &w[i],
+                                stop_signal ? STOPPED_BY_US : STOPPED_PAST_LIMIT, limit));
             }
         struct timespec pause = {0, 50 * 1000 * 1000};
         nanosleep(&pause, NULL);
