@@ -457,7 +457,8 @@ GRADE_ARGS = --chapter $(CHAPTER) --submissions $(SUBMISSIONS) \
 	    $(if $(or $(HIDDEN),$(HIDDEN_DEFAULT)),--hidden $(or $(HIDDEN),$(HIDDEN_DEFAULT))) \
 	    $(if $(RUBRIC),--rubric $(RUBRIC)) $(if $(filter 1,$(FORCE)),--force) \
 	    $(if $(STUDENT_LIMIT),--student-limit $(STUDENT_LIMIT))
-SLURM_ARGS = --batch $(BUILD)/tools/mw-batch --partition '$(SLURM_PARTITION)' \
+SLURM_ARGS = --batch $(BUILD)/tools/mw-batch --roofs '$(GRADER) roofs --results $(RESULTS)' \
+	    --partition '$(SLURM_PARTITION)' \
 	    --account '$(SLURM_ACCOUNT)' --time '$(SLURM_TIME)' --constraint '$(SLURM_CONSTRAINT)' \
 	    --gres '$(SLURM_GRES)' --opts '$(SLURM_OPTS)' $(if $(filter 1,$(WAIT)),--wait)
 GRADE_CMD = $(if $(and $(filter 1,$(SLURM)),$(if $(filter 1,$(MERGE)),,submit)), \

@@ -804,6 +804,9 @@ static int grade_student(context *cx, const mw_class *c)
                sub->student);
         return 0;
     }
+    /* A reason given from outside (a Slurm task that ended with no word of
+     * its own) never replaces the student's own; with --force it replaces
+     * an earlier grade, which the run that ended was meant to replace. */
     if (cx->opt.ungraded[0]) {
         char earlier[512];
         not_graded_reason(cx, sub->student, earlier, sizeof earlier);

@@ -4,7 +4,8 @@
 # submit jobs (a login node), the repository and OUT on a file system the
 # nodes share:
 #
-#   sh grader/mk/slurm.sh --batch build/tools/mw-batch [--partition P]
+#   sh grader/mk/slurm.sh --batch build/tools/mw-batch
+#       [--roofs 'build/NN-name/mw-chapter roofs --results results'] [--partition P]
 #       [--account A] [--time MINUTES|D-HH:MM:SS] [--constraint C]
 #       [--gres GRES] [--opts 'more sbatch options'] [--wait]
 #       -- MW-BATCH-ARGUMENTS (--chapter, --submissions, --out, ...)
@@ -31,12 +32,12 @@
 set -u
 
 usage() {
-    echo "usage: $0 --batch MW-BATCH [--partition P] [--account A] [--time T]" \
-        "[--constraint C] [--gres G] [--opts OPTS] [--wait] -- MW-BATCH-ARGUMENTS" >&2
+    echo "usage: $0 --batch MW-BATCH [--roofs COMMAND] [--partition P] [--account A]" \
+        "[--time T] [--constraint C] [--gres G] [--opts OPTS] [--wait] -- MW-BATCH-ARGUMENTS" >&2
     exit 2
 }
 
-batch= partition= account= time= constraint= gres=gpu:1 opts= wait=0
+batch= roofs= partition= account= time= constraint= gres=gpu:1 opts= wait=0
 while [ $# -gt 0 ]; do
     case $1 in
     --wait) wait=1; shift; continue ;;
@@ -45,6 +46,7 @@ while [ $# -gt 0 ]; do
     [ $# -ge 2 ] || usage
     case $1 in
     --batch) batch=$2 ;;
+    --roofs) roofs=$2 ;;
     --partition) partition=$2 ;;
     --account) account=$2 ;;
     --time) time=$2 ;;
@@ -102,6 +104,14 @@ cat >"$run/task.sh" <<EOF
 name=\$(sed -n "\$((SLURM_ARRAY_TASK_ID + 1))p" $(quote "$run/students.txt"))
 [ -n "\$name" ] || { echo "no student for task \$SLURM_ARRAY_TASK_ID" >&2; exit 2; }
 cd $(quote "$root") || exit 2
+# The GPU's roofs, which the timing step reads, measured once per kind of
+# GPU (make grade measures them on the machine it runs on, which may have
+# none); one task at a time, where flock is, so that no two write the file.
+if [ -n $(quote "$roofs") ] && command -v flock >/dev/null 2>&1; then
+    flock $(quote "$run/../roofs.lock") $roofs >/dev/null 2>&1
+elif [ -n $(quote "$roofs") ]; then
+    $roofs >/dev/null 2>&1
+fi
 # A scratch root of the task's, removed however the task ends: Slurm sends
 # SIGTERM before it kills a task past its time limit.
 scratch=\$(mktemp -d /tmp/mw-batch-task-XXXXXX) || exit 2
