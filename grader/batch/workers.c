@@ -141,12 +141,11 @@ static void kill_orphans(const worker *w, int nw)
             if (pgrp > 1 && pgrp != (int)getpgrp())
                 kill(-pgrp, SIGKILL);
             kill(pid, SIGKILL);
+            waitpid(pid, NULL, 0); /* by its pid: a worker's child is reaped by its loop */
             killed++;
         }
         if (d)
             closedir(d);
-        while (waitpid(-1, NULL, WNOHANG) > 0)
-            ;
         if (!killed)
             return;
         struct timespec pause = {0, 20 * 1000 * 1000};
