@@ -34,6 +34,15 @@
  * each student the GPU is asked for again; if it is gone, that student is
  * not graded and the batch stops (exit 77).
  *
+ * The same steps serve one student at a time (--student NAME, or
+ * --student-index I over the class's sorted order): a worker's child on one
+ * of several GPUs (workers.c) or a Slurm array task (grader/mk/slurm.sh).
+ * It builds before it asks for the GPU, and without one records why for
+ * its student and exits 77. --merge writes the gradebook from what OUT
+ * holds, every student of the class in it, "not graded yet" where OUT holds
+ * nothing; --pending lists who a run would grade; --time-limit prints the
+ * most one student may take.
+ *
  * Outputs in OUT: students/<name>/score.csv, report.md, results.json and the
  * logs; gradebook.csv. Every file is written whole (temporary name, then
  * rename), score.csv last; a re-run skips students with a complete,
@@ -296,9 +305,9 @@ static outcome run_steps(const context *cx, const char *scratch, staged *st, mw_
     note_unmatched(st, used, cx->nversions);
     build_versions(cx, scratch, found, built, status, sizeof status);
     /* One student at a time (a worker's child, a Slurm task) asks for the
-     * GPU only now: the build needs none, its build.log is kept either way,
-     * and a worker killed while it builds is what the tests can do without
-     * a GPU. */
+     * GPU only now: the build needs none, and its build.log is kept either
+     * way (a task on a node whose GPU is gone still says whether the
+     * submission compiles). */
     char gpu[512];
     if (one_student(cx) && probe_gpu(cx, gpu, sizeof gpu) != 0) {
         snprintf(why, wlen, "no usable GPU: %s", gpu);
