@@ -9,9 +9,11 @@
 # slurmd and the clients (sbatch, squeue, scontrol). Ports: SLURM_TEST_PORT
 # (slurmctld; slurmd takes the next), by default one picked from the pid.
 #
-# The node has one GPU in name only: gres.conf gives it `gpu` with no device
-# file, so that --gres=gpu:1 is accepted and scheduled as on a cluster, and
-# the job still sees no GPU, which is what the tests check.
+# Without a GPU the node has one in name only: gres.conf gives it `gpu` with
+# /dev/null for a device file, so that --gres=gpu:1 is accepted and
+# scheduled as on a cluster, and the job still sees no GPU, which is what
+# the tests check. With GPUs (/dev/nvidia0 ...), the node has them all, and
+# Slurm gives each task its own (CUDA_VISIBLE_DEVICES).
 set -u
 cmd=${1:-}
 dir=${2:-}
@@ -53,8 +55,15 @@ munged --force --key-file="$dir/munge/munge.key" --socket="$dir/munge/munge.sock
     --seed-file="$dir/munge/munge.seed" || { echo "munged did not start" >&2; exit 2; }
 
 port=${SLURM_TEST_PORT:-$((20000 + $$ % 20000))}
+gpus=$(ls /dev/nvidia[0-9]* 2>/dev/null | wc -l)
+if [ "$gpus" -gt 0 ]; then
+    gres_line="Name=gpu File=/dev/nvidia[0-$((gpus - 1))]"
+else
+    gpus=1 gres_line="Name=gpu File=/dev/null"
+fi
 cpus=$(nproc)
 mem=$(awk '/MemTotal/ { print int($2 / 1024 / 2) }' /proc/meminfo)
+node="NodeName=mwnode NodeHostname=$(hostname -s) NodeAddr=127.0.0.1"
 cat >"$dir/slurm.conf" <<EOF
 ClusterName=mwtest
 SlurmctldHost=localhost(127.0.0.1)
@@ -85,14 +94,15 @@ SelectTypeParameters=CR_Core
 GresTypes=gpu
 MinJobAge=600
 KillWait=5
-NodeName=mwnode NodeHostname=$(hostname -s) NodeAddr=127.0.0.1 CPUs=$cpus RealMemory=$mem Gres=gpu:1 State=UNKNOWN
+$node CPUs=$cpus RealMemory=$mem Gres=gpu:$gpus State=UNKNOWN
 PartitionName=mwtest Nodes=mwnode Default=YES MaxTime=INFINITE State=UP
 EOF
-echo 'Name=gpu File=/dev/null' >"$dir/gres.conf"
+echo "$gres_line" >"$dir/gres.conf"
 
 export SLURM_CONF="$dir/slurm.conf"
-slurmctld -i -f "$dir/slurm.conf" || { echo "slurmctld did not start (see $dir/slurmctld.log)" >&2; stop; exit 2; }
-slurmd -N mwnode -f "$dir/slurm.conf" || { echo "slurmd did not start (see $dir/slurmd.log)" >&2; stop; exit 2; }
+failed() { echo "$1 did not start (see $dir/$1.log)" >&2; stop; exit 2; }
+slurmctld -i -f "$dir/slurm.conf" || failed slurmctld
+slurmd -N mwnode -f "$dir/slurm.conf" || failed slurmd
 for _ in $(seq 1 60); do
     state=$(sinfo -h -n mwnode -o %t 2>/dev/null)
     case $state in
