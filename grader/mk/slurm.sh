@@ -14,9 +14,10 @@
 #    a grade in OUT (all of them with --force). None: the gradebook is
 #    written here, and that is all.
 # 2. A job array, one task per student (`--gres=gpu:1`; the time limit
-#    what one student may take at most, `mw-batch --time-limit`, the sum
-#    of its steps' own limits), each task `mw-batch --student NAME` into
-#    OUT: a task without a GPU records why and exits 77.
+#    what one student may take at most, `mw-batch --time-limit`), each
+#    task the roofs (--roofs, under flock: the timing reads them) and then
+#    `mw-batch --student NAME` into OUT: a task without a GPU records why
+#    and exits 77.
 # 3. A job after it (`--dependency=afterany`), whatever became of the
 #    tasks: a student whose task ended with no word of its own (a time
 #    limit, a node failure, cancelled) is recorded as not graded with
