@@ -13,8 +13,13 @@
 # reference's other versions), taken in turn until there are STUDENTS
 # (alice, alice-2, ...), so that the class mixes full marks, compile errors,
 # wrong answers and students who hand in nothing. Each run grades the whole
-# class (FORCE=1) into an OUT of its own, and is timed whole, wall clock.
-# The CSV: gpus,chapter,students,wall_s,speedup,identical_scores,differing
+# class (FORCE=1) into an OUT of its own, kept beside the CSV (OUT.csv ->
+# OUT/<chapter>-<gpus>/, with its log), and is timed whole, wall clock.
+# The CSV: gpus,chapter,students,wall_s,speedup,identical_scores,differing,
+# a row per (gpus, chapter), replaced by a new run of it, so that the runs
+# can be made one at a time (BENCH_GPUS=1, then BENCH_GPUS="2 4") where a
+# command may only run so long; the others are compared with the one-GPU
+# run of the chapter, made first.
 # speedup is the one-GPU run's wall time over this run's; identical_scores
 # says whether every student's points (total, each group, sanitize,
 # performance) and status are those of the one-GPU run (differing: how many
@@ -95,41 +100,56 @@ points() { # points GRADEBOOK
         sort
 }
 
-echo "gpus,chapter,students,wall_s,speedup,identical_scores,differing" >"$csv"
+# A row of the CSV: the one of (gpus, chapter) replaced, the others kept, so
+# that the runs can be made one command at a time (BENCH_GPUS=1, then 2...).
+put_row() { # put_row GPUS CHAPTER ROW
+    [ -s "$csv" ] || echo "gpus,chapter,students,wall_s,speedup,identical_scores,differing" >"$csv"
+    awk -F, -v g="$1" -v c="$2" 'NR == 1 || !($1 == g && $2 == c)' "$csv" >"$csv.tmp" &&
+        echo "$3" >>"$csv.tmp" && mv "$csv.tmp" "$csv"
+    echo "$3"
+}
+
+keep=${csv%.csv} # each run's OUT, kept: the one-GPU gradebook is what the others match
 for ch in $chapters; do
     chapter=$(sh grader/mk/chapter.sh "$ch")
     [ -n "$chapter" ] || { echo "class-bench: no chapter $ch" >&2; exit 2; }
     make_class "$chapter" "$work/class-$chapter"
     make -s --no-print-directory grade-build CH="$ch" build/tools/mw-batch || exit 2
-    base_wall=
     for n in $counts; do
         # One GPU: the plain make grade, the run the others must match.
         gpus=
         [ "$n" -gt 1 ] && gpus=$(seq -s, 0 $((n - 1)))
-        out=$work/out-$chapter-$n
+        out=$keep/$chapter-$n
+        rm -rf "$out"
+        mkdir -p "$keep"
         start=$(date +%s.%N)
         CUDA_VISIBLE_DEVICES=${gpus:-0} make -s --no-print-directory grade CH="$ch" \
             SUBMISSIONS="$work/class-$chapter" OUT="$out" FORCE=1 ${gpus:+GPUS="$gpus"} \
-            >"$work/log-$chapter-$n" 2>&1
-        rc=$?
+            >"$keep/$chapter-$n.log" 2>&1
         end=$(date +%s.%N)
         wall=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')
-        [ -n "$base_wall" ] || base_wall=$wall
-        points "$out/gradebook.csv" >"$work/points-$chapter-$n" 2>/dev/null
-        differing=$(diff "$work/points-$chapter-${counts%% *}" "$work/points-$chapter-$n" |
-            grep -c '^>')
-        [ -s "$out/gradebook.csv" ] || differing=$students # no gradebook: nothing matches
-        if [ "$differing" -gt 0 ]; then
-            echo "class-bench: $chapter on $n GPU(s): $differing student(s) differ from the" \
-                "run on ${counts%% *}:" >&2
-            diff "$work/points-$chapter-${counts%% *}" "$work/points-$chapter-$n" >&2
+        # make fails (2) where a student is not graded; mw-batch's 77 is no GPU.
+        grep -q 'Error 77' "$keep/$chapter-$n.log" &&
+            { echo "class-bench: $chapter on $n GPU(s): a GPU was missing or lost:" >&2
+              tail -n 20 "$keep/$chapter-$n.log" >&2; }
+        # Against the one-GPU run of this chapter, made now or before.
+        base=$keep/$chapter-1/gradebook.csv
+        base_wall=$(awk -F, -v c="$chapter" '$1 == 1 && $2 == c { print $4 }' "$csv" 2>/dev/null)
+        [ "$n" -eq 1 ] && base_wall=$wall
+        speedup= same= differing=
+        if [ -s "$base" ] && [ -n "$base_wall" ]; then
+            speedup=$(awk -v a="$base_wall" -v b="$wall" 'BEGIN { printf "%.2f", a / b }')
+            differing=$students # no gradebook: nothing matches
+            if [ -s "$out/gradebook.csv" ]; then
+                differing=$(points "$out/gradebook.csv" | diff <(points "$base") - | grep -c '^>')
+            fi
+            same=$([ "$differing" -eq 0 ] && echo yes || echo no)
+            if [ "$differing" -gt 0 ] && [ -s "$out/gradebook.csv" ]; then
+                echo "class-bench: $chapter on $n GPU(s): $differing student(s) differ from" \
+                    "the one-GPU run:" >&2
+                points "$out/gradebook.csv" | diff <(points "$base") - >&2
+            fi
         fi
-        [ $rc -eq 0 ] || [ $rc -eq 2 ] ||
-            echo "class-bench: $chapter on $n GPU(s): make grade exited $rc (see below)" >&2
-        [ $rc -eq 0 ] || [ $rc -eq 2 ] || tail -n 20 "$work/log-$chapter-$n" >&2
-        speedup=$(awk -v a="$base_wall" -v b="$wall" 'BEGIN { printf "%.2f", a / b }')
-        same=$([ "$differing" -eq 0 ] && echo yes || echo no)
-        echo "$n,$chapter,$students,$wall,$speedup,$same,$differing" |
-            tee -a "$csv"
+        put_row "$n" "$chapter" "$n,$chapter,$students,$wall,$speedup,$same,$differing"
     done
 done
