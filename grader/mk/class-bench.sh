@@ -13,8 +13,8 @@
 # reference's other versions), taken in turn until there are STUDENTS
 # (alice, alice-2, ...), so that the class mixes full marks, compile errors,
 # wrong answers and students who hand in nothing. Each run grades the whole
-# class (FORCE=1) into an OUT of its own, kept beside the CSV (OUT.csv ->
-# OUT/<chapter>-<gpus>/, with its log), and is timed whole, wall clock.
+# class (FORCE=1) into an OUT of its own, kept (grades/class-bench/
+# <chapter>-<gpus>/, with its log), and is timed whole, wall clock.
 # The CSV: gpus,chapter,students,wall_s,speedup,identical_scores,differing,
 # a row per (gpus, chapter), replaced by a new run of it, so that the runs
 # can be made one at a time (BENCH_GPUS=1, then BENCH_GPUS="2 4") where a
@@ -109,7 +109,9 @@ put_row() { # put_row GPUS CHAPTER ROW
     echo "$3"
 }
 
-keep=${csv%.csv} # each run's OUT, kept: the one-GPU gradebook is what the others match
+# Each run's OUT, kept (where make grade's own go, not in results/): the
+# one-GPU gradebook is what the others match.
+keep=grades/class-bench
 for ch in $chapters; do
     chapter=$(sh grader/mk/chapter.sh "$ch")
     [ -n "$chapter" ] || { echo "class-bench: no chapter $ch" >&2; exit 2; }
