@@ -120,7 +120,7 @@ MW_CHAPTER_OBJS  := $(GRADER_PURE_OBJS) $(MW_CHAPTER_CUDA:%=$(BUILD)/grader/%.o)
 
 # The class grader's own code; MW_BATCH_PURE is what its unit test links.
 MW_BATCH_PURE := batch_layout rubric gradebook
-MW_BATCH_OWN  := batch batch_sandbox batch_stage batch_output batch_score $(MW_BATCH_PURE)
+MW_BATCH_OWN  := batch batch_sandbox batch_stage batch_output batch_score workers $(MW_BATCH_PURE)
 MW_BATCH_OBJS := $(MW_BATCH_OWN:%=$(BUILD)/grader/batch/%.o) \
                  $(patsubst %,$(BUILD)/grader/%.o,csv proc cases_file)
 
@@ -293,8 +293,8 @@ endif
 
 # ---- what users run -------------------------------------------------------------
 
-.PHONY: help check bench bench-emulation traffic roofs plot sanitize skeletons test test-full build build-fast clean \
-        grade-build tables lib grade dist
+.PHONY: help check bench bench-emulation traffic roofs plot sanitize skeletons test test-full build \
+        build-fast clean grade-build tables lib grade dist class-bench
 
 help:
 	@echo 'memwall: a graded C/CUDA workbook about the memory wall'
@@ -329,6 +329,9 @@ help:
 	@echo '  make build-fast       what make test builds: the chapters and the solutions'
 	@echo '  make grade-build CH=01   build one chapter'"'"'s grader and the versions make check runs'
 	@echo '  make lib CH=01 KERNEL=file.cu LIBDIR=dir   build one kernel file as an exercise'
+	@echo '  make class-bench      make grade on 1, 2 and 4 GPUs of this host, a class of 32,'
+	@echo '                        chapters 01 and 05: $(RESULTS)/class-bench.csv'
+	@echo '                        with BENCH_CHAPTERS="01 05" BENCH_GPUS="1 2 4" BENCH_STUDENTS=32'
 	@echo '  make mutants CH=01    mutation testing of the grader: plant one mistake at a time in'
 	@echo '                        the solutions and grade each (TIMEOUT=10 per case, EX=, SEED=;'
 	@echo '                        RESUME=1 goes on from a run that was cut off);'
@@ -358,6 +361,14 @@ help:
 	@echo '                        HIDDEN=/dev/null for none)'
 	@echo '  RUBRIC=file           points (chapters/<chapter>/rubric)'
 	@echo '  FORCE=1               grade again the students already graded'
+	@echo '  GPUS=all | 0,2,3      a worker per GPU, each student pinned to one'
+	@echo '  SLURM=1               a Slurm job array, a task per student, then a job that writes'
+	@echo '                        the gradebook; SLURM_PARTITION=, SLURM_ACCOUNT=, SLURM_TIME='
+	@echo '                        (minutes), SLURM_CONSTRAINT=, SLURM_GRES=gpu:1, SLURM_OPTS='
+	@echo '                        (more sbatch options); WAIT=1 waits for the gradebook'
+	@echo '  STUDENT_LIMIT=7200    GPUS=, SLURM=1: the seconds one student may take (default:'
+	@echo '                        its steps'"'"' own limits added up)'
+	@echo '  MERGE=1               only write the gradebook from what OUT holds'
 	@echo ' make lib:'
 	@echo '  KERNEL=file.cu LIBDIR=dir   the kernel file and the folder its .so goes to'
 	@echo ' toolkit and folders:'
@@ -376,6 +387,8 @@ help:
 	@echo '  MW_DIST_OUT=file      where make dist writes the tarball'
 	@echo '  MW_DIST_EXCLUDE="a b" more paths make dist leaves out'
 	@echo '  MW_NO_DROP=1          make grade as root runs submissions as root, not nobody'
+	@echo '  MW_BATCH_SCRATCH=dir  where mw-batch makes its scratch folders (default /tmp; a'
+	@echo '                        GPUS= worker and a SLURM=1 task set their own)'
 	@echo '  MW_TEST_LONG=1        make test and prove tests/... run the long tests too'
 	@echo '  MW_FACTS=path         the roofs listing tool plots/plot.sh runs (default build/tools/mw-facts)'
 	@echo '  MW_PLOT_VIEWS=file    the views plots/plot.sh draws (default chapters/<chapter>/plot-views)'
@@ -426,14 +439,47 @@ sanitize: $(GRADER) $(SRC_LIBS)
 # OUT (default grades/<chapter>). Hidden cases: HIDDEN=file, by default
 # instructor/hidden/<chapter>.cases when it exists. RUBRIC=file overrides
 # chapters/<chapter>/rubric. FORCE=1 grades again students already graded.
+#
+# Several GPUs of this host: GPUS=all (nvidia-smi -L) or GPUS=0,2,3, a worker
+# per GPU (grader/batch/workers.c). A Slurm cluster: SLURM=1, a job array of
+# one task per student and a job after it that writes the gradebook
+# (grader/mk/slurm.sh), with SLURM_PARTITION, SLURM_ACCOUNT, SLURM_TIME
+# (minutes, or D-HH:MM:SS; default: what one student may take at most),
+# SLURM_CONSTRAINT, SLURM_GRES (gpu:1; empty: none) and SLURM_OPTS (more
+# sbatch options, verbatim) passed on; WAIT=1 waits for the gradebook.
+# STUDENT_LIMIT=seconds bounds one student (a worker's child; a task's
+# derived time limit), by default the sum of its steps' own limits.
+# MERGE=1 only writes the gradebook from what OUT holds. Each mode grades
+# the students OUT holds no grade of (all with FORCE=1).
 HIDDEN_DEFAULT = $(wildcard instructor/hidden/$(CHAPTER).cases)
-grade: $(GRADER) $(REF_LIBS) $(BUILD)/tools/mw-batch
-	$(if $(SUBMISSIONS),,$(error give the submissions: make grade CH=01 SUBMISSIONS=path/))
-	$(Q)$(GRADER) roofs --results $(RESULTS) >/dev/null || [ $$? -eq 77 ]
-	$(Q)$(BUILD)/tools/mw-batch --chapter $(CHAPTER) --submissions $(SUBMISSIONS) \
+SLURM_GRES ?= gpu:1
+GRADE_ARGS = --chapter $(CHAPTER) --submissions $(SUBMISSIONS) \
 	    --out $(or $(OUT),grades/$(CHAPTER)) --timeout $(TIMEOUT) \
 	    $(if $(or $(HIDDEN),$(HIDDEN_DEFAULT)),--hidden $(or $(HIDDEN),$(HIDDEN_DEFAULT))) \
-	    $(if $(RUBRIC),--rubric $(RUBRIC)) $(if $(filter 1,$(FORCE)),--force)
+	    $(if $(RUBRIC),--rubric $(RUBRIC)) $(if $(filter 1,$(FORCE)),--force) \
+	    $(if $(STUDENT_LIMIT),--student-limit $(STUDENT_LIMIT))
+SLURM_ARGS = --batch $(BUILD)/tools/mw-batch --roofs '$(GRADER) roofs --results $(RESULTS)' \
+	    --partition '$(SLURM_PARTITION)' \
+	    --account '$(SLURM_ACCOUNT)' --time '$(SLURM_TIME)' --constraint '$(SLURM_CONSTRAINT)' \
+	    --gres '$(SLURM_GRES)' --opts '$(SLURM_OPTS)' $(if $(filter 1,$(WAIT)),--wait)
+GRADE_CMD = $(if $(and $(filter 1,$(SLURM)),$(if $(filter 1,$(MERGE)),,submit)), \
+	    sh grader/mk/slurm.sh $(SLURM_ARGS) --,$(BUILD)/tools/mw-batch)
+grade: $(GRADER) $(REF_LIBS) $(BUILD)/tools/mw-batch
+	$(if $(SUBMISSIONS),,$(error give the submissions: make grade CH=01 SUBMISSIONS=path/))
+	$(if $(and $(filter 1,$(SLURM)),$(GPUS)),\
+	    $(error SLURM=1 and GPUS= do not go together: Slurm gives each task its GPU))
+	$(Q)$(GRADER) roofs --results $(RESULTS) >/dev/null || [ $$? -eq 77 ]
+	$(Q)$(GRADE_CMD) $(GRADE_ARGS) $(if $(GPUS),--gpus $(GPUS)) $(if $(filter 1,$(MERGE)),--merge)
+
+# make class-bench: make grade on 1, 2 and 4 GPUs of this host, a class of
+# 32 (tests/class/ for chapter 01, the references, skeletons and
+# known-wrongs for the others), chapters 01 and 05: wall time, speedup and
+# whether the scores are the one-GPU run's, into $(RESULTS)/class-bench.csv,
+# each run's gradebook and reports into grades/class-bench/
+# (grader/mk/class-bench.sh). BENCH_CHAPTERS=, BENCH_GPUS=, BENCH_STUDENTS=.
+class-bench:
+	$(Q)mkdir -p $(RESULTS) && bash grader/mk/class-bench.sh $(RESULTS)/class-bench.csv \
+	    '$(or $(BENCH_CHAPTERS),01 05)' '$(or $(BENCH_GPUS),1 2 4)' '$(or $(BENCH_STUDENTS),32)'
 
 # The student edition: the tracked files less solutions/, tests/wrong/,
 # tests/class/, instructor/ and *.hidden, as dist/memwall-student.tar.gz.

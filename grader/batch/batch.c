@@ -34,6 +34,15 @@
  * each student the GPU is asked for again; if it is gone, that student is
  * not graded and the batch stops (exit 77).
  *
+ * The same steps serve one student at a time (--student NAME, or
+ * --student-index I over the class's sorted order): a worker's child on one
+ * of several GPUs (workers.c) or a Slurm array task (grader/mk/slurm.sh).
+ * It builds before it asks for the GPU, and without one records why for
+ * its student and exits 77. --merge writes the gradebook from what OUT
+ * holds, every student of the class in it, "not graded yet" where OUT holds
+ * nothing; --pending lists who a run would grade; --time-limit prints the
+ * most one student may take.
+ *
  * Outputs in OUT: students/<name>/score.csv, report.md, results.json and the
  * logs; gradebook.csv. Every file is written whole (temporary name, then
  * rename), score.csv last; a re-run skips students with a complete,
@@ -58,9 +67,6 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-
-/* What became of one submission. */
-typedef enum { GRADED, NOT_GRADED, GPU_LOST } outcome;
 
 /* ---- one submission's steps ------------------------------------------------ */
 
@@ -198,6 +204,24 @@ static void build_versions(const context *cx, const char *scratch, const int fou
     }
 }
 
+/* Every case may take the per-case timeout, for every version, plus CUDA
+ * start-up after each crash. */
+static double check_limit_s(const context *cx)
+{
+    return (cx->opt.timeout_s + 5) * (cx->ncases + cx->nhidden + 8) * cx->nversions + 120;
+}
+
+/* The steps' own limits: unpacking (listing, then unpacking), each
+ * version's build, the check, compute-sanitizer, the two timings, and the
+ * three asks for the GPU. A student who takes longer is stuck past what any
+ * of them allows. */
+double student_limit_s(const context *cx)
+{
+    if (cx->opt.student_limit_s > 0)
+        return cx->opt.student_limit_s;
+    return 2 * 120 + 300.0 * cx->nversions + check_limit_s(cx) + 900 + 2 * 600 + 3 * 120;
+}
+
 /* Steps 2: every case (and the hidden ones); returns the check's exit code. */
 static int run_check(const context *cx, const char *scratch, const char *name)
 {
@@ -218,11 +242,7 @@ static int run_check(const context *cx, const char *scratch, const char *name)
         argv[n++] = cases;
     }
     argv[n] = NULL;
-    /* Every case may take the per-case timeout, for every version, plus
-     * CUDA start-up after each crash. */
-    double limit = (cx->opt.timeout_s + 5) * (cx->ncases + cx->nhidden + 8) *
-                       cx->nversions + 120;
-    return sandbox_run(cx, scratch, argv, log, limit);
+    return sandbox_run(cx, scratch, argv, log, check_limit_s(cx));
 }
 
 /* Appends a part to a status ("graded", or what went wrong, "; " between). */
@@ -267,6 +287,11 @@ static void note_missing(const context *cx, const int found[], int count, char *
             add_status(status, len, "%s.cu not submitted", cx->versions[v]);
 }
 
+static int one_student(const context *cx)
+{
+    return cx->opt.student[0] != '\0';
+}
+
 /* Steps 1 to 4 on a staged submission, into s. NOT_GRADED, with why, when
  * the check gave nothing a score can come from. */
 static outcome run_steps(const context *cx, const char *scratch, staged *st, mw_student *s,
@@ -279,6 +304,15 @@ static outcome run_steps(const context *cx, const char *scratch, staged *st, mw_
     note_missing(cx, found, count, status, sizeof status);
     note_unmatched(st, used, cx->nversions);
     build_versions(cx, scratch, found, built, status, sizeof status);
+    /* One student at a time (a worker's child, a Slurm task) asks for the
+     * GPU only now: the build needs none, and its build.log is kept either
+     * way (a task on a node whose GPU is gone still says whether the
+     * submission compiles). */
+    char gpu[512];
+    if (one_student(cx) && probe_gpu(cx, gpu, sizeof gpu) != 0) {
+        snprintf(why, wlen, "no usable GPU: %s", gpu);
+        return GPU_LOST;
+    }
     int rc = run_check(cx, scratch, s->name);
     char results[PATH_MAX + 16];
     snprintf(results, sizeof results, "%s/check.csv", scratch);
@@ -301,10 +335,9 @@ static outcome run_steps(const context *cx, const char *scratch, staged *st, mw_
     return GRADED;
 }
 
-/* Whether the steps can use a GPU: `mw-chapter info`, run as they run (same
- * user, same environment), exits 77 without one. 0, or its exit code with
- * its first line in why. */
-static int probe_gpu(const context *cx, char *why, size_t len)
+/* `mw-chapter info`, run as the steps run (same user, same environment),
+ * exits 77 without a GPU. */
+int probe_gpu(const context *cx, char *why, size_t len)
 {
     char scratch[PATH_MAX], log[PATH_MAX + 16];
     make_scratch(cx, scratch, sizeof scratch);
@@ -349,7 +382,7 @@ static outcome grade_one(const context *cx, const mw_submission *sub)
         result = run_steps(cx, scratch, &st, &s, why, sizeof why);
         /* A GPU lost during the steps fails them all, quietly in places
          * (a timing that errs scores 0): ask again before recording. */
-        if (probe_gpu(cx, gpu, sizeof gpu) != 0) {
+        if (result != GPU_LOST && probe_gpu(cx, gpu, sizeof gpu) != 0) {
             snprintf(why, sizeof why, "the GPU became unusable: %s", gpu);
             result = GPU_LOST;
         }
@@ -441,6 +474,9 @@ static void usage(FILE *fp)
             "usage: mw-batch --chapter NN-name --submissions DIR --out DIR [--hidden FILE]\n"
             "                [--rubric FILE] [--timeout SECONDS] [--force]\n"
             "       mw-batch --chapter NN-name --submissions DIR --list\n"
+            "       mw-batch ... --out DIR --gpus all|0,2,3 [--student-limit SECONDS]\n"
+            "       mw-batch ... --out DIR --student NAME | --student-index I [--ungraded WHY]\n"
+            "       mw-batch ... --out DIR --merge | --pending | --time-limit\n"
             "Grades every submission in DIR with the chapter's harness, cases and rubric,\n"
             "each in a sandboxed scratch folder, and writes OUT/gradebook.csv and\n"
             "OUT/students/<name>/{report.md,results.json,score.csv,logs}, or\n"
@@ -449,6 +485,14 @@ static void usage(FILE *fp)
             "grades nothing and exits 77. --list prints, as CSV, what would be graded\n"
             "(each student's layout, the file taken for each version, the files not\n"
             "graded; with --out, whether OUT already holds a grade), without a GPU.\n"
+            "--gpus grades on several GPUs, a worker per GPU, each student in a child\n"
+            "pinned with CUDA_VISIBLE_DEVICES and stopped past --student-limit (default:\n"
+            "its steps' own limits added up). --student (or --student-index, in the\n"
+            "class's sorted order) grades one student into OUT, or with --ungraded WHY\n"
+            "records it as not graded, unless it has a grade; --merge writes the gradebook\n"
+            "from OUT, every student of DIR in it; --pending lists (index, name) the\n"
+            "students a run would grade; --time-limit prints the seconds one student may\n"
+            "take at most.\n"
             "Run it from the repository root, after `make build`.\n"
             "DIR holds one entry per student:\n%s\n"
             "Exit: 0 all graded, 2 usage or layout error or some not graded, 77 no GPU.\n",
@@ -459,6 +503,7 @@ static void parse_args(int argc, char **argv, options *o)
 {
     memset(o, 0, sizeof *o);
     o->timeout_s = 30;
+    o->student_index = -1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "--help") == 0) {
@@ -469,6 +514,10 @@ static void parse_args(int argc, char **argv, options *o)
             continue;
         } else if (strcmp(a, "--list") == 0) {
             o->list = 1;
+            continue;
+        } else if (strcmp(a, "--merge") == 0 || strcmp(a, "--pending") == 0 ||
+                   strcmp(a, "--time-limit") == 0) {
+            *(a[2] == 'm' ? &o->merge : a[2] == 'p' ? &o->pending : &o->time_limit) = 1;
             continue;
         } else if (!v) {
             usage(stderr);
@@ -485,13 +534,26 @@ static void parse_args(int argc, char **argv, options *o)
             snprintf(o->rubric, sizeof o->rubric, "%s", v);
         else if (strcmp(a, "--timeout") == 0)
             o->timeout_s = atof(v) > 0 ? atof(v) : 30;
+        else if (strcmp(a, "--student") == 0)
+            snprintf(o->student, sizeof o->student, "%s", v);
+        else if (strcmp(a, "--student-index") == 0 && strspn(v, "0123456789") == strlen(v))
+            o->student_index = atoi(v);
+        else if (strcmp(a, "--ungraded") == 0 && v[0])
+            snprintf(o->ungraded, sizeof o->ungraded, "%s", v);
+        else if (strcmp(a, "--student-limit") == 0 && atof(v) > 0)
+            o->student_limit_s = atof(v);
+        else if (strcmp(a, "--gpus") == 0 && v[0])
+            snprintf(o->gpus, sizeof o->gpus, "%s", v);
         else {
             usage(stderr);
             exit(2);
         }
         i++;
     }
-    if (!o->chapter[0] || !o->submissions[0] || (!o->out[0] && !o->list)) {
+    int one = o->student[0] || o->student_index >= 0;
+    int modes = o->list + o->merge + o->pending + o->time_limit + one + (o->gpus[0] != 0);
+    if (!o->chapter[0] || !o->submissions[0] || (!o->out[0] && !o->list && !o->time_limit) ||
+        modes > 1 || (o->ungraded[0] && !one) || (o->student[0] && o->student_index >= 0)) {
         usage(stderr);
         exit(2);
     }
@@ -526,7 +588,10 @@ static void check_readable(const context *cx)
     snprintf(test, sizeof test, "test -r '%s/solutions' || test -r '%s/build/solutions'",
              cx->root, cx->root);
     char *probe[] = {"/bin/sh", "-c", test, NULL};
-    if (sandbox_run(cx, scratch, probe, log, 30) == 0)
+    /* One student is a part of a class run (a worker's child, a Slurm
+     * task) whose start warned already. */
+    if (!cx->opt.student[0] && cx->opt.student_index < 0 &&
+        sandbox_run(cx, scratch, probe, log, 30) == 0)
         fprintf(stderr, "warning: user nobody can read solutions/ or build/solutions/: a "
                         "submission could include or load the reference. Before grading: "
                         "chmod -R go= solutions build/solutions tests/class instructor\n");
@@ -620,7 +685,9 @@ static void setup(context *cx)
             die("%s", "running as root, but there is no user nobody to run submissions as");
         cx->uid = pw->pw_uid;
         cx->gid = pw->pw_gid;
-        check_readable(cx);
+        /* What runs no submission needs no access. */
+        if (!cx->opt.merge && !cx->opt.time_limit && !cx->opt.ungraded[0])
+            check_readable(cx);
     }
 }
 
@@ -691,9 +758,15 @@ static int grade_class(const context *cx, const mw_class *c)
         }
     }
     write_gradebook(cx);
+    return report_class(cx, c->n, graded, kept, not_graded, 0, (long)(time(NULL) - started));
+}
+
+int report_class(const context *cx, int n, int graded, int kept, int not_graded, int no_gpu,
+                 long seconds)
+{
     printf("wrote %s/gradebook.csv (%d submissions: %d graded, %d already graded, %d not "
            "graded; %ld s)\n",
-           cx->opt.out, c->n, graded, kept, not_graded, (long)(time(NULL) - started));
+           cx->opt.out, n, graded, kept, not_graded, seconds);
     fflush(stdout);
     if (not_graded) {
         fprintf(stderr,
@@ -701,8 +774,96 @@ static int grade_class(const context *cx, const mw_class *c)
                 "why in students/<name>/not-graded.txt): fix that and run the same command "
                 "again to grade them\n",
                 not_graded);
+        return no_gpu ? 77 : 2;
+    }
+    return 0;
+}
+
+/* ---- one student, and the gradebook alone -------------------------------------- */
+
+/* The student --student or --student-index names. */
+static const mw_submission *named_student(const context *cx, const mw_class *c)
+{
+    if (cx->opt.student_index >= 0) {
+        char index[32];
+        snprintf(index, sizeof index, "%d", cx->opt.student_index);
+        if (cx->opt.student_index >= c->n)
+            die("--student-index %s is past the class's last student", index);
+        return &c->subs[cx->opt.student_index];
+    }
+    for (int i = 0; i < c->n; i++)
+        if (strcmp(c->subs[i].student, cx->opt.student) == 0)
+            return &c->subs[i];
+    die("no student %s among the submissions", cx->opt.student);
+    return NULL;
+}
+
+/* One student into OUT (a worker's child, a Slurm task): 0 graded (or
+ * already), 2 not graded, 77 no usable GPU, which the student's
+ * not-graded.txt says too, so that the gradebook lists why. */
+static int grade_student(context *cx, const mw_class *c)
+{
+    const mw_submission *sub = named_student(cx, c);
+    snprintf(cx->opt.student, sizeof cx->opt.student, "%s", sub->student);
+    if (mw_mkdirs(cx->opt.out) != 0)
+        die("cannot make the output folder %s", cx->opt.out);
+    absolute(cx->opt.out, sizeof cx->opt.out);
+    if (!cx->opt.force && already_graded(cx, sub->student)) {
+        printf("  %-16s already graded (use --force, or FORCE=1, to grade again)\n",
+               sub->student);
+        return 0;
+    }
+    /* A reason given from outside (a Slurm task that ended with no word of
+     * its own) never replaces the student's own; with --force it replaces
+     * an earlier grade, which the run that ended was meant to replace. */
+    if (cx->opt.ungraded[0]) {
+        char earlier[512];
+        not_graded_reason(cx, sub->student, earlier, sizeof earlier);
+        if (!earlier[0]) {
+            mw_notes none = {0};
+            save_not_graded(cx, "/nonexistent", sub->student, cx->opt.ungraded, &none);
+            printf("  %-16s NOT GRADED: %s\n", sub->student, cx->opt.ungraded);
+        }
         return 2;
     }
+    /* An earlier reason no longer holds: a grading cut short now leaves no
+     * status, which the gradebook reports as "not graded yet". */
+    clear_not_graded(cx, sub->student);
+    outcome o = grade_one(cx, sub);
+    return o == GRADED ? 0 : o == GPU_LOST ? 77 : 2;
+}
+
+/* The gradebook from what OUT holds: 0 every student graded, 2 not. */
+static int merge_class(context *cx, const mw_class *c)
+{
+    if (mw_mkdirs(cx->opt.out) != 0)
+        die("cannot make the output folder %s", cx->opt.out);
+    absolute(cx->opt.out, sizeof cx->opt.out);
+    int ungraded = write_class_gradebook(cx, c);
+    printf("wrote %s/gradebook.csv (%d submissions: %d graded, %d not graded)\n", cx->opt.out,
+           c->n, c->n - ungraded, ungraded);
+    for (int i = 0; i < c->n; i++) {
+        char why[512] = "not graded yet";
+        if (already_graded(cx, c->subs[i].student))
+            continue;
+        not_graded_reason(cx, c->subs[i].student, why, sizeof why);
+        printf("  %-16s NOT GRADED: %s\n", c->subs[i].student, why[0] ? why : "not graded yet");
+    }
+    fflush(stdout);
+    if (ungraded)
+        fprintf(stderr,
+                "mw-batch: %d submission(s) not graded and given no score (why in "
+                "gradebook.csv): run the same command again to grade them\n",
+                ungraded);
+    return ungraded ? 2 : 0;
+}
+
+/* "INDEX NAME" of each student a run would grade, in the class's order. */
+static int list_pending(const context *cx, const mw_class *c)
+{
+    for (int i = 0; i < c->n; i++)
+        if (cx->opt.force || !already_graded(cx, c->subs[i].student))
+            printf("%d %s\n", i, c->subs[i].student);
     return 0;
 }
 
@@ -713,8 +874,26 @@ int main(int argc, char **argv)
     setup(&cx);
     mw_class c;
     read_class(&cx, &c);
-    if (cx.opt.list) {
-        int rc = list_class(&cx, &c);
+    if (cx.opt.time_limit) {
+        printf("%.0f\n", student_limit_s(&cx));
+        return 0;
+    }
+    if (cx.opt.list || cx.opt.merge || cx.opt.pending || one_student(&cx) ||
+        cx.opt.student_index >= 0) {
+        int rc = cx.opt.list      ? list_class(&cx, &c)
+                 : cx.opt.merge   ? merge_class(&cx, &c)
+                 : cx.opt.pending ? list_pending(&cx, &c)
+                                  : grade_student(&cx, &c);
+        mw_class_free(&c);
+        return rc;
+    }
+    if (cx.opt.gpus[0]) {
+        char self[PATH_MAX];
+        ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+        if (n <= 0)
+            die("%s", "cannot find this program's own path (/proc/self/exe)");
+        self[n] = '\0';
+        int rc = grade_on_gpus(&cx, &c, self);
         mw_class_free(&c);
         return rc;
     }

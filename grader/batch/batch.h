@@ -20,8 +20,18 @@ typedef struct options {
     char chapter[128];
     char submissions[PATH_MAX], out[PATH_MAX], hidden[PATH_MAX], rubric[PATH_MAX];
     double timeout_s; /* per case */
+    double student_limit_s; /* --student-limit: a worker's child at most; 0: derived */
     int force;
     int list; /* --list: show what would be graded, and stop */
+    /* One student (--student NAME, --student-index I over the sorted
+     * class), the gradebook alone (--merge), the students a run would
+     * grade (--pending), a student's time limit (--time-limit), or the
+     * class on several GPUs (--gpus LIST). */
+    char student[128];
+    int student_index;   /* -1: none */
+    char ungraded[512];  /* --ungraded WHY: record the student as not graded */
+    int merge, pending, time_limit;
+    char gpus[256];
 } options;
 
 /* What the batch knows of the chapter and the machine. */
@@ -46,6 +56,30 @@ typedef struct context {
     int ngroups;
 } context;
 
+/* What became of one submission. GPU_LOST: no usable GPU, before its
+ * check or after it. */
+typedef enum { GRADED, NOT_GRADED, GPU_LOST } outcome;
+
+/* ---- batch.c -------------------------------------------------------------- */
+
+/* Whether the steps can use a GPU (`mw-chapter info`, run as they run);
+ * 0, or its exit code (77: no GPU) with its first line in why. */
+int probe_gpu(const context *cx, char *why, size_t len);
+/* The most one student can take: --student-limit, or every step's own
+ * limit added up. */
+double student_limit_s(const context *cx);
+/* The terminal's account of a class run, and its exit code: 0 every
+ * submission graded, 2 some not, 77 some not for want of a GPU. */
+int report_class(const context *cx, int n, int graded, int kept, int not_graded, int no_gpu,
+                 long seconds);
+
+/* ---- workers.c ------------------------------------------------------------ */
+
+/* The class on the GPUs that cx->opt.gpus names ("all", or "0,2,3"): one
+ * worker per GPU, each student a child `self --student NAME` pinned with
+ * CUDA_VISIBLE_DEVICES; then the gradebook. Returns the exit code. */
+int grade_on_gpus(context *cx, const mw_class *c, const char *self);
+
 /* ---- batch_sandbox.c ---------------------------------------------------- */
 
 /* Prints "mw-batch: " and the message, and exits 2. */
@@ -64,7 +98,8 @@ int sandbox_run_to(const context *cx, const char *dir, char *const argv[], const
 int sandbox_run(const context *cx, const char *dir, char *const argv[], const char *log,
                 double timeout_s);
 /* A scratch folder with src/, lib/, tmp/ and sub/, which the steps' user
- * can write. */
+ * can write: in /tmp, or in $MW_BATCH_SCRATCH (a worker's folder, which it
+ * empties when a child grading a student is killed). */
 void make_scratch(const context *cx, char *dir, size_t len);
 /* A folder the steps' user can write (mkdir, chown when dropping). */
 int make_step_dir(const context *cx, const char *path);
@@ -126,5 +161,12 @@ void save_not_graded(const context *cx, const char *scratch, const char *name, c
 /* gradebook.csv from every students/<name>/ in OUT: a row per grade, and a
  * row without points for each student not graded. */
 void write_gradebook(const context *cx);
+/* The same, and a row "not graded yet" for each student of the class that
+ * OUT holds nothing of. Returns how many rows have no grade. */
+int write_class_gradebook(const context *cx, const mw_class *c);
+/* The first line of students/<name>/not-graded.txt; "" when there is none. */
+void not_graded_reason(const context *cx, const char *name, char *why, size_t len);
+/* Removes students/<name>/not-graded.txt: the student is being graded. */
+void clear_not_graded(const context *cx, const char *name);
 
 #endif

@@ -176,29 +176,83 @@ static int gradebook_row(const char *dir, const char *name, mw_student *s)
     return 0;
 }
 
-void write_gradebook(const context *cx)
+/* The gradebook's rows, as they are read. */
+typedef struct rows {
+    mw_student *all;
+    int n, cap, ungraded;
+} rows;
+
+/* students/<name>/'s row; for a student of the class that OUT holds nothing
+ * of (in_class), a row "not graded yet". */
+static void add_row(rows *r, const char *dir, const char *name, int in_class)
+{
+    if (r->n == r->cap) {
+        r->cap = r->cap ? 2 * r->cap : 32;
+        r->all = realloc(r->all, (size_t)r->cap * sizeof *r->all);
+    }
+    char path[PATH_MAX + 200];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (gradebook_row(path, name, &r->all[r->n]) == 0)
+        r->ungraded += !isfinite(r->all[r->n++].total);
+    else if (in_class) {
+        not_graded_row(&r->all[r->n++], name, "not graded yet");
+        r->ungraded++;
+    }
+}
+
+static int listed(const rows *r, const char *name)
+{
+    for (int i = 0; i < r->n; i++)
+        if (strcmp(r->all[i].name, name) == 0)
+            return 1;
+    return 0;
+}
+
+/* Every students/<name>/ in OUT, then each student of c (when given) not
+ * among them; writes gradebook.csv and returns how many rows hold no
+ * grade. */
+static int gradebook_of(const context *cx, const mw_class *c)
 {
     char dir[PATH_MAX + 16], path[PATH_MAX + 200];
     snprintf(dir, sizeof dir, "%s/students", cx->opt.out);
+    rows r = {0};
     DIR *d = opendir(dir);
-    mw_student *all = NULL;
-    int n = 0, cap = 0;
     struct dirent *e;
-    while (d && (e = readdir(d))) {
-        if (e->d_name[0] == '.')
-            continue;
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        if (n == cap) {
-            cap = cap ? 2 * cap : 32;
-            all = realloc(all, (size_t)cap * sizeof *all);
-        }
-        if (gradebook_row(path, e->d_name, &all[n]) == 0)
-            n++;
-    }
+    while (d && (e = readdir(d)))
+        if (e->d_name[0] != '.')
+            add_row(&r, dir, e->d_name, 0);
     if (d)
         closedir(d);
+    for (int i = 0; c && i < c->n; i++)
+        if (!listed(&r, c->subs[i].student))
+            add_row(&r, dir, c->subs[i].student, 1);
     snprintf(path, sizeof path, "%s/gradebook.csv", cx->opt.out);
-    if (mw_write_gradebook(path, all, n, &cx->rubric) != 0)
+    if (mw_write_gradebook(path, r.all, r.n, &cx->rubric) != 0)
         fprintf(stderr, "mw-batch: cannot write %s\n", path);
-    free(all);
+    free(r.all);
+    return r.ungraded;
+}
+
+void write_gradebook(const context *cx)
+{
+    gradebook_of(cx, NULL);
+}
+
+int write_class_gradebook(const context *cx, const mw_class *c)
+{
+    return gradebook_of(cx, c);
+}
+
+void not_graded_reason(const context *cx, const char *name, char *why, size_t len)
+{
+    char path[PATH_MAX + 200];
+    snprintf(path, sizeof path, "%s/students/%s/not-graded.txt", cx->opt.out, name);
+    first_line(path, why, len);
+}
+
+void clear_not_graded(const context *cx, const char *name)
+{
+    char path[PATH_MAX + 200];
+    snprintf(path, sizeof path, "%s/students/%s/not-graded.txt", cx->opt.out, name);
+    unlink(path);
 }

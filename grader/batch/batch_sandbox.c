@@ -144,7 +144,8 @@ int make_step_dir(const context *cx, const char *path)
 
 void make_scratch(const context *cx, char *dir, size_t len)
 {
-    snprintf(dir, len, "/tmp/mw-batch-XXXXXX");
+    const char *root = getenv("MW_BATCH_SCRATCH");
+    snprintf(dir, len, "%s/mw-batch-XXXXXX", root && root[0] == '/' ? root : "/tmp");
     if (!mkdtemp(dir))
         die("cannot make a scratch folder in /tmp: %s", strerror(errno));
     const char *sub[] = {"src", "lib", "tmp", "sub"};

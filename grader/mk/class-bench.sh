@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# grader/mk/class-bench.sh: how much several GPUs of a host speed up
+# make grade, on a class of STUDENTS (default 32), for each chapter and each
+# number of GPUs (make grade on GPU 0, GPUS=0,1, GPUS=0,1,2,3), run from the
+# repository root on the GPU machine:
+#
+#   bash grader/mk/class-bench.sh OUT.csv [CHAPTERS] [GPU_COUNTS] [STUDENTS]
+#   bash grader/mk/class-bench.sh results/class-bench.csv "01 05" "1 2 4" 32
+#
+# The class: chapter 01's fixture class (tests/class/01-vector-add), for
+# other chapters the reference solutions, the skeletons and the
+# known-wrong submissions of tests/wrong/<chapter>/ (one file each, on the
+# reference's other versions), taken in turn until there are STUDENTS
+# (alice, alice-2, ...), so that the class mixes full marks, compile errors,
+# wrong answers and students who hand in nothing. Each run grades the whole
+# class (FORCE=1) into an OUT of its own, kept (grades/class-bench/
+# <chapter>-<gpus>/, with its log), and is timed whole, wall clock.
+# The CSV: gpus,chapter,students,wall_s,speedup,identical_scores,differing,
+# a row per (gpus, chapter), replaced by a new run of it, so that the runs
+# can be made one at a time (BENCH_GPUS=1, then BENCH_GPUS="2 4") where a
+# command may only run so long; the others are compared with the one-GPU
+# run of the chapter, made first.
+# speedup is the one-GPU run's wall time over this run's; identical_scores
+# says whether every student's points (total, each group, sanitize,
+# performance) and status are those of the one-GPU run (differing: how many
+# students' are not; performance points may move within the rubric's
+# noise, and such a student is named on stderr with both rows). Exits 77
+# where nvidia-smi lists fewer GPUs than the largest count asked.
+set -u
+. tests/lib.sh
+
+csv=${1:?usage: $0 OUT.csv [CHAPTERS] [GPU_COUNTS] [STUDENTS]}
+chapters=${2:-01 05}
+counts=${3:-1 2 4}
+students=${4:-32}
+have=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU [0-9]*:')
+for n in $counts; do
+    if [ "$n" -gt "$have" ]; then
+        echo "class-bench: $n GPUs asked, nvidia-smi lists $have" >&2
+        exit 77
+    fi
+done
+work=$(mktemp -d)
+chmod 755 "$work"
+trap '[ -n "${CLASS_BENCH_KEEP:-}" ] || rm -rf "$work"' EXIT
+
+# The submissions a class is made of, one folder or .cu file each, in $1.
+seeds() { # seeds CHAPTER DIR
+    local ch=$1 dir=$2 w name version src
+    mkdir -p "$dir"
+    if [ -d "tests/class/$ch" ]; then
+        for s in "tests/class/$ch"/*; do
+            case $s in *.md | *.csv) continue ;; esac
+            cp -r "$s" "$dir/"
+        done
+        return
+    fi
+    # 00-: first in turn, in a class of any size.
+    mkdir -p "$dir/00-reference" "$dir/00-skeleton"
+    cp "solutions/$ch"/[0-9][0-9]_*.cu "$dir/00-reference/"
+    cp "exercises/$ch"/[0-9][0-9]_*.cu "$dir/00-skeleton/"
+    for w in $(known_wrong_dirs "$ch"); do
+        name=$(basename "$w")
+        version=$(sed -n 's/^version: *//p' "$w/expect")
+        src=$(wrong_source "$w" "$work/derived") || continue
+        mkdir -p "$dir/$name"
+        cp "solutions/$ch"/[0-9][0-9]_*.cu "$dir/$name/"
+        cp "$src" "$dir/$name/$version.cu"
+    done
+}
+
+# STUDENTS entries, the seeds in turn.
+make_class() { # make_class CHAPTER DIR
+    local seed_dir=$work/seeds-$1 i=0 round=1 s base
+    seeds "$1" "$seed_dir"
+    mkdir -p "$2"
+    while [ "$i" -lt "$students" ]; do
+        for s in "$seed_dir"/*; do
+            [ "$i" -lt "$students" ] || break
+            base=$(basename "$s")
+            if [ "$round" -gt 1 ]; then
+                case $base in
+                *.cu) base=${base%.cu}-$round.cu ;;
+                *) base=$base-$round ;;
+                esac
+            fi
+            cp -r "$s" "$2/$base"
+            i=$((i + 1))
+        done
+        round=$((round + 1))
+    done
+    chmod -R a+rX "$2"
+}
+
+# The points columns and the status of a gradebook, a student a line.
+points() { # points GRADEBOOK
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "time_ms") last = i - 1; next }
+             { line = $1; for (i = 2; i <= last; i++) line = line "," $i
+               print line "," $NF }' "$1" |
+        sort
+}
+
+# A row of the CSV: the one of (gpus, chapter) replaced, the others kept, so
+# that the runs can be made one command at a time (BENCH_GPUS=1, then 2...).
+put_row() { # put_row GPUS CHAPTER ROW
+    [ -s "$csv" ] || echo "gpus,chapter,students,wall_s,speedup,identical_scores,differing" >"$csv"
+    awk -F, -v g="$1" -v c="$2" 'NR == 1 || !($1 == g && $2 == c)' "$csv" >"$csv.tmp" &&
+        echo "$3" >>"$csv.tmp" && mv "$csv.tmp" "$csv"
+    echo "$3"
+}
+
+# Each run's OUT, kept (where make grade's own go, not in results/): the
+# one-GPU gradebook is what the others match.
+keep=grades/class-bench
+for ch in $chapters; do
+    chapter=$(sh grader/mk/chapter.sh "$ch")
+    [ -n "$chapter" ] || { echo "class-bench: no chapter $ch" >&2; exit 2; }
+    make_class "$chapter" "$work/class-$chapter"
+    make -s --no-print-directory grade-build CH="$ch" build/tools/mw-batch || exit 2
+    for n in $counts; do
+        # One GPU: the plain make grade, the run the others must match.
+        gpus=
+        [ "$n" -gt 1 ] && gpus=$(seq -s, 0 $((n - 1)))
+        out=$keep/$chapter-$n
+        rm -rf "$out"
+        mkdir -p "$keep"
+        start=$(date +%s.%N)
+        CUDA_VISIBLE_DEVICES=${gpus:-0} make -s --no-print-directory grade CH="$ch" \
+            SUBMISSIONS="$work/class-$chapter" OUT="$out" FORCE=1 ${gpus:+GPUS="$gpus"} \
+            >"$keep/$chapter-$n.log" 2>&1
+        end=$(date +%s.%N)
+        wall=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')
+        # make fails (2) where a student is not graded; mw-batch's 77 is no GPU.
+        grep -q 'Error 77' "$keep/$chapter-$n.log" &&
+            { echo "class-bench: $chapter on $n GPU(s): a GPU was missing or lost:" >&2
+              tail -n 20 "$keep/$chapter-$n.log" >&2; }
+        # Against the one-GPU run of this chapter, made now or before.
+        base=$keep/$chapter-1/gradebook.csv
+        base_wall=$(awk -F, -v c="$chapter" '$1 == 1 && $2 == c { print $4 }' "$csv" 2>/dev/null)
+        [ "$n" -eq 1 ] && base_wall=$wall
+        speedup= same= differing=
+        if [ -s "$base" ] && [ -n "$base_wall" ]; then
+            speedup=$(awk -v a="$base_wall" -v b="$wall" 'BEGIN { printf "%.2f", a / b }')
+            differing=$students # no gradebook: nothing matches
+            if [ -s "$out/gradebook.csv" ]; then
+                differing=$(points "$out/gradebook.csv" | diff <(points "$base") - | grep -c '^>')
+            fi
+            same=$([ "$differing" -eq 0 ] && echo yes || echo no)
+            if [ "$differing" -gt 0 ] && [ -s "$out/gradebook.csv" ]; then
+                echo "class-bench: $chapter on $n GPU(s): $differing student(s) differ from" \
+                    "the one-GPU run:" >&2
+                points "$out/gradebook.csv" | diff <(points "$base") - >&2
+            fi
+        fi
+        put_row "$n" "$chapter" "$n,$chapter,$students,$wall,$speedup,$same,$differing"
+    done
+done
