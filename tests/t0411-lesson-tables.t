@@ -77,4 +77,16 @@ for lesson in chapters/[0-9][0-9]-*/README.md; do
 done
 ok "$([ "$n" -ge 4 ] && echo 0 || echo 1)" "$n named tables in the lessons"
 
+# docs/emulation.md's table of make check times on the emulation, from the
+# folder of results/emulation/ that make tables takes (plots/tables.sh).
+emu=results/emulation/$(ls results/emulation 2>/dev/null | head -n 1)
+if [ -f "$emu/check-times.csv" ]; then
+    cp docs/emulation.md "$tmp/emulation.md"
+    sh plots/lesson-table.sh "$tmp/emulation.md" check-times "$emu" >/dev/null &&
+        cmp -s docs/emulation.md "$tmp/emulation.md"
+    ok $? "docs/emulation.md: table check-times is what $emu makes of it (make tables)"
+else
+    skip "no results/emulation/*/check-times.csv (make bench-emulation writes one)"
+fi
+
 done_testing
