@@ -222,16 +222,41 @@ $(BUILD)/$(1)/reference-agree: tests/chapter/reference_agree.c $$($(1)_OBJS) $(M
 $(BUILD)/exercises/$(1)/%.so: exercises/$(1)/%.cu $(ARCH_STAMP)
 	$$(call say,NVCC,$$@)
 	@mkdir -p $$(@D)
+	@rm -f $$(@:.so=.skip)
 	$$(call so_build,$(1),$$@,$$<)
 
 $(BUILD)/solutions/$(1)/%.so: solutions/$(1)/%.cu $(ARCH_STAMP)
 	$$(call say,NVCC,$$@)
 	@mkdir -p $$(@D)
+	@rm -f $$(@:.so=.skip)
 	$$(call so_build,$(1),$$@,$$<)
 endef
 $(foreach ch,$(CHAPTERS),$(eval $(call chapter_rules,$(ch))))
 
-libs_of = $(patsubst %.cu,$(BUILD)/%.so,$(wildcard $(1)/$(2)/*.cu))
+# ---- versions that need a newer GPU than ARCH --------------------------------
+#
+# A version's minimum architecture is written once, in its header comment,
+# as " * Needs: sm_80 (what it uses)"; mw-strip carries it into the
+# skeleton. Make reads it here, with no GPU and nothing compiled. Where ARCH
+# is older, the version's library is replaced by its marker, NN_x.skip,
+# one line saying why, that check reports as a skip for each case and bench
+# leaves out (grader/skip_marker.c). ARCH_LEVEL: 90 for sm_90 and sm_90a.
+ARCH_LEVEL  := $(shell echo '$(ARCH_NUM)' | sed 's/[^0-9].*//')
+NEEDS_NEWER := $(if $(ARCH_LEVEL),$(shell grep -s -m1 -H -E '^ \* Needs: sm_[0-9]+' \
+                 solutions/*/*.cu exercises/*/*.cu | \
+                 sed -n 's/^\([^:]*\.cu\): \* Needs: sm_\([0-9]*\).*/\2 \1/p' | \
+                 awk '$$1 > $(ARCH_LEVEL) { print $$2 }'))
+
+# lib_of SOURCE.cu: what make builds for it, its .so or its marker.
+lib_of = $(if $(filter $(1),$(NEEDS_NEWER)),$(BUILD)/$(1:.cu=.skip),$(BUILD)/$(1:.cu=.so))
+libs_of = $(foreach f,$(wildcard $(1)/$(2)/*.cu),$(call lib_of,$(f)))
+
+$(BUILD)/%.skip: %.cu $(ARCH_STAMP)
+	$(call say,SKIP,$@)
+	@mkdir -p $(@D)
+	$(Q)rm -f $(@:.skip=.so) && \
+	    sed -n 's/^ \* Needs: \(sm_[0-9]*\) *\(.*\)/needs \1 or newer \2; built for $(ARCH)/p' $< | \
+	    head -n 1 >$@
 
 # ---- the chapter a goal is about ---------------------------------------------
 
@@ -274,7 +299,8 @@ ifneq ($(filter $(CHAPTER_GOALS),$(MAKECMDGOALS)),)
   # EX=02 builds (and grades) only the versions whose file starts with 02,
   # so a broken 02 does not stop `make check EX=01`.
   SRC_LIBS := $(filter $(LIB_ROOT)/$(SRC)/$(CHAPTER)/$(EX)%, \
-                $(patsubst %.cu,$(LIB_ROOT)/%.so,$(wildcard $(SRC)/$(CHAPTER)/*.cu)))
+                $(if $(filter 1,$(SIM)),$(patsubst %.cu,$(LIB_ROOT)/%.so,$(wildcard \
+                $(SRC)/$(CHAPTER)/*.cu)),$(call libs_of,$(SRC),$(CHAPTER))))
   $(eval $(check_args))
   # The chapter's versions, by their files in exercises/ or solutions/ (the
   # student edition has no solutions/).
