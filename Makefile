@@ -109,7 +109,7 @@ endif
 GRADER_SHARED := csv proc cases_file facts roofs roofs_cache
 # The chapter program's own: pure C, also linked into the unit tests ...
 MW_CHAPTER_PURE := compare supervise locate sanitize_step stats parallel ncu harness_buffers \
-                   gpu_limits verdict_results emulation
+                   gpu_limits verdict_results emulation skip_marker
 # ... and what calls CUDA (the per-chapter objects and main.o come in
 # chapter_rules).
 MW_CHAPTER_CUDA := gpu devinfo timing harness stream_rule check_cmd impls bench traffic roofs_measure \
