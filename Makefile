@@ -251,12 +251,15 @@ NEEDS_NEWER := $(if $(ARCH_LEVEL),$(shell grep -s -m1 -H -E '^ \* Needs: sm_[0-9
 lib_of = $(if $(filter $(1),$(NEEDS_NEWER)),$(BUILD)/$(1:.cu=.skip),$(BUILD)/$(1:.cu=.so))
 libs_of = $(foreach f,$(wildcard $(1)/$(2)/*.cu),$(call lib_of,$(f)))
 
+# write_marker SOURCE.cu,OUT.skip: the marker, from the source's Needs: line.
+write_marker = rm -f $(2:.skip=.so) && \
+    sed -n 's/^ \* Needs: \(sm_[0-9]*\) *\(.*\)/needs \1 or newer \2; built for $(ARCH)/p' $(1) | \
+    head -n 1 >$(2)
+
 $(BUILD)/%.skip: %.cu $(ARCH_STAMP)
 	$(call say,SKIP,$@)
 	@mkdir -p $(@D)
-	$(Q)rm -f $(@:.skip=.so) && \
-	    sed -n 's/^ \* Needs: \(sm_[0-9]*\) *\(.*\)/needs \1 or newer \2; built for $(ARCH)/p' $< | \
-	    head -n 1 >$@
+	$(Q)$(call write_marker,$<,$@)
 
 # ---- the chapter a goal is about ---------------------------------------------
 
@@ -413,12 +416,15 @@ grade-build: $(GRADER) $(SRC_LIBS)
 
 # One kernel file built as the chapter builds its exercises, into a folder of
 # its own: make lib CH=01 KERNEL=path/01_naive.cu LIBDIR=dir (for the tests,
-# and for grading submissions).
+# and for grading submissions). A version that needs a newer GPU than ARCH
+# (its exercise's Needs: line, not the submission's) gets its marker.
+LIB_NEEDS = $(firstword $(filter $(addsuffix /$(CHAPTER)/$(notdir $(KERNEL)),exercises solutions), \
+                          $(NEEDS_NEWER)))
 lib: $(GRADER)
 	$(if $(and $(KERNEL),$(LIBDIR)),,$(error lib needs KERNEL=file.cu and LIBDIR=folder))
-	$(call say,NVCC,$(LIBDIR)/$(notdir $(KERNEL:.cu=.so)))
+	$(if $(LIB_NEEDS),$(call say,SKIP,$(LIBDIR)/$(notdir $(KERNEL:.cu=.skip))),$(call say,NVCC,$(LIBDIR)/$(notdir $(KERNEL:.cu=.so))))
 	@mkdir -p $(LIBDIR)
-	$(call so_build,$(CHAPTER),$(LIBDIR)/$(notdir $(KERNEL:.cu=.so)),$(KERNEL))
+	$(if $(LIB_NEEDS),$(Q)$(call write_marker,$(LIB_NEEDS),$(LIBDIR)/$(notdir $(KERNEL:.cu=.skip))),$(call so_build,$(CHAPTER),$(LIBDIR)/$(notdir $(KERNEL:.cu=.so)),$(KERNEL)))
 
 # The grader's exit code is what `make check` fails with: make reports it as
 # "Error 1" (wrong answer), "Error 2" (CUDA error, crash, timeout) or
