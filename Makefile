@@ -417,14 +417,18 @@ grade-build: $(GRADER) $(SRC_LIBS)
 # One kernel file built as the chapter builds its exercises, into a folder of
 # its own: make lib CH=01 KERNEL=path/01_naive.cu LIBDIR=dir (for the tests,
 # and for grading submissions). A version that needs a newer GPU than ARCH
-# (its exercise's Needs: line, not the submission's) gets its marker.
+# (the Needs: line of the chapter's own file, not the submission's) gets its marker.
 LIB_NEEDS = $(firstword $(filter $(addsuffix /$(CHAPTER)/$(notdir $(KERNEL)),exercises solutions), \
                           $(NEEDS_NEWER)))
+LIB_SO    = $(LIBDIR)/$(notdir $(KERNEL:.cu=.so))
+LIB_SKIP  = $(LIBDIR)/$(notdir $(KERNEL:.cu=.skip))
+LIB_BUILD = $(call so_build,$(CHAPTER),$(LIB_SO),$(KERNEL))
+LIB_MARK  = $(Q)$(call write_marker,$(LIB_NEEDS),$(LIB_SKIP))
 lib: $(GRADER)
 	$(if $(and $(KERNEL),$(LIBDIR)),,$(error lib needs KERNEL=file.cu and LIBDIR=folder))
-	$(if $(LIB_NEEDS),$(call say,SKIP,$(LIBDIR)/$(notdir $(KERNEL:.cu=.skip))),$(call say,NVCC,$(LIBDIR)/$(notdir $(KERNEL:.cu=.so))))
+	$(if $(LIB_NEEDS),$(call say,SKIP,$(LIB_SKIP)),$(call say,NVCC,$(LIB_SO)))
 	@mkdir -p $(LIBDIR)
-	$(if $(LIB_NEEDS),$(Q)$(call write_marker,$(LIB_NEEDS),$(LIBDIR)/$(notdir $(KERNEL:.cu=.skip))),$(call so_build,$(CHAPTER),$(LIBDIR)/$(notdir $(KERNEL:.cu=.so)),$(KERNEL)))
+	$(if $(LIB_NEEDS),$(LIB_MARK),$(LIB_BUILD))
 
 # The grader's exit code is what `make check` fails with: make reports it as
 # "Error 1" (wrong answer), "Error 2" (CUDA error, crash, timeout) or

@@ -89,17 +89,18 @@ flags=$(make -pn --no-print-directory ARCH=sm_90 BUILD="$scratch/flags" help 2>/
     sed -n 's/^NVFLAGS := //p' | sed -e 's/-gencode [^ ]*//' -e 's/-MMD//' -e 's/-MP//')
 [ -n "$flags" ]
 ok $? "the Makefile's nvcc flags: $flags"
+# nvcc lists compute_90, not the arch-specific compute_90a it also builds.
 supported=$(nvcc --list-gpu-arch 2>/dev/null)
+can_build() { printf '%s\n' "$supported" | grep -qx "compute_$(level_of "$1")"; }
 for arch in $archs; do
-    num=${arch#sm_}
-    printf '%s\n' "$supported" | grep -qx "compute_$num" ||
+    can_build "$arch" ||
         skip "$arch: this nvcc ($(nvcc --version | sed -n 's/.*release \([0-9.]*\).*/\1/p')) cannot build it"
 done
 for f in chapters/*/*.cu grader/*.cu solutions/*/*.cu exercises/*/*.cu; do
     gencode= built_for=
     for arch in $archs; do
         num=${arch#sm_}
-        printf '%s\n' "$supported" | grep -qx "compute_$num" || continue
+        can_build "$arch" || continue
         needs_newer "$(level_of "$arch")" | grep -qx "$f" && continue
         gencode="$gencode -gencode arch=compute_$num,code=sm_$num"
         built_for="$built_for $arch"

@@ -335,7 +335,8 @@ nvcc=${NVCC:-nvcc}
 kernel_gencode='-gencode arch=compute_75,code=sm_75 -gencode arch=compute_80,code=sm_80
     -gencode arch=compute_86,code=sm_86 -gencode arch=compute_89,code=sm_89
     -gencode arch=compute_90,code=[sm_90,compute_90]'
-if command -v "$nvcc" >/dev/null 2>&1 && "$nvcc" --list-gpu-arch 2>/dev/null | grep -qx compute_70; then
+if command -v "$nvcc" >/dev/null 2>&1 &&
+    "$nvcc" --list-gpu-arch 2>/dev/null | grep -qx compute_70; then
     kernel_gencode="-gencode arch=compute_70,code=sm_70 $kernel_gencode"
 fi
 : >"$work/compiled"

@@ -817,7 +817,8 @@ static void test_skip_marker(void)
     ok(mw_skip_marker(dir, "03_flash_bf16", why, sizeof why), "a marker: skipped");
     is_str(why, "needs sm_80 or newer (mma.sync with bf16); built for sm_75",
            "the reason is the marker's line, without its newline");
-    ok(!mw_skip_marker(dir, "02_flash", why, sizeof why), "another version's marker is not its own");
+    ok(!mw_skip_marker(dir, "02_flash", why, sizeof why),
+       "another version's marker is not its own");
     fp = fopen(path, "w");
     fclose(fp);
     ok(mw_skip_marker(dir, "03_flash_bf16", why, sizeof why) && strstr(why, "older GPU"),
