@@ -109,7 +109,7 @@ endif
 GRADER_SHARED := csv proc cases_file facts roofs roofs_cache
 # The chapter program's own: pure C, also linked into the unit tests ...
 MW_CHAPTER_PURE := compare supervise locate sanitize_step stats parallel ncu harness_buffers \
-                   gpu_limits verdict_results emulation
+                   gpu_limits verdict_results emulation skip_marker
 # ... and what calls CUDA (the per-chapter objects and main.o come in
 # chapter_rules).
 MW_CHAPTER_CUDA := gpu devinfo timing harness stream_rule check_cmd impls bench traffic roofs_measure \
@@ -222,16 +222,44 @@ $(BUILD)/$(1)/reference-agree: tests/chapter/reference_agree.c $$($(1)_OBJS) $(M
 $(BUILD)/exercises/$(1)/%.so: exercises/$(1)/%.cu $(ARCH_STAMP)
 	$$(call say,NVCC,$$@)
 	@mkdir -p $$(@D)
+	@rm -f $$(@:.so=.skip)
 	$$(call so_build,$(1),$$@,$$<)
 
 $(BUILD)/solutions/$(1)/%.so: solutions/$(1)/%.cu $(ARCH_STAMP)
 	$$(call say,NVCC,$$@)
 	@mkdir -p $$(@D)
+	@rm -f $$(@:.so=.skip)
 	$$(call so_build,$(1),$$@,$$<)
 endef
 $(foreach ch,$(CHAPTERS),$(eval $(call chapter_rules,$(ch))))
 
-libs_of = $(patsubst %.cu,$(BUILD)/%.so,$(wildcard $(1)/$(2)/*.cu))
+# ---- versions that need a newer GPU than ARCH --------------------------------
+#
+# A version's minimum architecture is written once, in its header comment,
+# as " * Needs: sm_80 (what it uses)"; mw-strip carries it into the
+# skeleton. Make reads it here, with no GPU and nothing compiled. Where ARCH
+# is older, the version's library is replaced by its marker, NN_x.skip,
+# one line saying why, that check reports as a skip for each case and bench
+# leaves out (grader/skip_marker.c). ARCH_LEVEL: 90 for sm_90 and sm_90a.
+ARCH_LEVEL  := $(shell echo '$(ARCH_NUM)' | sed 's/[^0-9].*//')
+NEEDS_NEWER := $(if $(ARCH_LEVEL),$(shell grep -s -m1 -H -E '^ \* Needs: sm_[0-9]+' \
+                 solutions/*/*.cu exercises/*/*.cu | \
+                 sed -n 's/^\([^:]*\.cu\): \* Needs: sm_\([0-9]*\).*/\2 \1/p' | \
+                 awk '$$1 > $(ARCH_LEVEL) { print $$2 }'))
+
+# lib_of SOURCE.cu: what make builds for it, its .so or its marker.
+lib_of = $(if $(filter $(1),$(NEEDS_NEWER)),$(BUILD)/$(1:.cu=.skip),$(BUILD)/$(1:.cu=.so))
+libs_of = $(foreach f,$(wildcard $(1)/$(2)/*.cu),$(call lib_of,$(f)))
+
+# write_marker SOURCE.cu,OUT.skip: the marker, from the source's Needs: line.
+write_marker = rm -f $(2:.skip=.so) && \
+    sed -n 's/^ \* Needs: \(sm_[0-9]*\) *\(.*\)/needs \1 or newer \2; built for $(ARCH)/p' $(1) | \
+    head -n 1 >$(2)
+
+$(BUILD)/%.skip: %.cu $(ARCH_STAMP)
+	$(call say,SKIP,$@)
+	@mkdir -p $(@D)
+	$(Q)$(call write_marker,$<,$@)
 
 # ---- the chapter a goal is about ---------------------------------------------
 
@@ -274,7 +302,8 @@ ifneq ($(filter $(CHAPTER_GOALS),$(MAKECMDGOALS)),)
   # EX=02 builds (and grades) only the versions whose file starts with 02,
   # so a broken 02 does not stop `make check EX=01`.
   SRC_LIBS := $(filter $(LIB_ROOT)/$(SRC)/$(CHAPTER)/$(EX)%, \
-                $(patsubst %.cu,$(LIB_ROOT)/%.so,$(wildcard $(SRC)/$(CHAPTER)/*.cu)))
+                $(if $(filter 1,$(SIM)),$(patsubst %.cu,$(LIB_ROOT)/%.so,$(wildcard \
+                $(SRC)/$(CHAPTER)/*.cu)),$(call libs_of,$(SRC),$(CHAPTER))))
   $(eval $(check_args))
   # The chapter's versions, by their files in exercises/ or solutions/ (the
   # student edition has no solutions/).
@@ -401,12 +430,19 @@ grade-build: $(GRADER) $(SRC_LIBS)
 
 # One kernel file built as the chapter builds its exercises, into a folder of
 # its own: make lib CH=01 KERNEL=path/01_naive.cu LIBDIR=dir (for the tests,
-# and for grading submissions).
+# and for grading submissions). A version that needs a newer GPU than ARCH
+# (the Needs: line of the chapter's own file, not the submission's) gets its marker.
+LIB_NEEDS = $(firstword $(filter $(addsuffix /$(CHAPTER)/$(notdir $(KERNEL)),exercises solutions), \
+                          $(NEEDS_NEWER)))
+LIB_SO    = $(LIBDIR)/$(notdir $(KERNEL:.cu=.so))
+LIB_SKIP  = $(LIBDIR)/$(notdir $(KERNEL:.cu=.skip))
+LIB_BUILD = $(call so_build,$(CHAPTER),$(LIB_SO),$(KERNEL))
+LIB_MARK  = $(Q)$(call write_marker,$(LIB_NEEDS),$(LIB_SKIP))
 lib: $(GRADER)
 	$(if $(and $(KERNEL),$(LIBDIR)),,$(error lib needs KERNEL=file.cu and LIBDIR=folder))
-	$(call say,NVCC,$(LIBDIR)/$(notdir $(KERNEL:.cu=.so)))
+	$(if $(LIB_NEEDS),$(call say,SKIP,$(LIB_SKIP)),$(call say,NVCC,$(LIB_SO)))
 	@mkdir -p $(LIBDIR)
-	$(call so_build,$(CHAPTER),$(LIBDIR)/$(notdir $(KERNEL:.cu=.so)),$(KERNEL))
+	$(if $(LIB_NEEDS),$(LIB_MARK),$(LIB_BUILD))
 
 # The grader's exit code is what `make check` fails with: make reports it as
 # "Error 1" (wrong answer), "Error 2" (CUDA error, crash, timeout) or

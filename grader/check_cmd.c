@@ -411,6 +411,12 @@ static job_result run_job(checker *k, int jnum, mw_loaded *lib)
     char label[256], text[1024];
     case_label(k, j, label, sizeof label);
 
+    if (lib->skipped) { /* built for an older GPU than it needs */
+        report(k, "L   %-5s %s: %s", status_word[ST_SKIP], label, lib->error);
+        report(k, "R %d %d", jnum, ST_SKIP);
+        res.status = ST_SKIP;
+        return res;
+    }
     if (lib->missing && k->ch->versions[j->version].optional) {
         res.status = ST_NOTIMPL; /* an optional version not handed in: not attempted */
         report_status(k, jnum, ST_NOTIMPL, label);

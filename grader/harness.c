@@ -4,6 +4,7 @@
 
 #include "device.h"
 #include "parallel.h"
+#include "skip_marker.h"
 
 #include <dlfcn.h>
 #include <math.h>
@@ -223,6 +224,11 @@ int mw_load_version(const char *lib_dir, const mw_version *v, mw_loaded *out)
     out->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!out->handle) {
         out->missing = access(path, F_OK) != 0;
+        if (out->missing &&
+            mw_skip_marker(lib_dir, v->file, out->error, sizeof out->error)) {
+            out->skipped = 1;
+            return -1;
+        }
         snprintf(out->error, sizeof out->error, "cannot load %s: %s", path, dlerror());
         return -1;
     }

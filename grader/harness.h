@@ -56,6 +56,7 @@ typedef struct mw_loaded {
     void *handle;
     void *fn;           /* NULL when loading failed */
     int missing;        /* the library file does not exist (never built) */
+    int skipped;        /* built for an older GPU than it needs: error says why */
     char error[512];    /* why */
 } mw_loaded;
 

@@ -6,6 +6,7 @@
 #include "impls.h"
 
 #include "cuda_check.h"
+#include "skip_marker.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,8 +21,12 @@ static void add_versions(const mw_chapter *ch, const char *dir, const char *kind
     for (int vi = 0; vi < ch->nversions && *count < MW_MAX_IMPLS; vi++) {
         char path[4096];
         snprintf(path, sizeof path, "%s/%s.so", dir, ch->versions[vi].file);
-        if (access(path, R_OK) != 0)
+        if (access(path, R_OK) != 0) {
+            char why[512];
+            if (mw_skip_marker(dir, ch->versions[vi].file, why, sizeof why))
+                fprintf(stderr, "bench: %s/%s left out: %s\n", kind, ch->versions[vi].file, why);
             continue;
+        }
         mw_impl *im = &impls[(*count)++];
         memset(im, 0, sizeof *im);
         snprintf(im->name, sizeof im->name, "%s/%s", kind, ch->versions[vi].file);

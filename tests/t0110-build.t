@@ -26,7 +26,8 @@ for ch in $(chapters); do
         for f in $src/$ch/*.cu; do
             [ -e "$f" ] || continue
             so=build/${f%.cu}.so
-            ok "$([ -s "$so" ] && echo 0 || echo 1)" "$f compiles to $so"
+            # A version that needs a newer GPU than the build's has its marker instead (t0111).
+            ok "$([ -s "$so" ] || [ -s "${so%.so}.skip" ] && echo 0 || echo 1)" "$f compiles to $so"
         done
     done
 done

@@ -136,6 +136,8 @@
  * under a warp vote. Bc = 128 at d = 64 (FA2's choice, S_ij 128 registers)
  * spills 100 bytes: not listed.
  *
+ * Needs: sm_80 (mma.sync with bf16, ldmatrix, cp.async)
+ *
  * Check it:  make check CH=05 EX=03
  * Time it:  make bench CH=05 (measured: the lesson's "Results in bf16") */
 #include "attention.h"

@@ -32,7 +32,8 @@
 # mask) ship compiled, never as source: a baseline that streams an array at
 # the roof is an answer to an exercise whatever its shape. Each, its
 # instructor-only code cut, becomes chapters/NN-name/X.cu.o, a fat object
-# (SASS for sm_75 to sm_90, PTX of compute_90 for later GPUs) that the
+# (SASS for sm_70 to sm_90, PTX of compute_90 for later GPUs; sm_70 only
+# with an nvcc that still builds it, which CUDA 13's does not) that the
 # edition's Makefile links where the source is absent. nvcc ($NVCC, else
 # the one on the PATH) must be there; the objects are cached under
 # build/dist-kernels/ by the hash of what they are built from.
@@ -334,6 +335,10 @@ nvcc=${NVCC:-nvcc}
 kernel_gencode='-gencode arch=compute_75,code=sm_75 -gencode arch=compute_80,code=sm_80
     -gencode arch=compute_86,code=sm_86 -gencode arch=compute_89,code=sm_89
     -gencode arch=compute_90,code=[sm_90,compute_90]'
+if command -v "$nvcc" >/dev/null 2>&1 &&
+    "$nvcc" --list-gpu-arch 2>/dev/null | grep -qx compute_70; then
+    kernel_gencode="-gencode arch=compute_70,code=sm_70 $kernel_gencode"
+fi
 : >"$work/compiled"
 for f in $(grep -E '^chapters/[^/]+/[^/]+\.cu$' "$work/sources" || true); do
     command -v "$nvcc" >/dev/null 2>&1 ||

@@ -130,20 +130,44 @@ template <int D_, int BR_, int BC_, int THREADS_, int TPR_, int MINB_> struct fl
 
 /* ---- asynchronous copies (cp.async, sm_80+) ------------------------------ */
 
+/* cp.async exists from sm_80 on. Before, the same 16 bytes go through a
+ * register (a plain load and store) and commit and wait have nothing to
+ * wait for: the barriers around them are what order the tiles, so the
+ * algorithm is the same, only without the overlap. The host pass and the
+ * CPU emulation define no __CUDA_ARCH__: they see the cp.async path, which
+ * the emulation emulates (as for 05.3). */
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
+#define MW_HAVE_CP_ASYNC 1
+#else
+#define MW_HAVE_CP_ASYNC 0
+#endif
+
 /* 16 bytes global -> shared without registers; `inside` false zero-fills. */
 __device__ __forceinline__ void copy16_async(float *dst, const float *src, bool inside)
 {
+#if MW_HAVE_CP_ASYNC
     const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(d), "l"(src),
                  "r"(inside ? 16 : 0));
+#else
+    *reinterpret_cast<float4 *>(dst) =
+        inside ? *reinterpret_cast<const float4 *>(src) : make_float4(0.f, 0.f, 0.f, 0.f);
+#endif
 }
 
-__device__ __forceinline__ void copy_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+__device__ __forceinline__ void copy_commit()
+{
+#if MW_HAVE_CP_ASYNC
+    asm volatile("cp.async.commit_group;\n" ::);
+#endif
+}
 
 /* Waits until at most `pending` of this thread's committed groups are in flight. */
 template <int pending> __device__ __forceinline__ void copy_wait()
 {
+#if MW_HAVE_CP_ASYNC
     asm volatile("cp.async.wait_group %0;\n" ::"n"(pending));
+#endif
 }
 
 /* ---- where a thread's rows and columns are ------------------------------- */

@@ -3,8 +3,9 @@
  * sample ncu wrote on an H100, the roofs cache, the input generator, the
  * loop split over cores, mismatch counts merged from parts, bf16 rounding,
  * the bytes of a case's buffers by element type, cases set against the
- * GPU's shared-memory limits, and compute-sanitizer's reports as make
- * check's sanitizer step reads them. */
+ * GPU's shared-memory limits, compute-sanitizer's reports as make
+ * check's sanitizer step reads them, and the marker of a version built for
+ * an older GPU than it needs. */
 #define _POSIX_C_SOURCE 200809L
 #include "tap.h"
 #include "merge_check.h"
@@ -19,6 +20,7 @@
 #include "rng.h"
 #include "roofs_cache.h"
 #include "sanitize_step.h"
+#include "skip_marker.h"
 #include "stats.h"
 
 #include <float.h>
@@ -801,6 +803,30 @@ static void test_case_for(void)
 
 /* Logs shaped as compute-sanitizer 2025 writes them, the check's own
  * lines among its findings. */
+/* The marker make writes for a version that needs a newer GPU than the
+ * build's: its line is the reason check gives for each skipped case. */
+static void test_skip_marker(void)
+{
+    char dir[] = "/tmp/mw-test-skip-XXXXXX", path[256], why[512];
+    ok(mkdtemp(dir) != NULL, "temp dir");
+    ok(!mw_skip_marker(dir, "03_flash_bf16", why, sizeof why), "no marker: not skipped");
+    snprintf(path, sizeof path, "%s/03_flash_bf16.skip", dir);
+    FILE *fp = fopen(path, "w");
+    fputs("needs sm_80 or newer (mma.sync with bf16); built for sm_75\n", fp);
+    fclose(fp);
+    ok(mw_skip_marker(dir, "03_flash_bf16", why, sizeof why), "a marker: skipped");
+    is_str(why, "needs sm_80 or newer (mma.sync with bf16); built for sm_75",
+           "the reason is the marker's line, without its newline");
+    ok(!mw_skip_marker(dir, "02_flash", why, sizeof why),
+       "another version's marker is not its own");
+    fp = fopen(path, "w");
+    fclose(fp);
+    ok(mw_skip_marker(dir, "03_flash_bf16", why, sizeof why) && strstr(why, "older GPU"),
+       "an empty marker still skips, with a reason");
+    unlink(path);
+    rmdir(dir);
+}
+
 static void test_sanitize_parse(void)
 {
     char path[512];
@@ -869,5 +895,6 @@ int main(int argc, char **argv)
     test_case_bytes();
     test_cases_at_limits();
     test_sanitize_parse();
+    test_skip_marker();
     return done_testing();
 }

@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# Every chapter builds for every NVIDIA GPU from sm_70 on (no GPU needed):
+# (a) for each architecture, `make -n build` builds every version's library
+# except those whose header says they need a newer one (" * Needs: sm_80
+# (...)"), whose NN.skip marker it writes instead, and the chapters' own
+# kernels and the grader's always; (b) long: every kernel source compiles
+# with the Makefile's nvcc flags for each architecture it is built for, one
+# nvcc per file with a -gencode pair per architecture (-c, no link); an
+# architecture this nvcc cannot build (sm_70 after CUDA 12) is skipped,
+# saying so; (c) the marker make writes says what is needed and for what it
+# was built, the line check reports for each case (its reader is
+# unit-tested in test_grader: mw-chapter check needs a GPU first).
+. tests/lib.sh
+
+archs="sm_70 sm_75 sm_80 sm_86 sm_89 sm_90a"
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+
+# needs_newer LEVEL: the sources whose header needs more than sm_LEVEL.
+needs_newer() {
+    grep -s -m1 -H -E '^ \* Needs: sm_[0-9]+' solutions/*/*.cu exercises/*/*.cu |
+        sed -n 's/^\([^:]*\.cu\): \* Needs: sm_\([0-9]*\).*/\2 \1/p' |
+        awk -v level="$1" '$1 > level { print $2 }' | sort
+}
+level_of() { echo "${1#sm_}" | sed 's/[^0-9].*//'; }
+
+# (a) what make would build, per architecture.
+for arch in $archs; do
+    b=$scratch/$arch
+    mkdir -p "$b" && echo "$arch" >"$b/.arch" # make -n writes no stamp
+    make -n --no-print-directory build ARCH="$arch" BUILD="$b" >"$scratch/plan" 2>&1
+    ok $? "$arch: make -n build" || { tail -n 5 "$scratch/plan" | diag; continue; }
+    # The libraries and markers the plan writes (mkdir and rm lines aside).
+    grep -v -E '^(mkdir|rm) ' "$scratch/plan" |
+        grep -o -E "$b/(solutions|exercises)/[^ ]+\.(so|skip)\b" | sed "s|^$b/||" | sort -u \
+        >"$scratch/built"
+    want_skip=$(needs_newer "$(level_of "$arch")")
+    : >"$scratch/want"
+    for f in solutions/*/*.cu exercises/*/*.cu; do
+        [ -e "$f" ] || continue # the student edition has no solutions/
+        if printf '%s\n' $want_skip | grep -qx "$f"; then
+            echo "${f%.cu}.skip"
+        else
+            echo "${f%.cu}.so"
+        fi
+    done | sort >"$scratch/want"
+    diff "$scratch/want" "$scratch/built" >"$scratch/diff"
+    ok $? "$arch: a library for every version, a marker for those that need a newer GPU" ||
+        diag <"$scratch/diff"
+    expect=
+    case $arch in
+    sm_7*)
+        for src in solutions exercises; do
+            bf16=$src/05-attention/03_flash_bf16
+            [ -e $bf16.cu ] && expect="${expect:+$expect }$bf16.skip"
+        done
+        ;;
+    esac
+    got=$(grep '\.skip$' "$scratch/built" | sort | tr '\n' ' ')
+    want=$(for x in $expect; do echo "$x"; done | sort | tr '\n' ' ')
+    [ "$got" = "$want" ]
+    ok $? "$arch: skipped: ${expect:-nothing}" || diag "skipped: ${got:-nothing}"
+    missing=
+    for f in chapters/*/*.cu; do
+        ch=$(basename "$(dirname "$f")")
+        grep -q -- "-o $b/$ch/$(basename "$f").o\b" "$scratch/plan" || missing="$missing $f"
+    done
+    grep -q -- "-o $b/grader/device.o\b" "$scratch/plan" || missing="$missing grader/device.cu"
+    [ -z "$missing" ]
+    ok $? "$arch: the chapters' own kernels and the grader's are built" || diag "not built:$missing"
+done
+
+# (c) the marker's line.
+b=$scratch/sm_75
+bf16=$(ls solutions/*/*.cu >/dev/null 2>&1 && echo solutions || echo exercises)/05-attention/03_flash_bf16
+make -s --no-print-directory ARCH=sm_75 BUILD="$b" "$b/$bf16.skip" >"$scratch/out" 2>&1
+ok $? "make writes 05.3's marker for sm_75" || diag <"$scratch/out"
+line=$(cat "$b/$bf16.skip" 2>/dev/null)
+case $line in
+"needs sm_80 or newer ("*"mma.sync"*"); built for sm_75") ok 0 "the marker: $line" ;;
+*) ok 1 "the marker names sm_80, why, and sm_75" || diag "marker: '$line'" ;;
+esac
+[ ! -e "$b/$bf16.so" ]
+ok $? "no library beside the marker"
+
+# (b) every kernel source compiles for every architecture it is built for.
+if ! long_tests; then
+    skip_long "every kernel source compiles for $archs"
+    done_testing
+    exit
+fi
+command -v nvcc >/dev/null 2>&1 || { skip "nvcc not installed"; done_testing; exit; }
+# The Makefile's flags, less its one -gencode pair and the dependency files.
+flags=$(make -pn --no-print-directory ARCH=sm_90 BUILD="$scratch/flags" help 2>/dev/null |
+    sed -n 's/^NVFLAGS := //p' | sed -e 's/-gencode [^ ]*//' -e 's/-MMD//' -e 's/-MP//')
+[ -n "$flags" ]
+ok $? "the Makefile's nvcc flags: $flags"
+# nvcc lists compute_90, not the arch-specific compute_90a it also builds.
+supported=$(nvcc --list-gpu-arch 2>/dev/null)
+can_build() { printf '%s\n' "$supported" | grep -qx "compute_$(level_of "$1")"; }
+for arch in $archs; do
+    can_build "$arch" ||
+        skip "$arch: this nvcc ($(nvcc --version | sed -n 's/.*release \([0-9.]*\).*/\1/p'))" \
+            "cannot build it"
+done
+for f in chapters/*/*.cu grader/*.cu solutions/*/*.cu exercises/*/*.cu; do
+    [ -e "$f" ] || continue
+    gencode= built_for=
+    for arch in $archs; do
+        num=${arch#sm_}
+        can_build "$arch" || continue
+        needs_newer "$(level_of "$arch")" | grep -qx "$f" && continue
+        gencode="$gencode -gencode arch=compute_$num,code=sm_$num"
+        built_for="$built_for $arch"
+    done
+    [ -n "$gencode" ] || continue
+    inc=
+    case $f in
+    chapters/* | solutions/* | exercises/*) inc=-Ichapters/$(basename "$(dirname "$f")") ;;
+    esac
+    # shellcheck disable=SC2086 # flags and gencodes are words
+    nvcc $flags $inc $gencode -c "$f" -o "$scratch/kernel.o" >"$scratch/out" 2>&1
+    ok $? "$f compiles for$built_for" || head -n 20 "$scratch/out" | diag
+done
+done_testing
