@@ -204,23 +204,6 @@ static void build_versions(const context *cx, const char *scratch, const int fou
     }
 }
 
-/* Every case may take the per-case timeout, for every version, plus CUDA
- * start-up after each crash. */
-static double check_limit_s(const context *cx)
-{
-    return (cx->opt.timeout_s + 5) * (cx->ncases + cx->nhidden + 8) * cx->nversions + 120;
-}
-
-/* The steps' own limits: unpacking (listing, then unpacking), each
- * version's build, the check, compute-sanitizer, the two timings, and the
- * three asks for the GPU. A student who takes longer is stuck past what any
- * of them allows. */
-double student_limit_s(const context *cx)
-{
-    if (cx->opt.student_limit_s > 0)
-        return cx->opt.student_limit_s;
-    return 2 * 120 + 300.0 * cx->nversions + check_limit_s(cx) + 900 + 2 * 600 + 3 * 120;
-}
 
 /* Steps 2: every case (and the hidden ones); returns the check's exit code. */
 static int run_check(const context *cx, const char *scratch, const char *name)
@@ -335,23 +318,6 @@ static outcome run_steps(const context *cx, const char *scratch, staged *st, mw_
     return GRADED;
 }
 
-/* `mw-chapter info`, run as the steps run (same user, same environment),
- * exits 77 without a GPU. */
-int probe_gpu(const context *cx, char *why, size_t len)
-{
-    char scratch[PATH_MAX], log[PATH_MAX + 16];
-    make_scratch(cx, scratch, sizeof scratch);
-    snprintf(log, sizeof log, "%s/info.log", scratch);
-    char *argv[] = {(char *)cx->grader, "info", NULL};
-    int rc = sandbox_run(cx, scratch, argv, log, 120);
-    first_line(log, why, len);
-    if (rc == -1)
-        snprintf(why, len, "mw-chapter info timed out after 120 s");
-    else if (!why[0])
-        snprintf(why, len, "mw-chapter info exited %d", rc);
-    remove_tree(scratch);
-    return rc;
-}
 
 /* The terminal's note of what a graded submission held besides its
  * exercise files: the first few, and how many. */
@@ -761,23 +727,6 @@ static int grade_class(const context *cx, const mw_class *c)
     return report_class(cx, c->n, graded, kept, not_graded, 0, (long)(time(NULL) - started));
 }
 
-int report_class(const context *cx, int n, int graded, int kept, int not_graded, int no_gpu,
-                 long seconds)
-{
-    printf("wrote %s/gradebook.csv (%d submissions: %d graded, %d already graded, %d not "
-           "graded; %ld s)\n",
-           cx->opt.out, n, graded, kept, not_graded, seconds);
-    fflush(stdout);
-    if (not_graded) {
-        fprintf(stderr,
-                "mw-batch: %d submission(s) not graded and given no score (NOT GRADED above; "
-                "why in students/<name>/not-graded.txt): fix that and run the same command "
-                "again to grade them\n",
-                not_graded);
-        return no_gpu ? 77 : 2;
-    }
-    return 0;
-}
 
 /* ---- one student, and the gradebook alone -------------------------------------- */
 

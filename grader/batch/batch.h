@@ -60,19 +60,6 @@ typedef struct context {
  * check or after it. */
 typedef enum { GRADED, NOT_GRADED, GPU_LOST } outcome;
 
-/* ---- batch.c -------------------------------------------------------------- */
-
-/* Whether the steps can use a GPU (`mw-chapter info`, run as they run);
- * 0, or its exit code (77: no GPU) with its first line in why. */
-int probe_gpu(const context *cx, char *why, size_t len);
-/* The most one student can take: --student-limit, or every step's own
- * limit added up. */
-double student_limit_s(const context *cx);
-/* The terminal's account of a class run, and its exit code: 0 every
- * submission graded, 2 some not, 77 some not for want of a GPU. */
-int report_class(const context *cx, int n, int graded, int kept, int not_graded, int no_gpu,
-                 long seconds);
-
 /* ---- workers.c ------------------------------------------------------------ */
 
 /* The class on the GPUs that cx->opt.gpus names ("all", or "0,2,3"): one
@@ -81,6 +68,15 @@ int report_class(const context *cx, int n, int graded, int kept, int not_graded,
 int grade_on_gpus(context *cx, const mw_class *c, const char *self);
 
 /* ---- batch_sandbox.c ---------------------------------------------------- */
+
+/* Whether the steps can use a GPU (`mw-chapter info`, run as they run);
+ * 0, or its exit code (77: no GPU) with its first line in why. */
+int probe_gpu(const context *cx, char *why, size_t len);
+/* The most one student can take: --student-limit, or every step's own
+ * limit added up. */
+double student_limit_s(const context *cx);
+/* The check step's limit: every case may take the timeout, for every version. */
+double check_limit_s(const context *cx);
 
 /* Prints "mw-batch: " and the message, and exits 2. */
 void die(const char *fmt, const char *arg);
@@ -145,6 +141,11 @@ void score_sanitizer(const context *cx, const char *scratch, mw_student *s);
 void score_performance(const context *cx, const char *scratch, mw_student *s);
 
 /* ---- batch_output.c ------------------------------------------------------ */
+
+/* The terminal's account of a class run, and its exit code: 0 every
+ * submission graded, 2 some not, 77 some not for want of a GPU. */
+int report_class(const context *cx, int n, int graded, int kept, int not_graded, int no_gpu,
+                 long seconds);
 
 /* Whether OUT holds a complete, genuine score for the student: score.csv
  * (of this student, with a finite total and maximum), report.md and

@@ -256,3 +256,21 @@ void clear_not_graded(const context *cx, const char *name)
     snprintf(path, sizeof path, "%s/students/%s/not-graded.txt", cx->opt.out, name);
     unlink(path);
 }
+
+int report_class(const context *cx, int n, int graded, int kept, int not_graded, int no_gpu,
+                 long seconds)
+{
+    printf("wrote %s/gradebook.csv (%d submissions: %d graded, %d already graded, %d not "
+           "graded; %ld s)\n",
+           cx->opt.out, n, graded, kept, not_graded, seconds);
+    fflush(stdout);
+    if (not_graded) {
+        fprintf(stderr,
+                "mw-batch: %d submission(s) not graded and given no score (NOT GRADED above; "
+                "why in students/<name>/not-graded.txt): fix that and run the same command "
+                "again to grade them\n",
+                not_graded);
+        return no_gpu ? 77 : 2;
+    }
+    return 0;
+}

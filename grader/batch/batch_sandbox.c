@@ -170,3 +170,39 @@ void remove_tree(const char *dir)
     int status;
     waitpid(pid, &status, 0);
 }
+
+/* Every case may take the per-case timeout, for every version, plus CUDA
+ * start-up after each crash. */
+double check_limit_s(const context *cx)
+{
+    return (cx->opt.timeout_s + 5) * (cx->ncases + cx->nhidden + 8) * cx->nversions + 120;
+}
+
+/* The steps' own limits: unpacking (listing, then unpacking), each
+ * version's build, the check, compute-sanitizer, the two timings, and the
+ * three asks for the GPU. A student who takes longer is stuck past what any
+ * of them allows. */
+double student_limit_s(const context *cx)
+{
+    if (cx->opt.student_limit_s > 0)
+        return cx->opt.student_limit_s;
+    return 2 * 120 + 300.0 * cx->nversions + check_limit_s(cx) + 900 + 2 * 600 + 3 * 120;
+}
+
+/* `mw-chapter info`, run as the steps run (same user, same environment),
+ * exits 77 without a GPU. */
+int probe_gpu(const context *cx, char *why, size_t len)
+{
+    char scratch[PATH_MAX], log[PATH_MAX + 16];
+    make_scratch(cx, scratch, sizeof scratch);
+    snprintf(log, sizeof log, "%s/info.log", scratch);
+    char *argv[] = {(char *)cx->grader, "info", NULL};
+    int rc = sandbox_run(cx, scratch, argv, log, 120);
+    first_line(log, why, len);
+    if (rc == -1)
+        snprintf(why, len, "mw-chapter info timed out after 120 s");
+    else if (!why[0])
+        snprintf(why, len, "mw-chapter info exited %d", rc);
+    remove_tree(scratch);
+    return rc;
+}
