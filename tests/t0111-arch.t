@@ -62,6 +62,7 @@ for arch in $archs; do
     ok $? "$arch: skipped: ${expect:-nothing}" || diag "skipped: ${got:-nothing}"
     missing=
     for f in chapters/*/*.cu; do
+        [ -e "$f" ] || continue # the student edition ships them compiled (*.cu.o)
         ch=$(basename "$(dirname "$f")")
         grep -q -- "-o $b/$ch/$(basename "$f").o\b" "$scratch/plan" || missing="$missing $f"
     done
