@@ -250,6 +250,8 @@ NEEDS_NEWER := $(if $(ARCH_LEVEL),$(shell grep -s -m1 -H -E '^ \* Needs: sm_[0-9
 # lib_of SOURCE.cu: what make builds for it, its .so or its marker.
 lib_of = $(if $(filter $(1),$(NEEDS_NEWER)),$(BUILD)/$(1:.cu=.skip),$(BUILD)/$(1:.cu=.so))
 libs_of = $(foreach f,$(wildcard $(1)/$(2)/*.cu),$(call lib_of,$(f)))
+# The same for the CPU emulation (grader/sim/host.mk), which runs every version.
+sim_libs_of = $(patsubst %.cu,$(BUILD)/sim/%.so,$(wildcard $(1)/$(2)/*.cu))
 
 # write_marker SOURCE.cu,OUT.skip: the marker, from the source's Needs: line.
 write_marker = rm -f $(2:.skip=.so) && \
@@ -302,8 +304,7 @@ ifneq ($(filter $(CHAPTER_GOALS),$(MAKECMDGOALS)),)
   # EX=02 builds (and grades) only the versions whose file starts with 02,
   # so a broken 02 does not stop `make check EX=01`.
   SRC_LIBS := $(filter $(LIB_ROOT)/$(SRC)/$(CHAPTER)/$(EX)%, \
-                $(if $(filter 1,$(SIM)),$(patsubst %.cu,$(LIB_ROOT)/%.so,$(wildcard \
-                $(SRC)/$(CHAPTER)/*.cu)),$(call libs_of,$(SRC),$(CHAPTER))))
+                $(call $(if $(filter 1,$(SIM)),sim_libs_of,libs_of),$(SRC),$(CHAPTER)))
   $(eval $(check_args))
   # The chapter's versions, by their files in exercises/ or solutions/ (the
   # student edition has no solutions/).

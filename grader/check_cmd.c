@@ -104,6 +104,13 @@ static void report_status(checker *k, int jnum, int status, const char *label)
     report(k, "R %d %d", jnum, status);
 }
 
+/* A case not run, and why: "SKIP label: why". */
+static void report_skip(checker *k, int jnum, const char *label, const char *why)
+{
+    report(k, "L   %-5s %s: %s", status_word[ST_SKIP], label, why);
+    report(k, "R %d %d", jnum, ST_SKIP);
+}
+
 /* The flat output index (the reference's) of element `local` of buffer b. */
 static size_t flat_index(const mw_views *v, int b, size_t local)
 {
@@ -412,8 +419,7 @@ static job_result run_job(checker *k, int jnum, mw_loaded *lib)
     case_label(k, j, label, sizeof label);
 
     if (lib->skipped) { /* built for an older GPU than it needs */
-        report(k, "L   %-5s %s: %s", status_word[ST_SKIP], label, lib->error);
-        report(k, "R %d %d", jnum, ST_SKIP);
+        report_skip(k, jnum, label, lib->error);
         res.status = ST_SKIP;
         return res;
     }
@@ -430,18 +436,16 @@ static job_result run_job(checker *k, int jnum, mw_loaded *lib)
     size_t ws = ver->workspace ? ver->workspace(c) : 0;
     char why[160];
     if (past_emulation_budget(k, j, why, sizeof why)) {
-        report(k, "L   %-5s %s: %s", status_word[ST_SKIP], label, why);
-        report(k, "R %d %d", jnum, ST_SKIP);
+        report_skip(k, jnum, label, why);
         res.status = ST_SKIP;
         return res;
     }
     size_t need = mw_case_bytes(k->ch, c) + mw_workspace_bytes(ws), free_b = 0, total_b = 0;
     mw_gpu_query_memory(&free_b, &total_b);
     if (need + ((size_t)1 << 30) > free_b) {
-        report(k, "L   %-5s %s: needs %.1f GiB%s, the GPU has %.1f GiB free", status_word[ST_SKIP],
-               label, need / 1073741824.0, ws ? " with its workspace" : "",
-               free_b / 1073741824.0);
-        report(k, "R %d %d", jnum, ST_SKIP);
+        snprintf(why, sizeof why, "needs %.1f GiB%s, the GPU has %.1f GiB free",
+                 need / 1073741824.0, ws ? " with its workspace" : "", free_b / 1073741824.0);
+        report_skip(k, jnum, label, why);
         res.status = ST_SKIP;
         return res;
     }

@@ -108,7 +108,6 @@ $(foreach ch,$(CHAPTERS),$(eval $(call sim_chapter_rules,$(ch))))
 # The tests run side by side (make test), and several of them run the
 # emulation's programs: built here, before any test starts, no two tests
 # build one at once. The full tier (t0151) grades every reference on it.
-sim_libs_of = $(patsubst %.cu,$(BUILD)/sim/%.so,$(wildcard $(1)/$(2)/*.cu))
 build build-fast: $(foreach ch,$(CHAPTERS),$(BUILD)/sim/$(ch)/mw-chapter) $(BUILD)/sim/tests/host_api \
                   $(BUILD)/sim/tests/device_emulated \
                   $(call sim_libs_of,$(FAST_SRC),01-vector-add)
