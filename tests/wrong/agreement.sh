@@ -14,7 +14,7 @@ for expect in "$dir"/*/*/expect; do
     [ -f "$expect" ] || continue
     name=${expect%/expect}
     echo "$(basename "$(dirname "$name")")/$(basename "$name")|$expect"
-done | sort | awk -F'|' '
+done | LC_ALL=C sort | awk -F'|' '
     function field(file, key,    line, value) {
         value = ""
         while ((getline line < file) > 0)
