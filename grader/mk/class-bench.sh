@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # grader/mk/class-bench.sh: how much several GPUs of a host speed up
 # make grade, on a class of STUDENTS (default 32), for each chapter and each
-# number of GPUs (make grade on GPU 0, GPUS=0,1, GPUS=0,1,2,3), run from the
-# repository root on the GPU machine:
+# number of GPUs (make grade on GPU 0, GPUS=0,1, GPUS=0,1,2,3; GPUS=all where
+# that is every GPU the host has), run from the repository root on the GPU
+# machine:
 #
 #   bash grader/mk/class-bench.sh OUT.csv [CHAPTERS] [GPU_COUNTS] [STUDENTS]
 #   bash grader/mk/class-bench.sh results/class-bench.csv "01 05" "1 2 4" 32
@@ -119,13 +120,17 @@ for ch in $chapters; do
     make -s --no-print-directory grade-build CH="$ch" build/tools/mw-batch || exit 2
     for n in $counts; do
         # One GPU: the plain make grade, the run the others must match.
+        # Every GPU the host has: GPUS=all, as an instructor would write it.
         gpus=
         [ "$n" -gt 1 ] && gpus=$(seq -s, 0 $((n - 1)))
+        [ "$n" -gt 1 ] && [ "$n" -eq "$have" ] && gpus=all
         out=$keep/$chapter-$n
         rm -rf "$out"
         mkdir -p "$keep"
         start=$(date +%s.%N)
-        CUDA_VISIBLE_DEVICES=${gpus:-0} make -s --no-print-directory grade CH="$ch" \
+        visible=${gpus:-0}
+        [ "$gpus" = all ] && visible=$(seq -s, 0 $((have - 1)))
+        CUDA_VISIBLE_DEVICES=$visible make -s --no-print-directory grade CH="$ch" \
             SUBMISSIONS="$work/class-$chapter" OUT="$out" FORCE=1 ${gpus:+GPUS="$gpus"} \
             >"$keep/$chapter-$n.log" 2>&1
         end=$(date +%s.%N)

@@ -55,9 +55,12 @@ munged --force --key-file="$dir/munge/munge.key" --socket="$dir/munge/munge.sock
     --seed-file="$dir/munge/munge.seed" || { echo "munged did not start" >&2; exit 2; }
 
 port=${SLURM_TEST_PORT:-$((20000 + $$ % 20000))}
-gpus=$(ls /dev/nvidia[0-9]* 2>/dev/null | wc -l)
+# The device files by number, as they are (a container may hold
+# /dev/nvidia2 and /dev/nvidia5 alone): /dev/nvidia[2,5].
+numbers=$(ls /dev/ 2>/dev/null | sed -n 's/^nvidia\([0-9][0-9]*\)$/\1/p' | sort -n | paste -sd, -)
+gpus=$(echo "$numbers" | tr , '\n' | grep -c .)
 if [ "$gpus" -gt 0 ]; then
-    gres_line="Name=gpu File=/dev/nvidia[0-$((gpus - 1))]"
+    gres_line="Name=gpu File=/dev/nvidia[$numbers]"
 else
     gpus=1 gres_line="Name=gpu File=/dev/null"
 fi
@@ -86,7 +89,6 @@ JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none
 JobCompType=jobcomp/none
 MpiDefault=none
-SwitchType=switch/none
 ReturnToService=2
 SchedulerType=sched/builtin
 SelectType=select/cons_tres
@@ -102,7 +104,25 @@ echo "$gres_line" >"$dir/gres.conf"
 export SLURM_CONF="$dir/slurm.conf"
 failed() { echo "$1 did not start (see $dir/$1.log)" >&2; stop; exit 2; }
 slurmctld -i -f "$dir/slurm.conf" || failed slurmctld
-slurmd -N mwnode -f "$dir/slurm.conf" || failed slurmd
+# slurmd of Slurm 23 and later sets up cgroups for its job steps even where
+# no plugin of slurm.conf uses them, through systemd's D-Bus, which a
+# container has not. Where it fails so, cgroup.conf (read from beside
+# slurm.conf) tells it another way, the first of these it starts with:
+# none at all (24.05 and later), cgroup v1's (set up only when used), or
+# v2's without systemd.
+started_slurmd() {
+    slurmd -N mwnode -f "$dir/slurm.conf" && return 0
+    for way in 'CgroupPlugin=disabled' 'CgroupPlugin=cgroup/v1' \
+        'CgroupPlugin=cgroup/v2
+IgnoreSystemd=yes'; do
+        grep -q cgroup "$dir/slurmd.log" 2>/dev/null || return 1
+        printf '%s\n' "$way" >"$dir/cgroup.conf"
+        echo "slurmd: cgroup.conf: $(echo $way)" >>"$dir/slurmd.log"
+        slurmd -N mwnode -f "$dir/slurm.conf" && return 0
+    done
+    return 1
+}
+started_slurmd || failed slurmd
 for _ in $(seq 1 60); do
     state=$(sinfo -h -n mwnode -o %t 2>/dev/null)
     case $state in

@@ -1,12 +1,16 @@
 #!/bin/sh
-# tests/slurm/debs.sh fetch DIR | install DIR: Slurm and munge for a
-# machine without a package registry (a GPU machine reached through a
+# tests/slurm/debs.sh fetch DIR [SOURCES] | install DIR: Slurm and munge
+# for a machine without a package registry (a GPU machine reached through a
 # device tool that carries files, not the network). `fetch`, where apt
 # works, downloads into DIR the .deb files of slurmctld, slurmd,
 # slurm-client and munge with everything they depend on (about 60 files,
 # 17 MB, most of them installed on any Debian already); `install`, on the
-# other machine (root, the same Debian release), installs those of them
-# that are not installed there yet, with dpkg. Then tests/slurm/cluster.sh
+# other machine (root), installs those of them that are not installed there
+# yet, with dpkg. The packages must be of the other machine's release: by
+# default this machine's; SOURCES, a sources.list file naming another
+# (`deb [trusted=yes] http://archive.ubuntu.com/ubuntu noble main universe`,
+# and its -updates suite), makes apt read that release's package lists
+# into a folder of their own, apart from this machine's. Then tests/slurm/cluster.sh
 # starts a cluster there, and make grade SLURM=1 grades on it.
 set -eu
 cmd=${1:-}
@@ -17,6 +21,20 @@ packages="slurmctld slurmd slurm-client munge"
 case $cmd in
 fetch)
     mkdir -p "$dir"
+    apt_options=
+    if [ -n "${3:-}" ]; then
+        state=$(mktemp -d)
+        trap 'rm -rf "$state"' EXIT
+        mkdir -p "$state/lists/partial" "$state/cache/archives/partial"
+        apt_options="-o Dir::Etc::SourceList=$(cd "$(dirname "$3")" && pwd)/$(basename "$3")
+            -o Dir::Etc::SourceParts=/dev/null -o Dir::State::Lists=$state/lists
+            -o Dir::Cache=$state/cache -o Dir::State::status=$state/status"
+        # An empty list of what is installed: the other release's versions
+        # are the candidates even where this machine has a newer one.
+        : >"$state/status"
+        # shellcheck disable=SC2086 # one option a word
+        apt-get -q $apt_options update >/dev/null
+    fi
     # What they depend on, the first of each set of alternatives only
     # (apt-cache marks "A | B" with a '|' before A): the others may conflict
     # with what is installed (libelogind0 with libsystemd0).
@@ -27,7 +45,8 @@ fetch)
         for p in $todo; do
             case " $closure " in *" $p "*) continue ;; esac
             closure="$closure $p"
-            next="$next $(apt-cache depends --no-recommends --no-suggests --no-conflicts \
+            # shellcheck disable=SC2086
+            next="$next $(apt-cache $apt_options depends --no-recommends --no-suggests --no-conflicts \
                 --no-breaks --no-replaces --no-enhances "$p" |
                 awk 'skip { skip = 0; next } /^ *\|/ { skip = 1 }
                      /Depends:/ && $2 !~ /^</ { print $2 }')"
@@ -35,7 +54,7 @@ fetch)
         todo=$next
     done
     # shellcheck disable=SC2086 # one package name a word
-    (cd "$dir" && apt-get download -q $closure)
+    (cd "$dir" && apt-get $apt_options download -q $closure)
     echo "$(ls "$dir"/*.deb | wc -l) packages in $dir ($(du -sh "$dir" | cut -f 1))"
     ;;
 install)
