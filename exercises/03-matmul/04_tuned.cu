@@ -24,8 +24,7 @@
  *     the pointers 16-byte aligned; otherwise single floats, a warp's lanes
  *     on consecutive floats of a row, so that each load touches as few cache
  *     lines as a float4 one; every load and store is bounds-checked, so any
- *     M, N, K is correct (zero-filled edges), and only a last K-slab cut
- *     short tests k.
+ *     M, N, K is correct (zero-filled edges).
  *
  * Autotuning: the best tile shape depends on the GPU and on the problem (a
  * 128 x 128 tile leaves most of 132 SMs idle at 512^2). At the first call
