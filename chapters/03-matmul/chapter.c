@@ -493,7 +493,7 @@ static const mw_library libraries[] = {
      .setup = tf32_setup,
      .run = sgemm,
      .teardown = cublas_teardown,
-     .roof = "tf32"},
+     .roof = "tf32_mma"},
 };
 #endif
 

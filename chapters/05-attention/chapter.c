@@ -63,7 +63,7 @@ static const mw_version versions[] = {
                "8 B H N d bytes; both products by mma.sync with FP32 accumulation",
      .op = MW_OP_FROM_CASE_WITH(OP_BF16),
      .optional = 1,
-     .roof = "bf16"},
+     .roof = "bf16_mma"},
 };
 
 /* ---- the cases, by construction ------------------------------------------
@@ -580,7 +580,7 @@ static const mw_library libraries[] = {
      .teardown = mw05_sdpa_lib_teardown,
      .computes_output = 1,
      .op = MW_OP_FROM_CASE_WITH(OP_BF16),
-     .roof = "bf16"},
+     .roof = "bf16_mma"},
     {.name = "cublas_cudnn_unfused_bf16",
      .kind = "library",
      .setup = lib_bf16_setup,
@@ -588,7 +588,7 @@ static const mw_library libraries[] = {
      .teardown = mw05_lib_bf16_teardown,
      .computes_output = 1,
      .op = MW_OP_FROM_CASE_WITH(OP_BF16),
-     .roof = "bf16",
+     .roof = "bf16_mma",
      .workspace = lib_bf16_workspace,
      .skips_outputs = 1u << Lb},
 };
