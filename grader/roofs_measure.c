@@ -219,7 +219,8 @@ static double measure_sgemm(mw_timer *t)
     MW_CUDA(mw_gpu_alloc((void **)&g.a, bytes));
     MW_CUDA(mw_gpu_alloc((void **)&g.b, bytes));
     MW_CUDA(mw_gpu_alloc((void **)&g.c, bytes));
-    MW_CUDA(mw_dev_fill((void *)g.a, MW_F32, elems, 2, 1, 0, 1.f, 0)); /* random: zeros run faster */
+    /* Random inputs: zeros run faster. */
+    MW_CUDA(mw_dev_fill((void *)g.a, MW_F32, elems, 2, 1, 0, 1.f, 0));
     MW_CUDA(mw_dev_fill((void *)g.b, MW_F32, elems, 2, 2, 0, 1.f, 0));
     mw_timing r;
     MW_CUDA(mw_time(t, sgemm_call, &g, &r));

@@ -394,7 +394,8 @@ static void test_plot_words(void)
     mw_roof_legend(&t->roof[3], 65212.4, text, sizeof text);
     is_str(text, "FP32 FFMA roof: 65.2 TFLOP/s (microkernel)", "the compute roof's legend");
     mw_roof_legend(&t->roof[5], 639000, text, sizeof text);
-    is_str(text, "bf16 mma.sync roof: 639 TFLOP/s (microkernel)", "past 100 TFLOP/s, whole TFLOP/s");
+    is_str(text, "bf16 mma.sync roof: 639 TFLOP/s (microkernel)",
+           "past 100 TFLOP/s, whole TFLOP/s");
     mw_roof_speed_label(&t->roof[5], 639000, text, sizeof text);
     is_str(text, "bf16 mma.sync roof 639000 GFLOP/s (microkernel)",
            "the speed plot's label, in the speed axis' unit");
