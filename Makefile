@@ -116,7 +116,7 @@ MW_CHAPTER_CUDA := gpu devinfo timing harness stream_rule check_cmd impls bench 
                    vector_libs cublas_lazy
 GRADER_PURE_OBJS := $(patsubst %,$(BUILD)/grader/%.o,$(GRADER_SHARED) $(MW_CHAPTER_PURE))
 MW_CHAPTER_OBJS  := $(GRADER_PURE_OBJS) $(MW_CHAPTER_CUDA:%=$(BUILD)/grader/%.o) \
-                    $(BUILD)/grader/device.o
+                    $(BUILD)/grader/device.o $(BUILD)/grader/roofs_kernels.o
 
 # The class grader's own code; MW_BATCH_PURE is what its unit test links.
 MW_BATCH_PURE := batch_layout rubric gradebook
@@ -144,6 +144,16 @@ $(BUILD)/grader/device.o: grader/device.cu $(ARCH_STAMP)
 	$(call say,NVCC,$@)
 	@mkdir -p $(@D)
 	$(Q)$(NVCC) $(NVFLAGS) -c $< -o $@
+
+# The roofs' microkernels: on sm_90 (H100, H200) for sm_90a, the same GPUs'
+# arch-specific target, which alone has wgmma (the wgmma roofs); any other
+# ARCH as everything else.
+comma := ,
+ROOFS_GENCODE := $(if $(filter 90,$(ARCH_NUM)),-gencode arch=compute_90a$(comma)code=sm_90a,$(GENCODE))
+$(BUILD)/grader/roofs_kernels.o: grader/roofs_kernels.cu $(ARCH_STAMP)
+	$(call say,NVCC,$@)
+	@mkdir -p $(@D)
+	$(Q)$(NVCC) $(filter-out $(GENCODE),$(NVFLAGS)) $(ROOFS_GENCODE) -c $< -o $@
 
 $(BUILD)/tools/mw-batch: $(MW_BATCH_OBJS)
 $(BUILD)/tools/mw-facts: $(MW_FACTS_OBJS)
@@ -341,7 +351,7 @@ help:
 	@echo '  make traffic CH=01    measured DRAM bytes with Nsight Compute (traffic.csv)'
 	@echo '  make plot CH=01       speed, traffic and roofline plots (PNG and SVG, gnuplot)'
 	@echo '  make sanitize CH=01   compute-sanitizer memcheck, racecheck, initcheck, synccheck'
-	@echo '  make roofs            measure and cache this GPU'"'"'s roofs (copy, FP32, TF32, bf16 GEMM)'
+	@echo '  make roofs            measure and cache this GPU'"'"'s roofs (microkernels: DRAM, FFMA, mma.sync, wgmma)'
 	@echo
 	@echo 'Instructors:'
 	@echo '  make grade CH=01 SUBMISSIONS=dir   grade a class, sandboxed: gradebook.csv,'

@@ -87,14 +87,15 @@ static const char *validate(const mw_chapter *ch, const mw_impl *im, const mw_ca
 
 static const char *bench_header =
     "chapter,impl,kind,size,shape,model_bytes,model_flops,reps,median_ms,q1_ms,q3_ms,wall_ms,"
-    "gbps,gflops,roof,pct_roof,flag,op," MW_FACTS_COLUMNS;
+    "gbps,gflops,roof,pct_roof,pct_peak,flag,op," MW_FACTS_COLUMNS;
 
 /* One implementation at one bench case, kept until the run ends: its
  * facts (facts.h) depend on rows timed after it (the libraries come last). */
 typedef struct row {
     const mw_impl *im;
     char name[160], shape[160];
-    double size, bytes, flops, pct;
+    double size, bytes, flops, pct, pct_peak;
+    const char *roof; /* the roof pct is of (impl_roof) */
     int op;
     int measured; /* t holds a timing */
     mw_timing t;
@@ -108,20 +109,26 @@ typedef struct run {
 } run;
 
 /* The roof an implementation is measured against: the chapter's, or its
- * version's or library's own ("bf16" for a bf16 tensor-core kernel, "tf32"
- * for tensor-core GEMM at lower precision). A version's row keeps its roof
- * even when its .so did not load: mw_loaded holds the version either way. */
-static const char *impl_roof(const mw_chapter *ch, const mw_impl *im)
+ * version's own (the roof of the instruction it uses: "bf16_mma" for a
+ * kernel of mma.sync bf16). A library is a measured point, not held to one
+ * instruction: it is measured against the peak of its roof's precision
+ * (cuBLAS TF32 issues wgmma on sm_90a, above the mma.sync roof it names).
+ * A version's row keeps its roof even when its .so did not load: mw_loaded
+ * holds the version either way. */
+static const char *impl_roof(const mw_chapter *ch, const mw_impl *im,
+                             const mw_roof_values *roof_values)
 {
     const mw_version *v = im->lib.version;
     const char *own = im->library ? im->library->roof : v ? v->roof : NULL;
-    return own ? own : ch->roof;
+    if (!own)
+        own = ch->roof;
+    return im->library ? mw_roof_peak_name(&mw_roofs, roof_values, own) : own;
 }
 
 /* The row as the facts see it: its median as bench.csv holds it, so that
  * build/tools/mw-facts decides the same from the file. The rates are for
  * the terminal, which prints them at full precision. */
-static mw_bench_row bench_row(const mw_chapter *ch, const row *r)
+static mw_bench_row bench_row(const row *r)
 {
     double ms = r->measured ? r->t.time_ms : NAN;
     return (mw_bench_row){.impl = r->name,
@@ -132,7 +139,7 @@ static mw_bench_row bench_row(const mw_chapter *ch, const row *r)
                           .gbps = r->bytes / (ms * 1e-3) / 1e9,
                           .gflops = r->flops / (ms * 1e-3) / 1e9,
                           .flag = r->flag,
-                          .roof = impl_roof(ch, r->im),
+                          .roof = r->roof,
                           .shape = r->shape};
 }
 
@@ -159,6 +166,7 @@ static void write_row(mw_csv *csv, const mw_chapter *ch, const row *r, const mw_
     mw_csv_num(csv, r->flops / (ms * 1e-3) / 1e9, 6);
     mw_csv_str(csv, rows[i].roof);
     mw_csv_num(csv, timed ? r->pct : NAN, 4);
+    mw_csv_num(csv, timed ? r->pct_peak : NAN, 4);
     mw_csv_str(csv, r->flag);
     mw_csv_num(csv, r->op, 6);
     mw_facts_write(csv, rows, facts, i, ch->roof);
@@ -171,7 +179,7 @@ static int write_run(mw_csv *csv, const mw_chapter *ch, const run *rn,
                      const mw_roof_values *roof_values, mw_bench_row *rows, mw_row_facts *facts)
 {
     for (int i = 0; i < rn->n; i++)
-        rows[i] = bench_row(ch, &rn->rows[i]);
+        rows[i] = bench_row(&rn->rows[i]);
     mw_facts_decide(rows, rn->n, roof_values, &mw_roofs, facts);
     for (int i = 0; i < rn->n; i++)
         write_row(csv, ch, &rn->rows[i], rows, facts, i);
@@ -191,14 +199,17 @@ static double percent_of_roof(const char *which, const mw_roof_values *roof_valu
     return pct;
 }
 
-/* "measured roofs on this GPU: copy 2989 GB/s, FP32 GEMM 51.4 TFLOP/s, ..." */
+/* "measured roofs on this GPU: copy 2989 GB/s, FP32 FFMA 65.2 TFLOP/s,
+ * ...": the roofs measured, not those the GPU lacks or the cache has not. */
 static void print_roofs(const mw_roof_values *roof_values)
 {
     printf("\nmeasured roofs on this GPU:");
-    for (int i = 0; i < mw_roofs.count; i++) {
+    for (int i = 0, shown = 0; i < mw_roofs.count; i++) {
         char value[64];
+        if (isnan(roof_values->value[i]))
+            continue;
         mw_roof_format(&mw_roofs.roof[i], roof_values->value[i], value, sizeof value);
-        printf("%s %s %s", i ? "," : "", mw_roofs.roof[i].label, value);
+        printf("%s %s %s", shown++ ? "," : "", mw_roofs.roof[i].label, value);
     }
     printf("\n");
 }
@@ -313,7 +324,12 @@ static row measure(const mw_chapter *ch, const mw_bench_opts *o, int bi, const m
                    const mw_impl *im, mw_timer *timer, const mw_roof_values *roof_values,
                    const mw_inputs *in, mw_views *v)
 {
-    row r = {.im = im, .size = ch->bench_x(c), .op = mw_case_for(c, im->op).op, .pct = NAN};
+    row r = {.im = im,
+             .size = ch->bench_x(c),
+             .op = mw_case_for(c, im->op).op,
+             .pct = NAN,
+             .pct_peak = NAN,
+             .roof = impl_roof(ch, im, roof_values)};
     double read, write;
     mw_impl_model(ch, im, c, &read, &write, &r.flops);
     r.bytes = read + write;
@@ -336,7 +352,9 @@ static row measure(const mw_chapter *ch, const mw_bench_opts *o, int bi, const m
     MW_CUDA(err);
     r.measured = 1;
     int too_fast;
-    r.pct = percent_of_roof(impl_roof(ch, im), roof_values, &r, &too_fast);
+    r.pct = percent_of_roof(r.roof, roof_values, &r, &too_fast);
+    r.pct_peak = mw_roof_value_peak_percent(roof_values, &mw_roofs, r.roof, r.bytes, r.flops,
+                                            r.t.time_ms * 1e-3);
     if (!right_when_timed(ch, im, c, &fresh))
         r.flag = "wrong-when-timed";
     else if (r.t.side_stream)

@@ -4,10 +4,10 @@
  * initialisation: 0.37 s on the 2-core machine, before main, even for
  * `mw-chapter list` or a refused argument, and again in every process a
  * check or a batch starts. The chapter programs need cuBLAS only for the
- * library baselines and the GEMM roofs, so they are not linked with it:
- * the few cuBLAS functions they call are defined here, with cuBLAS's own
- * prototypes (cublas_v2.h), and each forwards to the real one, found with
- * dlopen and dlsym the first time any is called. When cuBLAS cannot be
+ * library baselines and the SGEMM point printed beside the roofs, so they
+ * are not linked with it: the few cuBLAS functions they call are defined
+ * here, with cuBLAS's own prototypes (cublas_v2.h), and each forwards to
+ * the real one, found with dlopen and dlsym the first time any is called. When cuBLAS cannot be
  * loaded, each returns CUBLAS_STATUS_NOT_INITIALIZED after one line on
  * stderr saying why, and the caller reports the baseline unavailable. */
 #define _GNU_SOURCE

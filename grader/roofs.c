@@ -14,34 +14,57 @@
 /* The measurements are GPU code, in roofs_measure.c. Weak references let the
  * unit tests link this table without CUDA: there the pointers are NULL. */
 #pragma weak mw_measure_copy
-#pragma weak mw_measure_fp32_gemm
-#pragma weak mw_measure_tf32_gemm
-#pragma weak mw_measure_bf16_gemm
+#pragma weak mw_measure_read
+#pragma weak mw_measure_write
+#pragma weak mw_measure_ffma
+#pragma weak mw_measure_tf32_mma
+#pragma weak mw_measure_bf16_mma
+#pragma weak mw_measure_tf32_wgmma
+#pragma weak mw_measure_bf16_wgmma
 
 /* The details are roofs.csv's, as committed under results/: keep them
  * as they are, or the cache files differ for no change in the method. The
  * plot labels and descriptions reach the committed plots and README tables
- * through bench.csv (facts.h): changing one changes those. */
+ * through bench.csv (facts.h): changing one changes those. A metric names
+ * its method: a roof measured another way takes a new metric, so that a
+ * cache of the old method reads as not measured rather than as this one.
+ * The FLOPs each microkernel counts, and why it reaches its instruction's
+ * rate, are in grader/roofs_kernels.cu and roofs_kernels.h. */
 static const mw_roof project_roofs[] = {
+    /* DRAM: the copy first (the roofline's slope, and what the memory
+     * chapters compare with: a stream that reads and writes), then a stream
+     * of reads alone and one of writes alone. */
     {"copy", MW_ROOF_BYTES, "GB/s", "copy_gbps", "copy", "copy",
      "device-to-device copy bandwidth",
      "cudaMemcpy device to device of 1 GiB: 2 GiB read + written, median", "measured",
-     mw_measure_copy},
-    {"fp32", MW_ROOF_FLOPS, "GFLOP/s", "fp32_gflops", "FP32 GEMM", "FP32",
-     "FP32 GEMM rate (cuBLAS)",
-     "cublasSgemm 8192^3, CUBLAS_PEDANTIC_MATH (plain FP32), median",
-     "measured, cuBLAS SGEMM", mw_measure_fp32_gemm},
-    {"tf32", MW_ROOF_FLOPS, "GFLOP/s", "tf32_gflops", "TF32 GEMM", "TF32",
-     "TF32 tensor-core GEMM rate (cuBLAS)",
-     "cublasSgemm 8192^3, CUBLAS_TF32_TENSOR_OP_MATH, median",
-     "measured; tensor cores, lower precision", mw_measure_tf32_gemm},
-    /* C in bf16, as a bf16 kernel writes its output (attention's O): the
-     * GEMM such a kernel is made of. C's writes are a small share of an
-     * 8192^3 GEMM's time in either precision. */
-    {"bf16", MW_ROOF_FLOPS, "GFLOP/s", "bf16_gflops", "bf16 GEMM", "bf16",
-     "bf16 tensor-core GEMM rate (cuBLAS, FP32 accumulation)",
-     "cublasGemmEx 8192^3, bf16 A and B, bf16 C, CUBLAS_COMPUTE_32F, median",
-     "measured; tensor cores, bf16", mw_measure_bf16_gemm},
+     "cudaMemcpy", "DRAM", NULL, mw_measure_copy},
+    {"read", MW_ROOF_BYTES, "GB/s", "read_gbps", "read", "read", "read-only stream bandwidth",
+     "1 GiB read by 16-byte loads, summed, one store per block, median", "microkernel",
+     "16-byte loads", "DRAM", NULL, mw_measure_read},
+    {"write", MW_ROOF_BYTES, "GB/s", "write_gbps", "write", "write",
+     "write-only stream bandwidth", "1 GiB written by 16-byte stores, median", "microkernel",
+     "16-byte stores", "DRAM", NULL, mw_measure_write},
+    /* Compute: FFMA first (the roofline's flat roof: the FP32 chapters'). */
+    {"fp32", MW_ROOF_FLOPS, "GFLOP/s", "fp32_ffma_gflops", "FP32 FFMA", "FP32 FFMA",
+     "FP32 FMA issue rate (FFMA microkernel)",
+     "16 independent FFMA chains per thread, 2048 threads per SM, median", "microkernel", "FFMA",
+     "FP32", NULL, mw_measure_ffma},
+    {"tf32_mma", MW_ROOF_FLOPS, "GFLOP/s", "tf32_mma_gflops", "TF32 mma.sync", "TF32 mma.sync",
+     "TF32 tensor-core rate of mma.sync (microkernel)",
+     "mma.sync m16n8k8 tf32, 8 independent accumulators per warp, 32 warps per SM, median",
+     "microkernel", "mma.sync m16n8k8 tf32", "TF32", "sm_80", mw_measure_tf32_mma},
+    {"bf16_mma", MW_ROOF_FLOPS, "GFLOP/s", "bf16_mma_gflops", "bf16 mma.sync", "bf16 mma.sync",
+     "bf16 tensor-core rate of mma.sync, FP32 accumulation (microkernel)",
+     "mma.sync m16n8k16 bf16, 8 independent accumulators per warp, 32 warps per SM, median",
+     "microkernel", "mma.sync m16n8k16 bf16", "bf16", "sm_80", mw_measure_bf16_mma},
+    {"tf32_wgmma", MW_ROOF_FLOPS, "GFLOP/s", "tf32_wgmma_gflops", "TF32 wgmma", "TF32 wgmma",
+     "TF32 tensor-core rate of wgmma (microkernel)",
+     "wgmma m64n256k8 tf32 from shared memory, 16 per commit group, 2 warpgroups per SM, median",
+     "microkernel", "wgmma m64n256k8 tf32", "TF32", "sm_90a", mw_measure_tf32_wgmma},
+    {"bf16_wgmma", MW_ROOF_FLOPS, "GFLOP/s", "bf16_wgmma_gflops", "bf16 wgmma", "bf16 wgmma",
+     "bf16 tensor-core rate of wgmma, FP32 accumulation (microkernel)",
+     "wgmma m64n256k16 bf16 from shared memory, 16 per commit group, 2 warpgroups per SM, median",
+     "microkernel", "wgmma m64n256k16 bf16", "bf16", "sm_90a", mw_measure_bf16_wgmma},
 };
 
 _Static_assert(sizeof project_roofs / sizeof project_roofs[0] <= MW_MAX_ROOFS,
@@ -67,6 +90,28 @@ const mw_roof *mw_roof_find(const mw_roof_table *t, const char *name)
 {
     int i = mw_roof_index(t, name);
     return i < 0 ? NULL : &t->roof[i];
+}
+
+int mw_roof_peak_index(const mw_roof_table *t, const mw_roof_values *c, const char *precision)
+{
+    int best = -1;
+    for (int i = 0; c && precision && i < t->count; i++) {
+        double v = c->value[i];
+        if (strcmp(t->roof[i].precision, precision) != 0 || isnan(v) || !(v > 0))
+            continue;
+        if (best < 0 || v > c->value[best])
+            best = i;
+    }
+    return best;
+}
+
+const char *mw_roof_peak_name(const mw_roof_table *t, const mw_roof_values *c, const char *name)
+{
+    const mw_roof *r = mw_roof_find(t, name);
+    if (!r || r->counts != MW_ROOF_FLOPS)
+        return name;
+    int peak = mw_roof_peak_index(t, c, r->precision);
+    return peak < 0 ? name : t->roof[peak].name;
 }
 
 /* One order of operations (the amount over the time, in 10^9 a second,
@@ -115,7 +160,7 @@ void mw_roof_speed_label(const mw_roof *r, double value, char *text, size_t len)
 
 int mw_roofs_write_csv(FILE *f, const mw_roof_table *t, const mw_roof_values *c)
 {
-    fputs("name,role,counts,unit,value,legend,speed_label\n", f);
+    fputs("name,role,counts,unit,value,legend,speed_label,instruction,precision\n", f);
     for (int i = 0; i < t->count; i++) {
         const mw_roof *r = &t->roof[i];
         double v = c->value[i];
@@ -130,12 +175,25 @@ int mw_roofs_write_csv(FILE *f, const mw_roof_table *t, const mw_roof_values *c)
         mw_csv_write_field(f, legend);
         fputc(',', f);
         mw_csv_write_field(f, speed);
-        fputc('\n', f);
+        fputc(',', f);
+        mw_csv_write_field(f, r->instruction);
+        fprintf(f, ",%s\n", r->precision);
     }
     return ferror(f) ? -1 : 0;
 }
 
-/* "copy, fp32, tf32, bf16": the names an error message offers instead. */
+void mw_roofs_list(FILE *f)
+{
+    fprintf(f, "the roofs it measures (copy by cudaMemcpy, the others by the microkernels of "
+               "grader/roofs_kernels.cu):\n");
+    for (int i = 0; i < mw_roofs.count; i++) {
+        const mw_roof *r = &mw_roofs.roof[i];
+        fprintf(f, "  %-14s %-24s %s%s%s\n", r->name, r->instruction, r->detail,
+                r->needs ? "; needs " : "", r->needs ? r->needs : "");
+    }
+}
+
+/* "copy, read, write, fp32, ...": the names an error message offers instead. */
 static void list_names(const mw_roof_table *t, char *text, size_t len)
 {
     size_t used = 0;

@@ -19,13 +19,13 @@ static int roof_of_metric(const mw_roof_table *t, const char *metric)
     return -1;
 }
 
-/* Every roof of the table measured: anything less is measured again. */
-static int complete(const mw_roof_table *t, const mw_roof_values *c)
+/* A cached value: blank (or anything not a number) is a roof that was
+ * measured and found not on this GPU (the instruction it issues is not). */
+static double cached_value(const char *text)
 {
-    for (int i = 0; i < t->count; i++)
-        if (!(c->value[i] > 0))
-            return 0;
-    return 1;
+    char *end;
+    double v = strtod(text, &end);
+    return end == text ? NAN : v;
 }
 
 int mw_roof_cache_load_table(const char *path, const mw_roof_table *t, mw_roof_values *c)
@@ -38,18 +38,23 @@ int mw_roof_cache_load_table(const char *path, const mw_roof_table *t, mw_roof_v
         return -1;
     char line[1024];
     char *f[8];
+    int found[MW_MAX_ROOFS] = {0}, rows = 0;
     while (fgets(line, sizeof line, fp)) {
         int n = mw_csv_split(line, f, 8);
         if (n < 2)
             continue;
         int i = roof_of_metric(t, f[0]);
-        if (i >= 0)
-            c->value[i] = strtod(f[1], NULL);
-        else if (strcmp(f[0], "date") == 0 && n >= 4)
+        if (i >= 0) {
+            c->value[i] = cached_value(f[1]);
+            rows += !found[i];
+            found[i] = 1;
+        } else if (strcmp(f[0], "date") == 0 && n >= 4)
             snprintf(c->date, sizeof c->date, "%s", f[3]);
     }
     fclose(fp);
-    return complete(t, c) ? 0 : -1;
+    /* Every roof of the table has its row: anything less (a cache from
+     * before the table grew) is measured again. */
+    return rows == t->count ? 0 : -1;
 }
 
 static void info_row(mw_csv *csv, const char *name, const char *value)
@@ -100,4 +105,13 @@ double mw_roof_value_percent(const mw_roof_values *c, const mw_roof_table *t, co
 {
     int i = mw_roof_index(t, name);
     return i < 0 ? NAN : mw_roof_percent(&t->roof[i], c->value[i], bytes, flops, seconds);
+}
+
+double mw_roof_value_peak_percent(const mw_roof_values *c, const mw_roof_table *t,
+                                  const char *name, double bytes, double flops, double seconds)
+{
+    const mw_roof *r = mw_roof_find(t, name);
+    int peak = r ? mw_roof_peak_index(t, c, r->precision) : -1;
+    return peak < 0 ? NAN
+                    : mw_roof_percent(&t->roof[peak], c->value[peak], bytes, flops, seconds);
 }

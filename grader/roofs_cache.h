@@ -3,21 +3,28 @@
  * results/<gpu>/roofs.csv holds `metric,value,unit,detail` rows, one per
  * roof of the table in roofs.c (its metric, value, unit and how it was
  * measured), then `date` and `gpu` with their value in the detail column:
- *   copy_gbps    device-to-device cudaMemcpy, bytes read + written, GB/s
- *   fp32_gflops  cublasSgemm, pedantic FP32 (no tensor cores), GFLOP/s
- *   tf32_gflops  cublasSgemm with TF32 tensor-core math, GFLOP/s
- *   bf16_gflops  cublasGemmEx, bf16 A, B and C, FP32 sums (tensor cores), GFLOP/s
- * Measured by `make roofs` (or the first bench on a new GPU), never read
- * off a datasheet. A file that lacks a roof of the table (the table grew
- * since it was cached) is measured again. Loading and saving (roofs_cache.c)
- * are pure C and unit-tested; measuring (roofs_measure.c) is GPU code. */
+ *   copy_gbps          device-to-device cudaMemcpy, bytes read + written, GB/s
+ *   read_gbps          read-only stream, 16-byte loads, GB/s
+ *   write_gbps         write-only stream, 16-byte stores, GB/s
+ *   fp32_ffma_gflops   FFMA microkernel, GFLOP/s
+ *   tf32_mma_gflops    mma.sync m16n8k8 tf32 microkernel, GFLOP/s
+ *   bf16_mma_gflops    mma.sync m16n8k16 bf16 microkernel, GFLOP/s
+ *   tf32_wgmma_gflops  wgmma m64n256k8 tf32 microkernel (sm_90a), GFLOP/s
+ *   bf16_wgmma_gflops  wgmma m64n256k16 bf16 microkernel (sm_90a), GFLOP/s
+ * A blank value is a roof measured and found not on this GPU (wgmma off
+ * sm_90a). Measured by `make roofs` (or the first bench on a new GPU), never
+ * read off a datasheet. A file that lacks a roof of the table (the table
+ * grew since it was cached) is measured again by the bench; read as it is,
+ * the roof it lacks is NaN: not measured, blank in the facts, left out of
+ * the plots. Loading and saving (roofs_cache.c) are pure C and
+ * unit-tested; measuring (roofs_measure.c) is GPU code. */
 #ifndef MW_ROOFS_CACHE_H
 #define MW_ROOFS_CACHE_H
 
 #include "roofs.h"
 
-/* The cache of table t's roofs: 0 when every roof was found, -1 otherwise
- * (missing file or rows); a roof not found is NaN. */
+/* The cache of table t's roofs: 0 when every roof has its row, -1
+ * otherwise (missing file or rows); a roof not found, or blank, is NaN. */
 int mw_roof_cache_load_table(const char *path, const mw_roof_table *t, mw_roof_values *c);
 int mw_roof_cache_save_table(const char *path, const mw_roof_table *t, const mw_roof_values *c,
                              const char *gpu);
@@ -31,6 +38,12 @@ double mw_roof_value(const mw_roof_values *c, const mw_roof_table *t, const char
  * unknown roof. */
 double mw_roof_value_percent(const mw_roof_values *c, const mw_roof_table *t, const char *name,
                              double bytes, double flops, double seconds);
+
+/* The same row in percent of the peak of roof `name`'s precision
+ * (mw_roof_peak_index: the largest measured roof of that precision); NaN
+ * for an unknown roof or a precision with nothing measured. */
+double mw_roof_value_peak_percent(const mw_roof_values *c, const mw_roof_table *t,
+                                  const char *name, double bytes, double flops, double seconds);
 
 /* Measures every roof of mw_roofs on the current device; prints progress. */
 int mw_roofs_measure(mw_roof_values *c);

@@ -18,9 +18,10 @@ set datafile separator "\t"
 set title noenhanced font ',15'
 set grid xtics ytics back lt 1 lc rgb '#D9D9D9' lw 1
 set border lw 1.2
-# The colours of the roofs other than the memory and compute roofs (TF32,
-# bf16, then any a later row of the roof table adds), in the speed and
-# roofline plots alike.
-extracolour(i) = word('#009E73 #CC79A7 #D55E00 #56B4E9', (i - 1) % 4 + 1)
+# The colours of the roofs other than the memory and compute roofs (the
+# read and write streams, the tensor-core roofs, then any a later row of
+# the roof table adds), in the speed and roofline plots alike: one each for
+# the table's six, so that no two of them share one.
+extracolour(i) = word('#009E73 #CC79A7 #D55E00 #56B4E9 #E69F00 #882255 #999933 #AA4499', (i - 1) % 8 + 1)
 # "on GPU (date)", or whatever part of it env.csv gave.
 on = (gpu ne '' ? ' on '.gpu : '').(date ne '' ? ' ('.date.')' : '')

@@ -9,7 +9,10 @@
 # Real numbers: gnuplot divides integers as integers (51700/1000 = 51).
 memroof = memroof * 1.0; comproof = comproof * 1.0
 roofs = memroof > 0 && comproof > 0
-set title title.': roofline'.on.(roofs ? '' : "\nno roofs.csv (measured roofs) found: no roofs drawn")
+# The memory roof alone: a roofs.csv that lacks the compute roof (one of an
+# older roof table, until `make roofs` measures it) draws what it has.
+memonly = memroof > 0 && !roofs
+set title title.': roofline'.on.(roofs ? '' : memonly ? "\nno compute roof in roofs.csv (make roofs measures it): the memory roof alone" : "\nno roofs.csv (measured roofs) found: no roofs drawn")
 set xlabel 'arithmetic intensity (FLOP per byte of DRAM traffic, log scale)'
 set ylabel 'GFLOP/s (log scale)'
 set logscale xy
@@ -20,7 +23,7 @@ set format y '10^{%L}'
 set xtics out
 set ytics out
 set key outside below center horizontal Left reverse noenhanced spacing 1.3 width 2
-if (!roofs) unset key
+if (!roofs && !memonly) unset key
 set samples 3000
 
 # The memory roof (bandwidth times intensity) meets the compute roof at the
@@ -30,6 +33,9 @@ set samples 3000
 ridge = roofs ? comproof / memroof : 1
 mem(x) = memroof * x
 cmd = 'plot '
+if (memonly) {
+    cmd = cmd.'mem(x) lc rgb "#333333" lw 3 title memlegend, '
+}
 if (roofs) {
     cmd = cmd.'x <= ridge ? mem(x) : 1/0 lc rgb "#333333" lw 3 title memlegend, '
     cmd = cmd.'x >= ridge ? comproof : 1/0 lc rgb "#0072B2" lw 3 title complegend, '

@@ -12,6 +12,12 @@
 # (grader/facts.c, from the roof table in grader/roofs.c) and printed as
 # they are. With env=, a line under the table says where and when it was
 # measured, and which roof "% of roof" is of.
+#
+# A row's % of roof is shown where its roof's value is known (roof_value):
+# a roof that this GPU's roofs.csv lacks is not measured, and a percent
+# written against an earlier method of it is of something else. Where the
+# file has pct_peak (the share of its precision's peak, grader/roofs.h), a
+# "% of peak" column follows "% of roof", on the same rule.
 
 function kindrank(k) {
     return k == "student" ? 1 : k == "reference" ? 2 : k == "library" ? 3 : k == "roof" ? 4 : 5
@@ -56,6 +62,13 @@ FNR == 1 {
     else if (cell(nr, "size") + 0 > cell(pick[im], "size") + 0) pick[im] = nr
     if (roof == "") roof = cell(nr, "chapter_roof")
     if (cell(nr, "roof") == roof && of == "") of = cell(nr, "roof_description")
+    if (cell(nr, "roof") == roof && cell(nr, "roof_value") != "") measured = 1
+}
+
+# A percent cell: blank where the row's roof has no measured value.
+function pct_cell(r, name) {
+    if (cell(r, name) == "" || cell(r, "roof_value") == "") return ""
+    return sprintf("%.1f%%", cell(r, name))
 }
 
 END {
@@ -66,14 +79,16 @@ END {
         for (b = a; b > 1 && kindrank(cell(pick[order[b]], "kind")) < kindrank(cell(pick[order[b - 1]], "kind")); b--) {
             t = order[b]; order[b] = order[b - 1]; order[b - 1] = t
         }
-    print "| implementation | size | median time | IQR | GB/s | GFLOP/s | % of roof | vs library | flag |"
-    print "|---|---|--:|--:|--:|--:|--:|--:|---|"
+    peak = "pct_peak" in col
+    print "| implementation | size | median time | IQR | GB/s | GFLOP/s | % of roof |" (peak ? " % of peak |" : "") " vs library | flag |"
+    print "|---|---|--:|--:|--:|--:|--:|" (peak ? "--:|" : "") "--:|---|"
     for (a = 1; a <= ni; a++) {
         r = pick[order[a]]
-        iqr = vs = pct = gf = ""
+        iqr = vs = pct = gf = pk = ""
         if (timed(r)) {
             if (cell(r, "q1_ms") != "" && cell(r, "q3_ms") != "") iqr = fmt_time(cell(r, "q3_ms") - cell(r, "q1_ms"))
-            if (cell(r, "pct_roof") != "") pct = sprintf("%.1f%%", cell(r, "pct_roof"))
+            pct = pct_cell(r, "pct_roof")
+            if (peak) pk = pct_cell(r, "pct_peak")
             # A row measured against another roof (a TF32 library call or a
             # bf16 kernel in an FP32 chapter) says which.
             if (pct != "" && cell(r, "roof") != roof)
@@ -84,7 +99,7 @@ END {
         size = cell(r, "shape") != "" ? cell(r, "shape") : cell(r, "size")
         med = timed(r) ? fmt_time(cell(r, "median_ms")) : ""
         gb = timed(r) ? fmt_rate(cell(r, "gbps")) : ""
-        printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", order[a], size, med, iqr, gb, gf, pct, vs, cell(r, "flag")
+        printf "| %s | %s | %s | %s | %s | %s | %s |%s %s | %s |\n", order[a], size, med, iqr, gb, gf, pct, (peak ? " " pk " |" : ""), vs, cell(r, "flag")
     }
     if (env != "" && (getline line < env) > 0) {
         while ((getline line < env) > 0) { csvsplit(line, f); E[f[1]] = f[2] }
@@ -95,6 +110,9 @@ END {
         if (E["cuda_runtime"] != "") where = where ", CUDA " E["cuda_runtime"]
         # A roof the table lacks has no description: its name says what it is.
         if (of == "") of = roof " roof"
-        printf "\nMeasured on %s. %% of roof: of the measured %s; vs library: library time / this time.\n", where, of
+        if (measured)
+            printf "\nMeasured on %s. %% of roof: of the measured %s%s; vs library: library time / this time.\n", where, of, (peak ? "; % of peak: of the largest roof of the row's precision" : "")
+        else
+            printf "\nMeasured on %s. %% of roof: not shown, the %s is not in this GPU's roofs.csv (make roofs measures it); vs library: library time / this time.\n", where, of
     }
 }

@@ -44,8 +44,11 @@ has "$d/speed.svg" "library/cublasSgeam" && ! has "$d/speed.svg" "student/03_vec
 ok $? "speed: timed implementations drawn, not-implemented one left out"
 ! has "$d/traffic.svg" "model bytes only"; ok $? "traffic: measured bytes drawn"
 has "$d/traffic.svg" "reference/02_fast 2^24"; ok $? "traffic: cluster labelled with impl and size as 2^k"
-has "$d/roofline.svg" "memory roof: copy 3013 GB/s (measured)" && has "$d/roofline.svg" "FP32 roof: 51.7 TFLOP/s"
-ok $? "roofline: measured roofs labelled"
+has "$d/roofline.svg" "memory roof: copy 3013 GB/s (measured)" &&
+    has "$d/roofline.svg" "FP32 FFMA roof: 51.7 TFLOP/s (microkernel)" &&
+    has "$d/roofline.svg" "memory roof: read 3250 GB/s (microkernel)"
+ok $? "roofline: measured roofs labelled, with the instruction, as the microkernel's"
+! has "$d/roofline.svg" "wgmma"; ok $? "roofline: a roof not on this GPU (blank in roofs.csv) is left out"
 has "$d/roofline.svg" "reference/02_fast 250 GFLOP/s" && ! has "$d/roofline.svg" "(model bytes)"
 ok $? "roofline: points labelled, placed with measured bytes"
 
@@ -86,6 +89,17 @@ sed "s/^title,.*/title,Chapter 01: Amdahl's add/" "$tmp/r/01-vector-add/env.csv"
 plot "$d"; ok $? "plot.sh draws without traffic.csv and roofs.csv"
 has "$d/traffic.svg" "model bytes only"; ok $? "no traffic.csv: model bytes from bench.csv"
 has "$d/roofline.svg" "no roofs drawn"; ok $? "no roofs.csv: roofline says so"
+# A roofs.csv of an older roof table (the copy alone is a roof of this
+# one): the memory roof is drawn, and the title says the compute roof is
+# not measured.
+mkdir -p "$tmp/old/01-vector-add"
+cp "$tmp/r/01-vector-add/bench.csv" "$tmp/r/01-vector-add/env.csv" "$tmp/old/01-vector-add/"
+printf 'metric,value,unit,detail\ncopy_gbps,3013,GB/s,copy\nfp32_gflops,51700,GFLOP/s,"cublasSgemm"\n' > "$tmp/old/roofs.csv"
+plot "$tmp/old/01-vector-add"; ok $? "plot.sh draws with a roofs.csv of an older table"
+has "$tmp/old/01-vector-add/roofline.svg" "memory roof: copy 3013 GB/s (measured)" &&
+    has "$tmp/old/01-vector-add/roofline.svg" "no compute roof in roofs.csv" &&
+    ! has "$tmp/old/01-vector-add/roofline.svg" "51.7 TFLOP/s"
+ok $? "older roofs.csv: the memory roof alone, the library rate not drawn as a roof"
 has "$d/speed.svg" "Amdahl"; ok $? "a quote in the title survives"
 
 # A GFLOP/s chapter with a TF32 library line 8x above the FP32 roof and a
@@ -98,7 +112,7 @@ cp "$tmp/r/roofs.csv" "$tmp/fp32/"
 awk 'BEGIN {
     print "chapter,impl,kind,size,shape,model_bytes,model_flops,reps,median_ms,q1_ms,q3_ms,wall_ms,gbps,gflops,roof,pct_roof,flag,op"
     split("reference/01_k library/sgemm library/sgemm_TF32 reference/03_bf16", im, " ")
-    split("reference library library reference", kd, " "); split("fp32 fp32 tf32 bf16", rf, " ")
+    split("reference library library reference", kd, " "); split("fp32 fp32 tf32_mma bf16_mma", rf, " ")
     split("20000 50000 400000 600000", gf, " ")
     for (n = 1024; n <= 4096; n *= 2)
         for (i = 1; i <= 4; i++) {
@@ -111,9 +125,9 @@ awk 'BEGIN {
 # decided in C.
 "$root/build/tools/mw-facts" "$d/bench.csv"; ok $? "mw-facts adds the facts to the FP32 chapter"
 plot "$d"; ok $? "plot.sh draws an FP32 chapter with a TF32 library line and a bf16 version"
-has "$d/speed.svg" "log scale" && has "$d/speed.svg" "TF32 roof"
+has "$d/speed.svg" "log scale" && has "$d/speed.svg" "TF32 mma.sync roof"
 ok $? "speed: log axis and the TF32 roof when a TF32 line would flatten the others"
-has "$d/speed.svg" "FP32 roof 51700 GFLOP/s (measured)"; ok $? "speed: the FP32 roof is still the chapter's"
+has "$d/speed.svg" "FP32 FFMA roof 51700 GFLOP/s (measured)"; ok $? "speed: the FP32 roof is still the chapter's"
 
 # A made-up roof added to the table in one place (tests/unit/test_roofs.c)
 # reaches the plots with no other change: plot.sh draws what the roofs
@@ -124,15 +138,16 @@ if [ -x "$root/build/tests/test_roofs" ] &&
     chmod +x "$tmp/madeup-facts"
     MW_FACTS=$tmp/madeup-facts plot "$d"; ok $? "plot.sh draws the FP32 chapter with a made-up roof in the table"
     has "$d/roofline.svg" "MADEUP roof: 1.2 TFLOP/s (made up for a test)" &&
-        has "$d/roofline.svg" "TF32 roof: 400 TFLOP/s"
+        has "$d/roofline.svg" "TF32 mma.sync roof: 400 TFLOP/s (microkernel)"
     ok $? "roofline: the made-up roof beside TF32, with the legend the table gives it"
     has "$d/speed.svg" "MADEUP roof 1234 GFLOP/s (made up for a test)"
     ok $? "speed: the made-up roof's line, as it counts FLOPs like the chapter"
-    # bf16, the project's fourth roof (measured in that listing): dashed
-    # beside TF32 and the made-up one, three extra roofs in all.
-    has "$d/roofline.svg" "bf16 roof: 800 TFLOP/s (measured; tensor cores, bf16)" &&
-        has "$d/speed.svg" "bf16 roof 800000 GFLOP/s (measured; tensor cores, bf16)"
-    ok $? "roofline and speed: the bf16 roof beside the other extra ones"
+    # bf16 mma.sync and wgmma (measured in that listing): dashed beside
+    # TF32 and the made-up one, the other extra roofs.
+    has "$d/roofline.svg" "bf16 mma.sync roof: 800 TFLOP/s (microkernel)" &&
+        has "$d/roofline.svg" "bf16 wgmma roof: 900 TFLOP/s (microkernel)" &&
+        has "$d/speed.svg" "bf16 mma.sync roof 800000 GFLOP/s (microkernel)"
+    ok $? "roofline and speed: the bf16 roofs beside the other extra ones"
 else
     ok 1 "build/tests/test_roofs --madeup-roofs wrote the made-up table's roofs (run 'make build')"
 fi

@@ -13,8 +13,22 @@ if [ ! -x "$root/build/tools/mw-facts" ]; then
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# facts FILE: FILE with the facts columns, no roof values (blank roof values).
-facts() { "$root/build/tools/mw-facts" --roof-cache "$tmp/no-roofs.csv" "$1"; }
+# facts FILE: FILE with the facts columns and the roof values of a made-up
+# roofs.csv (a row's % of roof is shown where its roof's value is known);
+# bare_facts FILE: the same with no roof values (blank: not measured).
+cat > "$tmp/roofs.csv" <<'EOF'
+metric,value,unit,detail
+copy_gbps,3000,GB/s,made up
+read_gbps,3200,GB/s,made up
+write_gbps,2900,GB/s,made up
+fp32_ffma_gflops,65000,GFLOP/s,made up
+tf32_mma_gflops,400000,GFLOP/s,made up
+bf16_mma_gflops,640000,GFLOP/s,made up
+tf32_wgmma_gflops,450000,GFLOP/s,made up
+bf16_wgmma_gflops,900000,GFLOP/s,made up
+EOF
+facts() { "$root/build/tools/mw-facts" --roof-cache "$tmp/roofs.csv" "$1"; }
+bare_facts() { "$root/build/tools/mw-facts" --roof-cache "$tmp/no-roofs.csv" "$1"; }
 
 n=0 failed=0
 ok() {   # ok STATUS NAME: STATUS 0 passes
@@ -64,16 +78,16 @@ is "$(row roof/copy)" "| roof/copy | m=64,n=64 | 200 µs | 20.0 µs | 164 |  | 5
 # reference row is measured against.
 cat > "$tmp/gemm.csv" <<'EOF'
 chapter,impl,kind,size,shape,model_bytes,model_flops,reps,median_ms,q1_ms,q3_ms,wall_ms,gbps,gflops,roof,pct_roof,flag,op
-09-g,library/sgemm_TF32,library,4096,M=4096 N=4096 K=4096,201326592,137438953472,10,0.4,0.4,0.4,1,503,343597,tf32,84.1,,0
+09-g,library/sgemm_TF32,library,4096,M=4096 N=4096 K=4096,201326592,137438953472,10,0.4,0.4,0.4,1,503,343597,tf32_mma,84.1,,0
 09-g,reference/01_k,reference,4096,M=4096 N=4096 K=4096,201326592,137438953472,10,5.6,5.6,5.6,6,35.9,24543,fp32,47.8,,0
 09-g,library/sgemm,library,4096,M=4096 N=4096 K=4096,201326592,137438953472,10,2.8,2.8,2.8,3,71.9,49085,fp32,95.5,,0
 EOF
 facts "$tmp/gemm.csv"
 printf 'key,value\ngpu,G\n' > "$tmp/genv.csv"
 awk -f "$root/plots/csv.awk" -f "$root/plots/table.awk" -v env="$tmp/genv.csv" "$tmp/gemm.csv" > "$tmp/table"; ok $? "table.awk runs on an FP32 chapter"
-row library/sgemm_TF32 | grep -qF '| 84.1% of TF32 |'; ok $? "a TF32 row's % of roof says TF32"
+row library/sgemm_TF32 | grep -qF '| 84.1% of TF32 mma.sync |'; ok $? "a TF32 row's % of roof says TF32 mma.sync"
 row library/sgemm | grep -qF '| 95.5% |'; ok $? "an FP32 row's % of roof is plain"
-grep -qF 'of the measured FP32 GEMM rate' "$tmp/table"; ok $? "the caption names the FP32 roof, not TF32's"
+grep -qF 'of the measured FP32 FMA issue rate (FFMA microkernel)' "$tmp/table"; ok $? "the caption names the FP32 FFMA roof, not TF32's"
 
 # A bf16 version in an FP32 chapter (mw_version.roof), its row first, in a
 # bench.csv that has the facts columns as the bench writes them: mw-facts
@@ -82,16 +96,38 @@ grep -qF 'of the measured FP32 GEMM rate' "$tmp/table"; ok $? "the caption names
 facts_cols=roof_value,chapter_roof,timed,not_timed_why,vs_library,vs_library_impl,roof_unit,roof_counts,roof_label,roof_description
 cat > "$tmp/attn.csv" <<EOF
 chapter,impl,kind,size,shape,model_bytes,model_flops,reps,median_ms,q1_ms,q3_ms,wall_ms,gbps,gflops,roof,pct_roof,flag,op,$facts_cols
-09-a,reference/03_bf16,reference,4096,N=4096,201326592,137438953472,10,0.5,0.5,0.5,1,403,274877,bf16,37.9,,0,,fp32,,,,,,,,
+09-a,reference/03_bf16,reference,4096,N=4096,201326592,137438953472,10,0.5,0.5,0.5,1,403,274877,bf16_mma,37.9,,0,,fp32,,,,,,,,
 09-a,reference/01_k,reference,4096,N=4096,201326592,137438953472,10,5.6,5.6,5.6,6,35.9,24543,fp32,47.8,,0,,fp32,,,,,,,,
 09-a,library/lib,library,4096,N=4096,201326592,137438953472,10,2.8,2.8,2.8,3,71.9,49085,fp32,95.5,,0,,fp32,,,,,,,,
 EOF
 facts "$tmp/attn.csv"
 is "$(awk -F, 'NR > 1 { print $20 }' "$tmp/attn.csv" | sort -u)" fp32 "mw-facts keeps the chapter_roof the bench wrote"
-is "$(awk -F, 'NR == 2 { print $27 }' "$tmp/attn.csv")" bf16 "the bf16 row's roof_label is bf16's"
+is "$(awk -F, 'NR == 2 { print $27 }' "$tmp/attn.csv")" "bf16 mma.sync" "the bf16 row's roof_label is bf16 mma.sync's"
 awk -f "$root/plots/csv.awk" -f "$root/plots/table.awk" -v env="$tmp/genv.csv" "$tmp/attn.csv" > "$tmp/table"; ok $? "table.awk runs on a chapter with a bf16 version"
-row reference/03_bf16 | grep -qF '| 37.9% of bf16 |'; ok $? "a bf16 version's % of roof says bf16"
-grep -qF 'of the measured FP32 GEMM rate' "$tmp/table"; ok $? "the caption names the chapter's FP32 roof"
+row reference/03_bf16 | grep -qF '| 37.9% of bf16 mma.sync |'; ok $? "a bf16 version's % of roof says bf16 mma.sync"
+grep -qF 'of the measured FP32 FMA issue rate' "$tmp/table"; ok $? "the caption names the chapter's FP32 roof"
+
+# A roof this GPU's roofs.csv lacks is not measured: no % of it is shown
+# (a percent the file holds is of an earlier method), and the caption says so.
+cp "$tmp/gemm.csv" "$tmp/unmeasured.csv"
+bare_facts "$tmp/unmeasured.csv"
+awk -f "$root/plots/csv.awk" -f "$root/plots/table.awk" -v env="$tmp/genv.csv" "$tmp/unmeasured.csv" > "$tmp/table"
+row library/sgemm | grep -qF '| 49085 |  | 0.14x |'; ok $? "no roof value: the % of roof is blank"
+grep -qF 'not shown, the FP32 FMA issue rate (FFMA microkernel) is not in this GPU' "$tmp/table"
+ok $? "and the caption says that roof is not measured"
+
+# A file with pct_peak (the bench writes it): a "% of peak" column beside
+# "% of roof", and the caption says what it is of.
+cat > "$tmp/peak.csv" <<'EOF'
+chapter,impl,kind,size,shape,model_bytes,model_flops,reps,median_ms,q1_ms,q3_ms,wall_ms,gbps,gflops,roof,pct_roof,pct_peak,flag,op
+09-p,reference/01_k,reference,4096,N=4096,201326592,137438953472,10,5.6,5.6,5.6,6,35.9,24543,fp32,37.8,37.8,,0
+09-p,reference/03_bf16,reference,4096,N=4096,201326592,137438953472,10,0.5,0.5,0.5,1,403,274877,bf16_mma,42.9,30.5,,0
+EOF
+facts "$tmp/peak.csv"
+awk -f "$root/plots/csv.awk" -f "$root/plots/table.awk" -v env="$tmp/genv.csv" "$tmp/peak.csv" > "$tmp/table"; ok $? "table.awk runs on a file with pct_peak"
+is "$(sed -n 1p "$tmp/table")" "| implementation | size | median time | IQR | GB/s | GFLOP/s | % of roof | % of peak | vs library | flag |" "a % of peak column"
+row reference/03_bf16 | grep -qF '| 42.9% of bf16 mma.sync | 30.5% |'; ok $? "a bf16 mma.sync row: % of its roof, then of the bf16 peak"
+grep -qF '% of peak: of the largest roof of the row' "$tmp/table"; ok $? "the caption says what % of peak is of"
 
 # A file without the facts columns: table.awk decides nothing, and says
 # which column is missing and what adds it.

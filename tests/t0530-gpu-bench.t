@@ -12,7 +12,7 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 # Reuse measured roofs when this GPU has them, so the test stays short.
 [ -d results ] && cp -r results/. "$scratch/" 2>/dev/null
-header='chapter,impl,kind,size,shape,model_bytes,model_flops,reps,median_ms,q1_ms,q3_ms,wall_ms,gbps,gflops,roof,pct_roof,flag,op,roof_value,chapter_roof,timed,not_timed_why,vs_library,vs_library_impl,roof_unit,roof_counts,roof_label,roof_description'
+header='chapter,impl,kind,size,shape,model_bytes,model_flops,reps,median_ms,q1_ms,q3_ms,wall_ms,gbps,gflops,roof,pct_roof,pct_peak,flag,op,roof_value,chapter_roof,timed,not_timed_why,vs_library,vs_library_impl,roof_unit,roof_counts,roof_label,roof_description'
 
 for ch in $(chapters); do
     out=$(MW_TIME_CAP=0.05 make -s --no-print-directory bench CH=$ch RESULTS="$scratch" 2>&1)
@@ -30,11 +30,11 @@ for ch in $(chapters); do
     # score matrix at the largest N); any other flag is a failure.
     flagged=$(awk -F, -v fp="$(dirname "$csv")/footprint.csv" '
         BEGIN { while ((getline line < fp) > 0) { split(line, f, ","); need[f[2] "," f[4]] = f[8] > f[9] } }
-        NR > 1 && $3 != "student" && $17 != "" && !($17 == "no-memory" && need[$2 "," $4])
+        NR > 1 && $3 != "student" && $18 != "" && !($18 == "no-memory" && need[$2 "," $4])
     ' "$csv" | wc -l)
     ok "$([ "$flagged" -eq 0 ] && echo 0 || echo 1)" \
         "$ch: no reference, library or roof row is flagged (but for no-memory beyond the GPU's memory)"
-    [ "$flagged" -ne 0 ] && awk -F, 'NR > 1 && $3 != "student" && $17 != ""' "$csv" | head -n 5 | diag
+    [ "$flagged" -ne 0 ] && awk -F, 'NR > 1 && $3 != "student" && $18 != ""' "$csv" | head -n 5 | diag
     printf '%s' "$out" | grep -q 'verdict'
     ok $? "$ch: bench ends in a verdict"
     [ -s "$(dirname "$csv")/env.csv" ]
@@ -66,7 +66,7 @@ else
     MW_TIME_CAP=0.05 build/02-add-relu/mw-chapter bench --student "$lib" --results "$scratch/unfused-results" >/dev/null 2>&1
     ok $? "02-add-relu: bench of an unfused submission succeeds"
     ucsv=$(ls "$scratch"/unfused-results/*/02-add-relu/bench.csv 2>/dev/null | head -n 1)
-    timed=$(awk -F, 'NR > 1 && $2 == "student/01_fused" && $17 == "" && $9 != ""' "$ucsv" | wc -l)
+    timed=$(awk -F, 'NR > 1 && $2 == "student/01_fused" && $18 == "" && $9 != ""' "$ucsv" | wc -l)
     ok "$([ "$timed" -eq 19 ] && echo 0 || echo 1)" "02-add-relu: the unfused submission is timed at all 19 sizes, not flagged ($timed)"
     awk -F, 'NR > 1 && $4 == 268435456 && ($2 == "student/01_fused" || $2 == "reference/01_fused") { print "# " $2 ": " $9 " ms" }' "$ucsv"
 fi

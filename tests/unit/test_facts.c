@@ -116,30 +116,36 @@ static void test_no_op(void)
 static void test_roofs(void)
 {
     mw_bench_row r[] = {
-        {"library/sgemm_TF32", "library", 8, 0, 1, 1, 1, "", "tf32"},
+        {"library/sgemm_TF32", "library", 8, 0, 1, 1, 1, "", "tf32_mma"},
         {"reference/k", "reference", 8, 0, 1, 1, 1, "", "fp32"},
         {"library/odd", "library", 8, 0, 1, 1, 1, "", "fp64"},
-        {"reference/03_bf16", "reference", 8, 0, 1, 1, 1, "", "bf16"},
+        {"reference/03_bf16", "reference", 8, 0, 1, 1, 1, "", "bf16_mma"},
     };
-    mw_roof_values c = {{2988.79, 51382.2, 408485, 725000}, ""};
+    mw_roof_values c = {{2988.79, 3205.2, 2901.7, 65212.4, 320000, 639000, NAN, NAN}, ""};
     mw_row_facts f[4];
     mw_facts_decide(r, 4, &c, &mw_roofs, f);
-    is_double(f[0].roof_value, 408485, 0, "a TF32 row: the TF32 roof's value");
-    is_double(f[1].roof_value, 51382.2, 0, "an FP32 row: the FP32 roof's value");
+    is_double(f[0].roof_value, 320000, 0, "a TF32 row: the TF32 mma.sync roof's value");
+    is_double(f[1].roof_value, 65212.4, 0, "an FP32 row: the FFMA roof's value");
     ok(isnan(f[2].roof_value), "an unknown roof: no value");
-    is_double(f[3].roof_value, 725000, 0,
-              "a version with a roof of its own: the bf16 roof's value");
-    ok(f[3].roof == mw_roof_find(&mw_roofs, "bf16") && strcmp(f[3].roof->plot_label, "bf16") == 0,
+    is_double(f[3].roof_value, 639000, 0,
+              "a version with a roof of its own: the bf16 mma.sync roof's value");
+    ok(f[3].roof && f[3].roof == mw_roof_find(&mw_roofs, "bf16_mma") &&
+           strcmp(f[3].roof->plot_label, "bf16 mma.sync") == 0,
        "and its row of the table, for its label");
-    ok(f[0].roof == mw_roof_find(&mw_roofs, "tf32") &&
+    ok(f[0].roof && f[0].roof == mw_roof_find(&mw_roofs, "tf32_mma") &&
            f[1].roof == mw_roof_find(&mw_roofs, "fp32"),
        "each row's roof: its row of the table");
     ok(f[2].roof == NULL, "an unknown roof: no row");
+    /* A bench.csv of the library roofs (before the microkernels): rows
+     * naming them have no roof of the table, and so no value. */
+    mw_bench_row old[] = {{"reference/03_bf16", "reference", 8, 0, 1, 1, 1, "", "bf16"}};
+    mw_facts_decide(old, 1, &c, &mw_roofs, f);
+    ok(f[0].roof == NULL && isnan(f[0].roof_value), "an old roof name: no row, no value");
     mw_facts_decide(r, 3, NULL, &mw_roofs, f);
     ok(isnan(f[1].roof_value), "no roof values: no value");
     ok(f[1].roof == mw_roof_find(&mw_roofs, "fp32"), "but its row of the table all the same");
     is_str(mw_facts_chapter_roof(r, 3), "fp32", "the chapter's roof: its first non-library row's");
-    is_str(mw_facts_chapter_roof(r, 1), "tf32", "only libraries: the first row's");
+    is_str(mw_facts_chapter_roof(r, 1), "tf32_mma", "only libraries: the first row's");
     ok(mw_facts_chapter_roof(r, 0) == NULL, "no rows: none");
 }
 

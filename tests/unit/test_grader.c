@@ -440,15 +440,21 @@ static void test_roof_cache(void)
     ok(mkdtemp(dir) != NULL, "temp dir");
     char path[256];
     snprintf(path, sizeof path, "%s/gpu/roofs.csv", dir);
-    /* copy, fp32, tf32, bf16 */
-    mw_roof_values c = {{3013.5, 51700, 454000, 750000}, "2026-11-22"}, back;
+    /* copy, read, write, fp32 (FFMA), tf32 and bf16 mma.sync, tf32 and bf16 wgmma */
+    mw_roof_values c = {{3013.5, 3250, 2950, 51700, 454000, 750000, 480000, 900000}, "2026-11-22"},
+                   back;
     ok(mw_roof_cache_load(path, &back) == -1, "a missing cache does not load");
     ok(mw_roof_cache_save(path, &c, "Some GPU, 80GB") == 0, "cache saved (folders created)");
     ok(mw_roof_cache_load(path, &back) == 0, "cache loads");
     is_double(mw_roof_value(&back, &mw_roofs, "copy"), 3013.5, 1e-9, "copy bandwidth round-trips");
-    is_double(mw_roof_value(&back, &mw_roofs, "fp32"), 51700, 1e-9, "FP32 rate round-trips");
-    is_double(mw_roof_value(&back, &mw_roofs, "tf32"), 454000, 1e-9, "TF32 rate round-trips");
-    is_double(mw_roof_value(&back, &mw_roofs, "bf16"), 750000, 1e-9, "bf16 rate round-trips");
+    is_double(mw_roof_value(&back, &mw_roofs, "read"), 3250, 1e-9, "read bandwidth round-trips");
+    is_double(mw_roof_value(&back, &mw_roofs, "fp32"), 51700, 1e-9, "FFMA rate round-trips");
+    is_double(mw_roof_value(&back, &mw_roofs, "tf32_mma"), 454000, 1e-9,
+              "TF32 mma.sync rate round-trips");
+    is_double(mw_roof_value(&back, &mw_roofs, "bf16_mma"), 750000, 1e-9,
+              "bf16 mma.sync rate round-trips");
+    is_double(mw_roof_value(&back, &mw_roofs, "bf16_wgmma"), 900000, 1e-9,
+              "bf16 wgmma rate round-trips");
     is_str(back.date, "2026-11-22", "date round-trips");
     FILE *fp = fopen(path, "w");
     fputs("metric,value,unit,detail\ncopy_gbps,3000,GB/s,x\n", fp);
@@ -456,10 +462,13 @@ static void test_roof_cache(void)
     ok(mw_roof_cache_load(path, &back) == -1, "an incomplete cache does not load");
     fp = fopen(path, "w");
     fputs("metric,value,unit,detail\ncopy_gbps,3000,GB/s,x\nfp32_gflops,50000,GFLOP/s,x\n"
-          "tf32_gflops,400000,GFLOP/s,x\ndate,,,2026-11-22\n", fp);
+          "tf32_gflops,400000,GFLOP/s,x\nbf16_gflops,800000,GFLOP/s,x\ndate,,,2026-11-22\n",
+          fp);
     fclose(fp);
     ok(mw_roof_cache_load(path, &back) == -1,
-       "a cache of copy, fp32 and tf32 (no bf16) does not load: the roofs are measured again");
+       "a cache of the cuBLAS roofs does not load: the roofs are measured again");
+    ok(isnan(mw_roof_value(&back, &mw_roofs, "fp32")),
+       "and cuBLAS's SGEMM rate is not read as the FFMA roof");
     unlink(path);
     snprintf(path, sizeof path, "%s/gpu", dir);
     rmdir(path);
