@@ -21,10 +21,8 @@
  *   - blocks visited in groups of 8 block-rows, so that the blocks running
  *     at once share the same A rows and B columns in the 50 MB L2;
  *   - float4 global loads and stores when K and N are multiples of 4 and
- *     the pointers 16-byte aligned; otherwise single floats, a warp's lanes
- *     on consecutive floats of a row, so that each load touches as few cache
- *     lines as a float4 one; every load and store is bounds-checked, so any
- *     M, N, K is correct (zero-filled edges).
+ *     the pointers 16-byte aligned, scalar ones otherwise; every load and
+ *     store is bounds-checked, so any M, N, K is correct (zero-filled edges).
  *
  * Autotuning: the best tile shape depends on the GPU and on the problem (a
  * 128 x 128 tile leaves most of 132 SMs idle at 512^2). At the first call

@@ -21,10 +21,8 @@
  *   - blocks visited in groups of 8 block-rows, so that the blocks running
  *     at once share the same A rows and B columns in the 50 MB L2;
  *   - float4 global loads and stores when K and N are multiples of 4 and
- *     the pointers 16-byte aligned; otherwise single floats, a warp's lanes
- *     on consecutive floats of a row, so that each load touches as few cache
- *     lines as a float4 one; every load and store is bounds-checked, so any
- *     M, N, K is correct (zero-filled edges).
+ *     the pointers 16-byte aligned, scalar ones otherwise; every load and
+ *     store is bounds-checked, so any M, N, K is correct (zero-filled edges).
  *
  * Autotuning: the best tile shape depends on the GPU and on the problem (a
  * 128 x 128 tile leaves most of 132 SMs idle at 512^2). At the first call
@@ -62,8 +60,6 @@ template <int BM, int BN, int BK, int MIN_BLOCKS = 1> struct tile_config {
     static_assert(BM * BK % (4 * threads) == 0 && BK * BN % (4 * threads) == 0,
                   "loads evenly shared");
     static_assert(threads % (BN / 4) == 0, "a thread loads the same B columns in every row");
-    static_assert(threads % BK == 0 && BK % (threads / 32) == 0 && BN % 32 == 0,
-                  "without float4: one k of A a thread, whole rows of B a warp");
 };
 
 /* An asynchronous 16-byte copy, global to shared (cp.async, sm_80 and
@@ -129,14 +125,23 @@ __device__ __forceinline__ void block_position(int grid_m, int grid_n, int &bm, 
     bn = (id % per_group) / rows_here;
 }
 
-/* Four consecutive floats at p (VEC: the row length is a multiple of 4 and the base aligned,
- * so a group is wholly inside or wholly outside), zeros when the row is outside or the group
- * starts past the row's end. */
+/* Four consecutive floats at p, the first `left` of them inside the matrix
+ * (zero beyond); nothing when the row is outside. VEC: one float4 access
+ * (the row length is a multiple of 4 and the base aligned, so a group is
+ * wholly inside or wholly outside). */
+template <bool VEC>
 __device__ __forceinline__ float4 load4(const float *__restrict__ p, bool row_ok, int left)
 {
+    float4 v = make_float4(0.f, 0.f, 0.f, 0.f);
     if (!row_ok || left <= 0)
-        return make_float4(0.f, 0.f, 0.f, 0.f);
-    return __ldg(reinterpret_cast<const float4 *>(p));
+        return v;
+    if (VEC)
+        return __ldg(reinterpret_cast<const float4 *>(p));
+    v.x = __ldg(p);
+    if (left > 1) v.y = __ldg(p + 1);
+    if (left > 2) v.z = __ldg(p + 2);
+    if (left > 3) v.w = __ldg(p + 3);
+    return v;
 }
 
 /* MIN_BLOCKS caps the registers: at 2, a 256-thread block gets 128 (two
@@ -168,18 +173,9 @@ __global__ void __launch_bounds__(tile_config<BM, BN, BK>::threads, MIN_BLOCKS)
     const int wm = (warp / (BN / WN)) * WM, wn = (warp % (BN / WN)) * WN;
     const int lm = (lane / 4) * 4, ln = (lane % 4) * 4;
 
-    /* With VEC, A comes by float4 and B by 16-byte asynchronous copies. Without it no row of
-     * A or B can be read by float4, interior tiles included: each row starts where the odd
-     * length puts it (at K = 3999, row m starts m * 3999 floats in, and three rows in four
-     * are not 16-byte aligned). The slab then comes a float at a time, laid out so that a
-     * warp's load covers as few cache lines as possible: for A, each thread keeps one k and
-     * takes rows a_step apart, so that BK lanes read a row's BK consecutive floats; for B,
-     * a warp reads 32 consecutive floats of one row. At 128 x 128 x 8 a warp's four loads
-     * of A then visit 4 x 4 = 16 L1 cache lines a slab, as many as its float4 load; four
-     * loads in the float4's own pattern (2 lanes a row, 16 rows a load) would visit 64, and
-     * at 16 warps an SM keep L1 busy for 1024 of the 2048 cycles their FMAs take, besides
-     * the shared-memory traffic. Offsets in size_t: M * K may pass 2^31 (a row start m * K
-     * overflows an int there). */
+    /* A: each thread loads a_groups groups of 4 along k, through registers
+     * (they are transposed on the way to shared memory). Offsets in size_t:
+     * M * K may pass 2^31 (a row start m * K overflows an int there). */
     const int a_groups = BM * BK / 4 / threads;
     size_t a_off[a_groups];
     int a_k[a_groups], a_m[a_groups];
@@ -192,86 +188,50 @@ __global__ void __launch_bounds__(tile_config<BM, BN, BK>::threads, MIN_BLOCKS)
         a_row_ok[i] = m0 + a_m[i] < M;
         a_off[i] = (size_t)(a_row_ok[i] ? m0 + a_m[i] : 0) * K + a_k[i];
     }
-    const int a_ones = BM * BK / threads, a_step = threads / BK;
-    const int a1_k = tid % BK, a1_m = tid / BK; /* without VEC: rows a1_m + i * a_step */
-    const size_t K_wide = K; /* what multiplies it is a size_t too */
-    const size_t a1_off = (m0 + a1_m) * K_wide + a1_k, a1_stride = a_step * K_wide;
     float4 a_next[a_groups];
-    float a_one[a_ones];
     auto load_a = [&](int k0) {
-        if (VEC) {
 #pragma unroll
-            for (int i = 0; i < a_groups; i++)
-                a_next[i] = load4(A + a_off[i] + k0, a_row_ok[i], K - k0 - a_k[i]);
-        } else {
-            const bool k_ok = k0 + a1_k < K;
-            size_t off = a1_off + k0;
-#pragma unroll
-            for (int i = 0; i < a_ones; i++, off += a1_stride)
-                a_one[i] = m0 + a1_m + i * a_step < M && k_ok ? __ldg(A + off) : 0.f;
-        }
+        for (int i = 0; i < a_groups; i++)
+            a_next[i] = load4<VEC>(A + a_off[i] + k0, a_row_ok[i], K - k0 - a_k[i]);
     };
-    /* Without VEC the lanes of a warp store (32 / BK) rows of As[k][m] at BK values of k:
-     * the rows' padding of 4 floats puts them in distinct banks at BK = 8, two to a bank at
-     * BK = 16, as the float4 path's transposing stores. */
     auto store_a = [&](int buf) {
-        if (VEC) {
 #pragma unroll
-            for (int i = 0; i < a_groups; i++) {
-                As[buf][a_k[i] + 0][a_m[i]] = a_next[i].x;
-                As[buf][a_k[i] + 1][a_m[i]] = a_next[i].y;
-                As[buf][a_k[i] + 2][a_m[i]] = a_next[i].z;
-                As[buf][a_k[i] + 3][a_m[i]] = a_next[i].w;
-            }
-        } else {
-#pragma unroll
-            for (int i = 0; i < a_ones; i++)
-                As[buf][a1_k][a1_m + i * a_step] = a_one[i];
+        for (int i = 0; i < a_groups; i++) {
+            As[buf][a_k[i] + 0][a_m[i]] = a_next[i].x;
+            As[buf][a_k[i] + 1][a_m[i]] = a_next[i].y;
+            As[buf][a_k[i] + 2][a_m[i]] = a_next[i].z;
+            As[buf][a_k[i] + 3][a_m[i]] = a_next[i].w;
         }
     };
-    /* B: with VEC, 16-byte asynchronous copies straight into shared memory (no registers
-     * held while they fly); else single floats through registers, a warp's 32 lanes on 32
-     * consecutive columns of one row. */
+    /* B: with VEC, 16-byte asynchronous copies straight into shared memory
+     * (no registers held while they fly); else 4 floats at a time through
+     * registers, like A. */
     const int b_groups = BK * BN / 4 / threads;
     const int b_n = (tid % (BN / 4)) * 4; /* the same columns for every group */
     const bool b_col_ok = n0 + b_n < N;
-    /* Without VEC: rows warp + r * warps, columns lane + 32 c: one address a row, and
-     * conflict-free stores. */
-    const int warps = threads / 32, b_rows = BK / warps, b_cols = BN / 32;
-    const int b1_cols_left = N - n0 - lane;
-    float b_one[b_rows][b_cols];
+    float4 b_next[VEC ? 1 : b_groups];
     auto load_b = [&](int k0, int buf) {
-        if (VEC) {
+#pragma unroll
+        for (int i = 0; i < b_groups; i++) {
+            const int k = (tid + i * threads) / (BN / 4);
+            const bool inside = b_col_ok && k0 + k < K;
+            const float *src = B + (inside ? (size_t)(k0 + k) * N + n0 + b_n : 0);
+            if (VEC)
+                copy16_async(&Bs[buf][k][b_n], src, inside);
+            else
+                b_next[VEC ? 0 : i] = load4<false>(src, inside, N - n0 - b_n);
+        }
+        copy_commit();
+    };
+    auto store_b = [&](int buf) {
+        if (!VEC) {
 #pragma unroll
             for (int i = 0; i < b_groups; i++) {
                 const int k = (tid + i * threads) / (BN / 4);
-                const bool inside = b_col_ok && k0 + k < K;
-                const float *src = B + (inside ? (size_t)(k0 + k) * N + n0 + b_n : 0);
-                copy16_async(&Bs[buf][k][b_n], src, inside);
-            }
-            copy_commit();
-        } else {
-#pragma unroll
-            for (int r = 0; r < b_rows; r++) {
-                const int k = k0 + warp + r * warps;
-                const bool k_ok = k < K;
-                const float *row = B + (k_ok ? (size_t)k * N + n0 + lane : 0);
-#pragma unroll
-                for (int c = 0; c < b_cols; c++)
-                    b_one[r][c] = k_ok && 32 * c < b1_cols_left ? __ldg(row + 32 * c) : 0.f;
+                *reinterpret_cast<float4 *>(&Bs[buf][k][b_n]) = b_next[VEC ? 0 : i];
             }
         }
-    };
-    auto store_b = [&](int buf) {
-        if (VEC) {
-            copy_wait_all();
-        } else {
-#pragma unroll
-            for (int r = 0; r < b_rows; r++)
-#pragma unroll
-                for (int c = 0; c < b_cols; c++)
-                    Bs[buf][warp + r * warps][lane + 32 * c] = b_one[r][c];
-        }
+        copy_wait_all();
     };
 
     float acc[TM][TN] = {};
