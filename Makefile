@@ -370,7 +370,7 @@ help:
 	@echo '  make grade-build CH=01   build one chapter'"'"'s grader and the versions make check runs'
 	@echo '  make lib CH=01 KERNEL=file.cu LIBDIR=dir   build one kernel file as an exercise'
 	@echo '  make class-bench      make grade on 1, 2 and 4 GPUs of this host, a class of 32,'
-	@echo '                        chapters 01 and 05: $(RESULTS)/class-bench.csv'
+	@echo '                        chapters 01 and 05: $(RESULTS)/<gpu>/class-bench.csv'
 	@echo '                        with BENCH_CHAPTERS="01 05" BENCH_GPUS="1 2 4" BENCH_STUDENTS=32'
 	@echo '  make mutants CH=01    mutation testing of the grader: plant one mistake at a time in'
 	@echo '                        the solutions and grade each (TIMEOUT=10 per case, EX=, SEED=;'
@@ -521,11 +521,13 @@ grade: $(GRADER) $(REF_LIBS) $(BUILD)/tools/mw-batch
 # make class-bench: make grade on 1, 2 and 4 GPUs of this host, a class of
 # 32 (tests/class/ for chapter 01, the references, skeletons and
 # known-wrongs for the others), chapters 01 and 05: wall time, speedup and
-# whether the scores are the one-GPU run's, into $(RESULTS)/class-bench.csv,
+# whether the scores are the one-GPU run's, into $(RESULTS)/<gpu>/class-bench.csv,
 # each run's gradebook and reports into grades/class-bench/
 # (grader/mk/class-bench.sh). BENCH_CHAPTERS=, BENCH_GPUS=, BENCH_STUDENTS=.
 class-bench:
-	$(Q)mkdir -p $(RESULTS) && bash grader/mk/class-bench.sh $(RESULTS)/class-bench.csv \
+	$(Q)gpu=$$(nvidia-smi --query-gpu=name --format=csv,noheader -i 0 2>/dev/null | sed 's/[^A-Za-z0-9.-]/_/g'); \
+	[ -n "$$gpu" ] || { echo "make class-bench: no GPU (nvidia-smi lists none)" >&2; exit 77; }; \
+	mkdir -p $(RESULTS)/$$gpu && bash grader/mk/class-bench.sh $(RESULTS)/$$gpu/class-bench.csv \
 	    '$(or $(BENCH_CHAPTERS),01 05)' '$(or $(BENCH_GPUS),1 2 4)' '$(or $(BENCH_STUDENTS),32)'
 
 # The student edition: the tracked files less solutions/, tests/wrong/,

@@ -16,16 +16,17 @@
 # wrong answers and students who hand in nothing. Each run grades the whole
 # class (FORCE=1) into an OUT of its own, kept (grades/class-bench/
 # <chapter>-<gpus>/, with its log), and is timed whole, wall clock.
-# The CSV: gpus,chapter,students,wall_s,speedup,identical_scores,differing,
-# a row per (gpus, chapter), replaced by a new run of it, so that the runs
+# The CSV: gpus,chapter,students,wall_s,speedup,same_scores,differing,
+# performance_gap, a row per (gpus, chapter), replaced by a new run of it, so that the runs
 # can be made one at a time (BENCH_GPUS=1, then BENCH_GPUS="2 4") where a
 # command may only run so long; the others are compared with the one-GPU
 # run of the chapter, made first.
-# speedup is the one-GPU run's wall time over this run's; identical_scores
-# says whether every student's points (total, each group, sanitize,
-# performance) and status are those of the one-GPU run (differing: how many
-# students' are not; performance points may move within the rubric's
-# noise, and such a student is named on stderr with both rows). Exits 77
+# speedup is the one-GPU run's wall time over this run's; same_scores says
+# whether every student's status and points are those of the one-GPU run,
+# the performance points within the timing noise (grader/mk/same-scores.awk:
+# 2% of them); differing counts the students whose are not (each named on
+# stderr with both rows), performance_gap is the largest difference in
+# performance points of any student. Exits 77
 # where nvidia-smi lists fewer GPUs than the largest count asked.
 set -u
 . tests/lib.sh
@@ -93,18 +94,10 @@ make_class() { # make_class CHAPTER DIR
     chmod -R a+rX "$2"
 }
 
-# The points columns and the status of a gradebook, a student a line.
-points() { # points GRADEBOOK
-    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "time_ms") last = i - 1; next }
-             { line = $1; for (i = 2; i <= last; i++) line = line "," $i
-               print line "," $NF }' "$1" |
-        sort
-}
-
 # A row of the CSV: the one of (gpus, chapter) replaced, the others kept, so
 # that the runs can be made one command at a time (BENCH_GPUS=1, then 2...).
 put_row() { # put_row GPUS CHAPTER ROW
-    [ -s "$csv" ] || echo "gpus,chapter,students,wall_s,speedup,identical_scores,differing" >"$csv"
+    [ -s "$csv" ] || echo "gpus,chapter,students,wall_s,speedup,same_scores,differing,performance_gap" >"$csv"
     awk -F, -v g="$1" -v c="$2" 'NR == 1 || !($1 == g && $2 == c)' "$csv" >"$csv.tmp" &&
         echo "$3" >>"$csv.tmp" && mv "$csv.tmp" "$csv"
     echo "$3"
@@ -143,20 +136,16 @@ for ch in $chapters; do
         base=$keep/$chapter-1/gradebook.csv
         base_wall=$(awk -F, -v c="$chapter" '$1 == 1 && $2 == c { print $4 }' "$csv" 2>/dev/null)
         [ "$n" -eq 1 ] && base_wall=$wall
-        speedup= same= differing=
+        speedup= same= differing= widest=
         if [ -s "$base" ] && [ -n "$base_wall" ]; then
             speedup=$(awk -v a="$base_wall" -v b="$wall" 'BEGIN { printf "%.2f", a / b }')
             differing=$students # no gradebook: nothing matches
             if [ -s "$out/gradebook.csv" ]; then
-                differing=$(points "$out/gradebook.csv" | diff <(points "$base") - | grep -c '^>')
+                read -r differing widest < <(awk -f grader/mk/same-scores.awk "$base" \
+                    "$out/gradebook.csv" 2> >(sed "1i class-bench: $chapter on $n GPU(s) differs from the one-GPU run:" >&2))
             fi
             same=$([ "$differing" -eq 0 ] && echo yes || echo no)
-            if [ "$differing" -gt 0 ] && [ -s "$out/gradebook.csv" ]; then
-                echo "class-bench: $chapter on $n GPU(s): $differing student(s) differ from" \
-                    "the one-GPU run:" >&2
-                points "$out/gradebook.csv" | diff <(points "$base") - >&2
-            fi
         fi
-        put_row "$n" "$chapter" "$n,$chapter,$students,$wall,$speedup,$same,$differing"
+        put_row "$n" "$chapter" "$n,$chapter,$students,$wall,$speedup,$same,$differing,$widest"
     done
 done
