@@ -59,7 +59,7 @@ BEGIN {
 
     # The roofs, and what they make of n = 2^28 elements.
     readcsv(dir "/../roofs.csv", r, "metric")
-    fp32 = get(r, "fp32_gflops", "value"); copy = get(r, "copy_gbps", "value")
+    fp32 = get(r, "fp32_ffma_gflops", "value"); copy = get(r, "copy_gbps", "value")
     fig("fp32_roof", as_fixed(fp32 / 1000, 1))
     fig("fp32_roof_gflops", sprintf("%d,%03d", int(fp32 / 1000), int(fp32) % 1000))
     fig("ridge", as_fixed(fp32 / copy, 1))
