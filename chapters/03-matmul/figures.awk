@@ -49,6 +49,8 @@ BEGIN {
     fig("fp32_roof_e12", as_fixed(fp32 / 1000, 1) "e12")
     fig("copy_roof_e12", as_fixed(copy / 1000, 3) "e12")
     fig("ridge", as_fixed(fp32 / copy, 1))
+    fig("ridge_n", as_fixed(10 * int(6 * fp32 / copy / 10 + 0.5), 0))
+    fig("quarter_left", as_fixed(fp32 / copy / 0.25, 0))
     fig("quarter_gflops", as_fixed(0.25 * copy, 0))
     fig("quarter_pct", as_pct(100 * 0.25 * copy / fp32, 1))
     fig("tf32_over_fp32", as_fixed(peak(r, "tf32") / fp32, 0))
