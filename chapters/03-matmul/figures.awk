@@ -14,6 +14,7 @@ BEGIN {
     # cuBLAS is a measured point under those roofs, never one of them.
     fig("sgemm_lib_tflops", as_tflops(get(b, "library/cublasSgemm|8192", "gflops")))
     fig("sgemm_tf32_lib_tflops", as_tflops(get(b, "library/cublasSgemm_TF32|8192", "gflops")))
+    fig("tf32_lib_over_fp32", as_fixed(get(b, "library/cublasSgemm_TF32|8192", "gflops") / get(r, "fp32_ffma_gflops", "value"), 0))
     fig("sgemm_lib_pct", as_pct(100 * get(b, "library/cublasSgemm|8192", "gflops") / get(r, "fp32_ffma_gflops", "value"), 0))
     fig("naive_bytes_8192", as_fixed(dram("reference/01_naive", 8192), 0))
     fig("naive_vs_lib", vs_lib("reference/01_naive", 8192))
