@@ -48,6 +48,9 @@ BEGIN {
     fig("lib_ms", as_fixed(get(b, lib, "median_ms"), 1))
     fig("lib_ms2", as_fixed(get(b, lib, "median_ms"), 2))
     fig("roof_ms", as_fixed(get(b, flash, "model_flops") / fp32 / 1e6, 2))
+    fig("roof_vs_lib", as_x(get(b, lib, "median_ms") / (get(b, flash, "model_flops") / fp32 / 1e6), 1))
+    # The reference's aim, 31 TFLOP/s, against the FFMA roof.
+    fig("aim_pct", as_pct(100 * 31000 / fp32, 0))
     fig("causal_vs_full", as_x(get(b, flash, "median_ms") / get(b, "reference/02_flash-causal|4096", "median_ms"), 2))
     fig("causal_vs_lib", as_x(get(b, "reference/02_flash-causal|4096", "vs_library"), 2))
 
