@@ -42,6 +42,13 @@ function get(t, key, column) {
         results_fail("no " column " for " key " in " dir)
     return t[key, column] + 0
 }
+# peak(r, P): precision P's peak from roofs.csv read into r, the faster of
+# its mma.sync and wgmma roofs; a GPU below sm_90a has no wgmma value.
+function peak(r, p,    mma, wg) {
+    mma = get(r, p "_mma_gflops", "value")
+    wg = ((p "_wgmma_gflops", "value") in r) ? r[p "_wgmma_gflops", "value"] : ""
+    return wg != "" && wg + 0 > mma ? wg + 0 : mma
+}
 function results_fail(msg) { print "figures: " msg > "/dev/stderr"; exit 1 }
 
 # Formats: as_fixed(v, d) v with d decimals; as_x(v, d) "1.79x"; as_pct(v, d)

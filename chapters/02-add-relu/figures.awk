@@ -59,10 +59,14 @@ BEGIN {
 
     # The roofs, and what they make of n = 2^28 elements.
     readcsv(dir "/../roofs.csv", r, "metric")
-    fp32 = get(r, "fp32_gflops", "value"); copy = get(r, "copy_gbps", "value")
+    fp32 = get(r, "fp32_ffma_gflops", "value"); copy = get(r, "copy_gbps", "value")
     fig("fp32_roof", as_fixed(fp32 / 1000, 1))
     fig("fp32_roof_gflops", sprintf("%d,%03d", int(fp32 / 1000), int(fp32) % 1000))
     fig("ridge", as_fixed(fp32 / copy, 1))
+    fig("ridge_about", as_fixed(fp32 / copy, 0))
+    # The memory wall's table: 1/12 to 4/12 FLOP per byte against the ridge.
+    fig("below_ridge", as_fixed(fp32 / copy / (4 / 12), 0) " to " as_fixed(fp32 / copy / (1 / 12), 0))
+    fig("bytes_over_flops", as_fixed(10 * int(12 * n / copy / (2 * n / fp32) / 10 + 0.5), 0))
     fig("roof_bytes_ms", as_fixed(12 * n / copy / 1e6, 3))
     fig("roof_flops_ms", as_fixed(2 * n / fp32 / 1e6, 3))
     fig("pair_ms", as_ms(pair))

@@ -5,8 +5,17 @@ BEGIN {
     readcsv(dir "/bench.csv", b, "impl,size")
     readcsv(dir "/traffic.csv", t, "impl,size")
     readcsv(dir "/../roofs.csv", r, "metric")
-    fig("fp32_roof", as_tflops(get(r, "fp32_gflops", "value")))
-    fig("tf32_roof", as_tflops(get(r, "tf32_gflops", "value")))
+    # The roofs are the microkernels' (what one instruction can issue); the
+    # TF32 peak is the faster of mma.sync and wgmma (blank below sm_90a).
+    fig("fp32_roof", as_tflops(get(r, "fp32_ffma_gflops", "value")))
+    fig("tf32_roof", as_tflops(peak(r, "tf32")))
+    fig("tf32_mma_roof", as_tflops(get(r, "tf32_mma_gflops", "value")))
+    fig("tf32_wgmma_over_mma", as_fixed(peak(r, "tf32") / get(r, "tf32_mma_gflops", "value"), 1))
+    # cuBLAS is a measured point under those roofs, never one of them.
+    fig("sgemm_lib_tflops", as_tflops(get(b, "library/cublasSgemm|8192", "gflops")))
+    fig("sgemm_tf32_lib_tflops", as_tflops(get(b, "library/cublasSgemm_TF32|8192", "gflops")))
+    fig("tf32_lib_over_fp32", as_fixed(get(b, "library/cublasSgemm_TF32|8192", "gflops") / get(r, "fp32_ffma_gflops", "value"), 0))
+    fig("sgemm_lib_pct", as_pct(100 * get(b, "library/cublasSgemm|8192", "gflops") / get(r, "fp32_ffma_gflops", "value"), 0))
     fig("naive_bytes_8192", as_fixed(dram("reference/01_naive", 8192), 0))
     fig("naive_vs_lib", vs_lib("reference/01_naive", 8192))
     fig("tiled_cut", as_x(dram("reference/01_naive", 8192) / dram("reference/02_tiled", 8192), 0))
@@ -36,12 +45,14 @@ function dram(impl, size,    k) {
 # The roofs as the lesson's roofline paragraph uses them: the ridge, and a
 # kernel of 0.25 FLOP per byte at the copy roof.
 BEGIN {
-    copy = get(r, "copy_gbps", "value"); fp32 = get(r, "fp32_gflops", "value")
+    copy = get(r, "copy_gbps", "value"); fp32 = get(r, "fp32_ffma_gflops", "value")
     fig("copy_roof", as_fixed(copy, 0))
     fig("fp32_roof_e12", as_fixed(fp32 / 1000, 1) "e12")
     fig("copy_roof_e12", as_fixed(copy / 1000, 3) "e12")
     fig("ridge", as_fixed(fp32 / copy, 1))
+    fig("ridge_n", as_fixed(10 * int(6 * fp32 / copy / 10 + 0.5), 0))
+    fig("quarter_left", as_fixed(fp32 / copy / 0.25, 0))
     fig("quarter_gflops", as_fixed(0.25 * copy, 0))
     fig("quarter_pct", as_pct(100 * 0.25 * copy / fp32, 1))
-    fig("tf32_over_fp32", as_fixed(get(r, "tf32_gflops", "value") / fp32, 0))
+    fig("tf32_over_fp32", as_fixed(peak(r, "tf32") / fp32, 0))
 }
