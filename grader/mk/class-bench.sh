@@ -6,7 +6,7 @@
 # machine:
 #
 #   bash grader/mk/class-bench.sh OUT.csv [CHAPTERS] [GPU_COUNTS] [STUDENTS]
-#   bash grader/mk/class-bench.sh results/class-bench.csv "01 05" "1 2 4" 32
+#   bash grader/mk/class-bench.sh results/NVIDIA_H200/class-bench.csv "01 05" "1 2 4" 32
 #
 # The class: chapter 01's fixture class (tests/class/01-vector-add), for
 # other chapters the reference solutions, the skeletons and the
@@ -17,17 +17,17 @@
 # class (FORCE=1) into an OUT of its own, kept (grades/class-bench/
 # <chapter>-<gpus>/, with its log), and is timed whole, wall clock.
 # The CSV: gpus,chapter,students,wall_s,speedup,same_scores,differing,
-# performance_gap, a row per (gpus, chapter), replaced by a new run of it, so that the runs
-# can be made one at a time (BENCH_GPUS=1, then BENCH_GPUS="2 4") where a
-# command may only run so long; the others are compared with the one-GPU
-# run of the chapter, made first.
+# performance_gap, a row per (gpus, chapter), replaced by a new run of it,
+# so that the runs can be made one at a time (BENCH_GPUS=1, then
+# BENCH_GPUS="2 4") where a command may only run so long; the others are
+# compared with the one-GPU run of the chapter, made first.
 # speedup is the one-GPU run's wall time over this run's; same_scores says
 # whether every student's status and points are those of the one-GPU run,
 # the performance points within the timing noise (grader/mk/same-scores.awk:
 # 2% of them); differing counts the students whose are not (each named on
 # stderr with both rows), performance_gap is the largest difference in
-# performance points of any student. Exits 77
-# where nvidia-smi lists fewer GPUs than the largest count asked.
+# performance points of any student. Exits 77 where nvidia-smi lists fewer
+# GPUs than the largest count asked.
 set -u
 . tests/lib.sh
 
