@@ -24,7 +24,7 @@ function load(file, key_of,    line, n, i, f, c) {
 BEGIN {
     if (!load(dir "/bench.csv", "bench")) { print "flash-bf16.awk: cannot read " dir "/bench.csv" > "/dev/stderr"; exit 1 }
     load(dir "/fa2.csv", "fa2")
-    print "N,d,mask,05.3,% of bf16 roof,FlashAttention-2,05.3 / FA2,cuDNN fused,05.3 in % of cuDNN," \
+    print "N,d,mask,05.3,% of mma.sync bf16 roof,FlashAttention-2,05.3 / FA2,cuDNN fused,05.3 in % of cuDNN," \
           "bf16 composition,05.3 vs composition,05.2 (FP32),05.3 vs 05.2"
     split("4096 16384", sizes, " "); split("64 128", ds, " ")
     for (s = 1; s <= 2; s++)

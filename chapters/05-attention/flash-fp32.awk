@@ -16,7 +16,7 @@ BEGIN {
         ms[key] = f[col["median_ms"]]; gf[key] = f[col["gflops"]]; pct[key] = f[col["pct_roof"]]
     }
     if (!col["impl"]) { print "flash-fp32.awk: cannot read " file > "/dev/stderr"; exit 1 }
-    print "N,mask,flash,TFLOP/s,% of FP32 roof,library composition,flash vs library,unfused reference,flash vs unfused"
+    print "N,mask,flash,TFLOP/s,% of FFMA roof,library composition,flash vs library,unfused reference,flash vs unfused"
     split("4096 16384", sizes, " ")
     for (s = 1; s <= 2; s++)
         for (c = 0; c <= 1; c++) {

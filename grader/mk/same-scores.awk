@@ -25,7 +25,7 @@ END {
     differing = 0; widest = 0
     for (s in students) {
         if (!((1, s) in row) || !((2, s) in row)) { report(s); continue }
-        n1 = split(row[1, s], a, ","); n2 = split(row[2, s], b, ",")
+        split(row[1, s], a, ","); split(row[2, s], b, ",")
         same = a[status[1]] == b[status[2]] && last[1] == last[2]
         for (i = 2; same && i <= last[1]; i++)
             if (i != total[1] && i != perf[1] && a[i] != b[i]) same = 0
