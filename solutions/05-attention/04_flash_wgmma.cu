@@ -98,7 +98,10 @@ __device__ __forceinline__ uint64_t desc(uint32_t addr, uint32_t lbo, uint32_t s
            ((uint64_t)((sbo >> 4) & 0x3fff) << 32) | (layout << 62);
 }
 
-__device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
+__device__ __forceinline__ void wgmma_fence()
+{
+    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+}
 
 __device__ __forceinline__ void mbar_init(uint32_t bar, int count)
 {
@@ -306,8 +309,9 @@ __device__ void pv_guarded(float (&o)[C::D / 2], const uint32_t (&pa)[BC / 16][4
 #pragma unroll
             for (int c = 0; c < C::D / 8; c++) {
                 const int byte = (8 * c + 2 * t) * 2, cb = byte / C::SW, inrow = byte % C::SW;
+                const int chunk = ((inrow >> 4) ^ sw) << 4;
                 const uint32_t vv = *reinterpret_cast<const uint32_t *>(
-                    vtile + cb * C::BLOCK + kk * C::SW + ((((inrow >> 4) ^ sw) << 4) | (inrow & 15)));
+                    vtile + cb * C::BLOCK + kk * C::SW + (chunk | (inrow & 15)));
                 const float v0 = bf16_half(vv, 0), v1 = bf16_half(vv, 1);
                 if (ok0) {
                     o[4 * c + 0] = fmaf(p0, v0, o[4 * c + 0]);
@@ -326,7 +330,8 @@ __device__ void pv_guarded(float (&o)[C::D / 2], const uint32_t (&pa)[BC / 16][4
  * log2(e), signed: scores are x = c S, P = 2^(x - max x). */
 template <class C>
 __global__ void __launch_bounds__(THREADS, 1)
-    flash_wgmma_kernel(const __grid_constant__ CUtensorMap mq, const __grid_constant__ CUtensorMap mk,
+    flash_wgmma_kernel(const __grid_constant__ CUtensorMap mq,
+                       const __grid_constant__ CUtensorMap mk,
                        const __grid_constant__ CUtensorMap mv, __nv_bfloat16 *__restrict__ O,
                        float *__restrict__ L, int N, int Tr, float c, int causal)
 {
@@ -448,9 +453,12 @@ __global__ void __launch_bounds__(THREADS, 1)
             wgmma_wait(o);
         }
 
-        /* Everyone is done with stage st: refill it with tile j + 2. */
+        /* Everyone is done with stage st: refill it with tile j + 2. The
+         * proxy fence orders this block's ordinary reads of V_j (the guard
+         * above) before the TMA's writes. */
         __syncthreads();
         if (tid == 0 && j + 2 < Tc) {
+            asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
             mbar_expect_tx(barKV + 8 * st, KV_TX);
             load_tile<C>(sKj, &mk, k0 + 2 * BC, bh, barKV + 8 * st);
             load_tile<C>(sVj, &mv, k0 + 2 * BC, bh, barKV + 8 * st);
