@@ -176,6 +176,8 @@ $(BUILD)/tools/mw-batch $(BUILD)/tools/mw-facts $(BUILD)/tools/mw-strip $(BUILD)
 # come as they are; when the link fails on symbols the file uses but does not
 # define (-z defs), one more line says why. V=1 shows the nvcc command alone.
 LIB_PREFIXES := cublas cudnn cufft curand cusparse cusolver cutensor nccl nvjpeg npp
+# so_flags SOURCE.cu: NVFLAGS, with the architecture-specific -gencode pair
+# in place of GENCODE for a version that needs one (ARCH_SPECIFIC below).
 so_flags = $(if $(filter $(notdir $(1)),$(ARCH_SPECIFIC)),$(filter-out $(GENCODE),$(NVFLAGS)) \
     $(ARCH_SPECIFIC_GENCODE),$(NVFLAGS))
 so_build = @$(if $(Q),,echo '$(NVCC) $(call so_flags,$(3)) -Ichapters/$(1) $(SO_FLAGS) -o $(2) $(3)';) \
