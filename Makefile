@@ -176,9 +176,13 @@ $(BUILD)/tools/mw-batch $(BUILD)/tools/mw-facts $(BUILD)/tools/mw-strip $(BUILD)
 # come as they are; when the link fails on symbols the file uses but does not
 # define (-z defs), one more line says why. V=1 shows the nvcc command alone.
 LIB_PREFIXES := cublas cudnn cufft curand cusparse cusolver cutensor nccl nvjpeg npp
-so_build = @$(if $(Q),,echo '$(NVCC) $(NVFLAGS) -Ichapters/$(1) $(SO_FLAGS) -o $(2) $(3)';) \
+# so_flags SOURCE.cu: NVFLAGS, with the architecture-specific -gencode pair
+# in place of GENCODE for a version that needs one (ARCH_SPECIFIC below).
+so_flags = $(if $(filter $(notdir $(1)),$(ARCH_SPECIFIC)),$(filter-out $(GENCODE),$(NVFLAGS)) \
+    $(ARCH_SPECIFIC_GENCODE),$(NVFLAGS))
+so_build = @$(if $(Q),,echo '$(NVCC) $(call so_flags,$(3)) -Ichapters/$(1) $(SO_FLAGS) -o $(2) $(3)';) \
     log=$$(mktemp) || exit 2; \
-    $(NVCC) $(NVFLAGS) -Ichapters/$(1) $(SO_FLAGS) -o $(2) $(3) 2>$$log; rc=$$?; cat $$log >&2; \
+    $(NVCC) $(call so_flags,$(3)) -Ichapters/$(1) $(SO_FLAGS) -o $(2) $(3) 2>$$log; rc=$$?; cat $$log >&2; \
     syms=$$(sed -n "s/.*undefined reference to \`\([^']*\)'.*/\1/p" $$log | sort -u | tr '\n' ' '); \
     rm -f $$log; \
     if [ $$rc -ne 0 ] && [ -n "$$syms" ]; then \
@@ -251,21 +255,40 @@ $(foreach ch,$(CHAPTERS),$(eval $(call chapter_rules,$(ch))))
 # is older, the version's library is replaced by its marker, NN_x.skip,
 # one line saying why, that check reports as a skip for each case and bench
 # leaves out (grader/skip_marker.c). ARCH_LEVEL: 90 for sm_90 and sm_90a.
+# "Needs: sm_90a" names an architecture-specific target (wgmma, TMA): no
+# later GPU runs it, so such a version is built only where ARCH_LEVEL is
+# that number, for that target (ARCH_SPECIFIC_GENCODE), and skipped elsewhere.
 ARCH_LEVEL  := $(shell echo '$(ARCH_NUM)' | sed 's/[^0-9].*//')
-NEEDS_NEWER := $(if $(ARCH_LEVEL),$(shell grep -s -m1 -H -E '^ \* Needs: sm_[0-9]+' \
-                 solutions/*/*.cu exercises/*/*.cu | \
-                 sed -n 's/^\([^:]*\.cu\): \* Needs: sm_\([0-9]*\).*/\2 \1/p' | \
-                 awk '$$1 > $(ARCH_LEVEL) { print $$2 }'))
+NEEDS_LINES := $(shell grep -s -m1 -H -E '^ \* Needs: sm_[0-9]+' solutions/*/*.cu exercises/*/*.cu | \
+                 sed -n 's/^\([^:]*\.cu\): \* Needs: sm_\([0-9]*\)\(a\{0,1\}\).*/\2 x\3 \1/p')
+NEEDS_NEWER := $(if $(ARCH_LEVEL),$(shell printf '%s %s %s\n' $(NEEDS_LINES) | \
+                 awk '($$2 == "xa" ? $$1 != $(ARCH_LEVEL) : $$1 > $(ARCH_LEVEL)) { print $$3 }'))
+# The versions built for an architecture-specific target, by file name
+# (a submission's path is its own), and that target's -gencode pair.
+ARCH_SPECIFIC := $(notdir $(shell printf '%s %s %s\n' $(NEEDS_LINES) | awk '$$2 == "xa" { print $$3 }'))
+ARCH_SPECIFIC_GENCODE := -gencode arch=compute_$(ARCH_LEVEL)a$(comma)code=sm_$(ARCH_LEVEL)a
 
 # lib_of SOURCE.cu: what make builds for it, its .so or its marker.
 lib_of = $(if $(filter $(1),$(NEEDS_NEWER)),$(BUILD)/$(1:.cu=.skip),$(BUILD)/$(1:.cu=.so))
 libs_of = $(foreach f,$(wildcard $(1)/$(2)/*.cu),$(call lib_of,$(f)))
-# The same for the CPU emulation (grader/sim/host.mk), which runs every version.
-sim_libs_of = $(patsubst %.cu,$(BUILD)/sim/%.so,$(wildcard $(1)/$(2)/*.cu))
+# The same for the CPU emulation (grader/sim/host.mk), which runs every
+# version but those built for an architecture-specific target: their
+# instructions (wgmma, TMA) are the GPU's alone, so they get a marker.
+sim_lib_of = $(if $(filter $(notdir $(1)),$(ARCH_SPECIFIC)),$(BUILD)/sim/$(1:.cu=.skip), \
+    $(BUILD)/sim/$(1:.cu=.so))
+sim_libs_of = $(foreach f,$(wildcard $(1)/$(2)/*.cu),$(strip $(call sim_lib_of,$(f))))
+
+$(BUILD)/sim/%.skip: %.cu
+	$(call say,SKIP,$@)
+	@mkdir -p $(@D)
+	$(Q)rm -f $(@:.skip=.so) && \
+	    sed -n 's/^ \* Needs: \(sm_[0-9]*a\) *\(.*\)/needs \1 \2: instructions the CPU emulation does not run/p' \
+	    $< | head -n 1 >$@
 
 # write_marker SOURCE.cu,OUT.skip: the marker, from the source's Needs: line.
 write_marker = rm -f $(2:.skip=.so) && \
-    sed -n 's/^ \* Needs: \(sm_[0-9]*\) *\(.*\)/needs \1 or newer \2; built for $(ARCH)/p' $(1) | \
+    sed -n -e 's/^ \* Needs: \(sm_[0-9]*a\) *\(.*\)/needs \1 \2, that architecture alone; built for $(ARCH)/p' \
+        -e 's/^ \* Needs: \(sm_[0-9]*\) *\(.*\)/needs \1 or newer \2; built for $(ARCH)/p' $(1) | \
     head -n 1 >$(2)
 
 $(BUILD)/%.skip: %.cu $(ARCH_STAMP)

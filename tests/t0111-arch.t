@@ -16,11 +16,12 @@ archs="sm_70 sm_75 sm_80 sm_86 sm_89 sm_90a"
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
-# needs_newer LEVEL: the sources whose header needs more than sm_LEVEL.
+# needs_newer LEVEL: the sources whose header needs more than sm_LEVEL, or
+# an architecture-specific target (sm_90a) of another level than LEVEL.
 needs_newer() {
     grep -s -m1 -H -E '^ \* Needs: sm_[0-9]+' solutions/*/*.cu exercises/*/*.cu |
-        sed -n 's/^\([^:]*\.cu\): \* Needs: sm_\([0-9]*\).*/\2 \1/p' |
-        awk -v level="$1" '$1 > level { print $2 }' | sort
+        sed -n 's/^\([^:]*\.cu\): \* Needs: sm_\([0-9]*\)\(a\{0,1\}\).*/\2 x\3 \1/p' |
+        awk -v level="$1" '($2 == "xa" ? $1 != level : $1 > level) { print $3 }' | sort
 }
 level_of() { echo "${1#sm_}" | sed 's/[^0-9].*//'; }
 
@@ -48,14 +49,19 @@ for arch in $archs; do
     ok $? "$arch: a library for every version, a marker for those that need a newer GPU" ||
         diag <"$scratch/diff"
     expect=
-    case $arch in
-    sm_7*)
-        for src in solutions exercises; do
-            bf16=$src/05-attention/03_flash_bf16
-            [ -e $bf16.cu ] && expect="${expect:+$expect }$bf16.skip"
-        done
-        ;;
-    esac
+    for src in solutions exercises; do
+        case $arch in
+        sm_7*) bf16=$src/05-attention/03_flash_bf16 ;;
+        *) bf16= ;;
+        esac
+        [ -n "$bf16" ] && [ -e $bf16.cu ] && expect="${expect:+$expect }$bf16.skip"
+        # 05.4 is built for sm_90a alone (and sm_90, whose GPUs run it).
+        wgmma=$src/05-attention/04_flash_wgmma
+        case $arch in
+        sm_90*) ;;
+        *) [ -e $wgmma.cu ] && expect="${expect:+$expect }$wgmma.skip" ;;
+        esac
+    done
     got=$(grep '\.skip$' "$scratch/built" | sort | tr '\n' ' ')
     want=$(for x in $expect; do echo "$x"; done | sort | tr '\n' ' ')
     [ "$got" = "$want" ]
@@ -83,6 +89,26 @@ case $line in
 esac
 [ ! -e "$b/$bf16.so" ]
 ok $? "no library beside the marker"
+
+# 05.4 needs sm_90a, an architecture-specific target: a later GPU gets the
+# marker too, and sm_90 builds it for compute_90a, never compute_90.
+wgmma=${bf16%/*}/04_flash_wgmma
+if [ -e "$wgmma.cu" ]; then
+    b=$scratch/sm_100
+    make -s --no-print-directory ARCH=sm_100 BUILD="$b" "$b/$wgmma.skip" >"$scratch/out" 2>&1
+    ok $? "make writes 05.4's marker for sm_100" || diag <"$scratch/out"
+    line=$(cat "$b/$wgmma.skip" 2>/dev/null)
+    case $line in
+    "needs sm_90a ("*"wgmma"*"), that architecture alone; built for sm_100") ok 0 "the marker: $line" ;;
+    *) ok 1 "the marker names sm_90a, why, and sm_100" || diag "marker: '$line'" ;;
+    esac
+    b=$scratch/sm_90
+    mkdir -p "$b" && echo sm_90 >"$b/.arch" # make -n writes no stamp
+    make -n --no-print-directory ARCH=sm_90 BUILD="$b" "$b/$wgmma.so" >"$scratch/plan" 2>&1
+    grep -F -- "$wgmma.cu" "$scratch/plan" | grep -q -- '-gencode arch=compute_90a,code=sm_90a' &&
+        ! grep -F -- "$wgmma.cu" "$scratch/plan" | grep -q -- 'compute_90,'
+    ok $? "sm_90 builds 05.4 for compute_90a alone" || diag <"$scratch/plan"
+fi
 
 # (b) every kernel source compiles for every architecture it is built for.
 if ! long_tests; then

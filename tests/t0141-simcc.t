@@ -10,7 +10,7 @@
 #   refuse/NAME.cu       an input refused: exit 2, NAME.err on stderr
 # and every kernel file of the project (solutions, skeletons, chapters'
 # own, the grader's, the known-wrong submissions but their one-change
-# files) rewrites, each line on its line; once the kernel header is in the
+# files; an sm_90a version is refused instead) rewrites, each line on its line; once the kernel header is in the
 # tree, each rewrite compiles with the emulation's flags (SIM_KFLAGS): the
 # reference solutions' in the fast tier, every file's in the full one.
 cd "$(dirname "$0")/.." || exit 1
@@ -81,6 +81,18 @@ fi
 for src in $(kernel_files); do
     out=$WORK/$(printf '%s' "$src" | tr / _).cpp
     "$TOOL" "$src" "$out" 2>"$WORK/err"
+    status=$?
+    # A version for an architecture-specific target (" * Needs: sm_90a"):
+    # its instructions are the GPU's alone and make gives the emulation a
+    # marker for it: the rewriter may refuse it (exit 2), naming the
+    # instruction (its skeleton, with no PTX, rewrites as any other).
+    if [ $status -ne 0 ] && grep -q -m1 -E '^ \* Needs: sm_[0-9]+a' "$src"; then
+        [ $status -eq 2 ] && grep -q "is not emulated" "$WORK/err"
+        ok $? "$src: refused, its PTX named (an sm_90a version; the emulation skips it)" ||
+            diag <"$WORK/err"
+        continue
+    fi
+    [ $status -eq 0 ]
     ok $? "$src rewrites" || { diag <"$WORK/err"; continue; }
     [ "$(($(wc -l <"$src") + 1))" -eq "$(wc -l <"$out")" ] &&
         [ "$(head -n 1 "$out")" = "#line 1 \"$src\"" ]

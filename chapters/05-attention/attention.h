@@ -82,6 +82,13 @@ cudaError_t attention_flash_bf16(const mw05_bf16 *Q, const mw05_bf16 *K, const m
                                  mw05_bf16 *O, float *L, int B, int H, int N, int d,
                                  float scale, int causal, cudaStream_t stream);
 
+/* Exercise 05.4 (04_flash_wgmma.cu, optional, sm_90a): 05.3's function on
+ * Hopper's own instructions (wgmma, TMA, mbarriers): the same arguments,
+ * semantics and tolerance. */
+cudaError_t attention_flash_wgmma(const mw05_bf16 *Q, const mw05_bf16 *K, const mw05_bf16 *V,
+                                  mw05_bf16 *O, float *L, int B, int H, int N, int d,
+                                  float scale, int causal, cudaStream_t stream);
+
 #ifdef __cplusplus
 }
 #endif

@@ -66,6 +66,13 @@ static const mw_version versions[] = {
      .op = MW_OP_FROM_CASE_WITH(OP_BF16),
      .optional = 1,
      .roof = "bf16_mma"},
+    {.file = "04_flash_wgmma",
+     .symbol = "attention_flash_wgmma",
+     .budget = "03_flash_bf16 on Hopper's own instructions: the same 8 B H N d bytes, loaded by "
+               "TMA into swizzled shared memory, both products by wgmma with FP32 accumulation",
+     .op = MW_OP_FROM_CASE_WITH(OP_BF16),
+     .optional = 1,
+     .roof = "bf16_wgmma"},
 };
 
 /* ---- the cases, by construction ------------------------------------------

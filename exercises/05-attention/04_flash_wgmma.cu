@@ -1,0 +1,68 @@
+/* Exercise 05.4 (optional): flash attention forward in bf16 on Hopper's own
+ * instructions: wgmma (warpgroup matrix multiply from shared-memory matrix
+ * descriptors), TMA (cp.async.bulk.tensor with a tensor map) and mbarriers.
+ * The interface, semantics and special values are 05.3's (attention.h);
+ * sm_90a only. An open challenge: a stub neither fails a check nor costs
+ * points.
+ *
+ * The algorithm is 05.3's (FlashAttention-2 order, one block per query
+ * tile); what changes is how the products and the loads are issued:
+ *  - one warpgroup (4 warps, 128 threads) per query tile of Br = 64 rows:
+ *    wgmma's M is 64, each warp owns 16 rows of every accumulator;
+ *  - S_ij = Q_i K_j^T by wgmma m64n64k16 (Bc = 64 keys), D / 16 k-steps,
+ *    both operands from shared memory through descriptors;
+ *  - O_i += P_ij V_j by wgmma m64nDk16, Bc / 16 k-steps, P_ij from
+ *    registers (the accumulator of S_ij, rounded to bf16, is the A operand's
+ *    register fragment), V_j from shared memory read transposed;
+ *  - Q_i, K_j, V_j land in shared memory by TMA, in the 128-byte swizzled
+ *    layout wgmma's descriptors read (64-byte at d = 32), completing on an
+ *    mbarrier; K_j, V_j in two stages: tile j + 1 flies during tile j's
+ *    math;
+ *  - the tensor map's third dimension is the head, so a tile's rows past N
+ *    are zero-filled by the TMA (never the next head's rows).
+ *
+ * Layouts (PTX ISA 8.x, "Asynchronous Warpgroup Level Matrix Multiply-
+ * Accumulate"; lane = 4 g + t within warp w of the warpgroup):
+ *   accumulator (m64nN, FP32): register 4 c + e holds row 16 w + g + 8 (e / 2),
+ *     column 8 c + 2 t + e % 2 ("Register fragment: matrix D");
+ *   A from registers (m64nNk16 bf16): a0 = (16 w + g, 2t..2t+1),
+ *     a1 = (+8, 2t..), a2 = (16 w + g, 2t+8..), a3 = (+8, 2t+8..) ("Register
+ *     fragment: matrix A"), the same as mma.m16n8k16's per warp: P's keys
+ *     16 kc .. 16 kc + 15 are S's register chunks 2 kc and 2 kc + 1;
+ *   shared-memory tiles ("Shared memory matrix layout", "Matrix descriptor"):
+ *     rows of SW = min(2 d, 128) bytes, d = 128 cut into two column blocks of
+ *     64 rows each; the 16-byte chunk k of row r sits at chunk k ^ (r % 8)
+ *     (128-byte swizzle; 64-byte: k ^ ((r / 2) % 4)), the pattern TMA's
+ *     CU_TENSOR_MAP_SWIZZLE_128B writes from a 1024-byte aligned base.
+ *     K-major (Q_i as A, K_j as B of S): stride byte offset = 8 rows = 8 SW,
+ *     leading byte offset unused; a k-step of 16 columns is + 32 bytes on the
+ *     start address within a column block. MN-major (V_j as B of P V, keys
+ *     are K, d is N): stride byte offset = 8 keys = 8 SW, leading byte offset
+ *     = one column block (64 SW); a k-step of 16 keys is + 16 SW.
+ *
+ * Special values, as 05.3: masked scores become -inf by a select; a causal
+ * tile that crosses the diagonal multiplies P = 0 by V rows other rows
+ * attend, so when such a V_j tile holds a non-finite value the block does
+ * that tile's P_ij V_j in FP32 FMAs with a select per key (rows that do not
+ * attend a NaN never touch it).
+ *
+ * Needs: sm_90a (wgmma, TMA)
+ *
+ * Check it:  make check CH=05 EX=04
+ * Time it:  make bench CH=05 */
+#include "attention.h"
+
+// TODO: one warpgroup per 64 query rows; Q_i, K_j, V_j loaded by cp.async.bulk.tensor (a tensor
+// TODO: map from cuTensorMapEncodeTiled, reached through cudaGetDriverEntryPointByVersion) into
+// TODO: 128-byte swizzled shared memory, completing on mbarriers; S_ij = Q_i K_j^T and
+// TODO: O_i += bf16(P_ij) V_j by wgmma.mma_async; the online softmax of 05.3 on the accumulator
+// TODO: fragment. Keys a row does not attend never touch it, even NaN ones.
+
+cudaError_t attention_flash_wgmma(const mw05_bf16 *Q, const mw05_bf16 *K, const mw05_bf16 *V,
+                                  mw05_bf16 *O, float *L, int B, int H, int N, int d,
+                                  float scale, int causal, cudaStream_t stream)
+{
+    // TODO: check d (32, 64 or 128) and B, H, N >= 1; make the tensor maps, launch your kernel on
+    // TODO: `stream` and return cudaGetLastError().
+    return MW_NOT_IMPLEMENTED;
+}

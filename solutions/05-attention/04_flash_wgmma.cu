@@ -1,0 +1,572 @@
+/* Exercise 05.4 (optional): flash attention forward in bf16 on Hopper's own
+ * instructions: wgmma (warpgroup matrix multiply from shared-memory matrix
+ * descriptors), TMA (cp.async.bulk.tensor with a tensor map) and mbarriers.
+ * The interface, semantics and special values are 05.3's (attention.h);
+ * sm_90a only. An open challenge: a stub neither fails a check nor costs
+ * points.
+ *
+ * The algorithm is 05.3's (FlashAttention-2 order, one block per query
+ * tile); what changes is how the products and the loads are issued:
+ *  - one warpgroup (4 warps, 128 threads) per query tile of Br = 64 rows:
+ *    wgmma's M is 64, each warp owns 16 rows of every accumulator;
+ *  - S_ij = Q_i K_j^T by wgmma m64n64k16 (Bc = 64 keys), D / 16 k-steps,
+ *    both operands from shared memory through descriptors;
+ *  - O_i += P_ij V_j by wgmma m64nDk16, Bc / 16 k-steps, P_ij from
+ *    registers (the accumulator of S_ij, rounded to bf16, is the A operand's
+ *    register fragment), V_j from shared memory read transposed;
+ *  - Q_i, K_j, V_j land in shared memory by TMA, in the 128-byte swizzled
+ *    layout wgmma's descriptors read (64-byte at d = 32), completing on an
+ *    mbarrier; K_j, V_j in two stages: tile j + 1 flies during tile j's
+ *    math;
+ *  - the tensor map's third dimension is the head, so a tile's rows past N
+ *    are zero-filled by the TMA (never the next head's rows).
+ *
+ * Layouts (PTX ISA 8.x, "Asynchronous Warpgroup Level Matrix Multiply-
+ * Accumulate"; lane = 4 g + t within warp w of the warpgroup):
+ *   accumulator (m64nN, FP32): register 4 c + e holds row 16 w + g + 8 (e / 2),
+ *     column 8 c + 2 t + e % 2 ("Register fragment: matrix D");
+ *   A from registers (m64nNk16 bf16): a0 = (16 w + g, 2t..2t+1),
+ *     a1 = (+8, 2t..), a2 = (16 w + g, 2t+8..), a3 = (+8, 2t+8..) ("Register
+ *     fragment: matrix A"), the same as mma.m16n8k16's per warp: P's keys
+ *     16 kc .. 16 kc + 15 are S's register chunks 2 kc and 2 kc + 1;
+ *   shared-memory tiles ("Shared memory matrix layout", "Matrix descriptor"):
+ *     rows of SW = min(2 d, 128) bytes, d = 128 cut into two column blocks of
+ *     64 rows each; the 16-byte chunk k of row r sits at chunk k ^ (r % 8)
+ *     (128-byte swizzle; 64-byte: k ^ ((r / 2) % 4)), the pattern TMA's
+ *     CU_TENSOR_MAP_SWIZZLE_128B writes from a 1024-byte aligned base.
+ *     K-major (Q_i as A, K_j as B of S): stride byte offset = 8 rows = 8 SW,
+ *     leading byte offset unused; a k-step of 16 columns is + 32 bytes on the
+ *     start address within a column block. MN-major (V_j as B of P V, keys
+ *     are K, d is N): stride byte offset = 8 keys = 8 SW, leading byte offset
+ *     = one column block (64 SW); a k-step of 16 keys is + 16 SW.
+ *
+ * Special values, as 05.3: masked scores become -inf by a select; a causal
+ * tile that crosses the diagonal multiplies P = 0 by V rows other rows
+ * attend, so when such a V_j tile holds a non-finite value the block does
+ * that tile's P_ij V_j in FP32 FMAs with a select per key (rows that do not
+ * attend a NaN never touch it).
+ *
+ * Needs: sm_90a (wgmma, TMA)
+ *
+ * Check it:  make check CH=05 EX=04
+ * Time it:  make bench CH=05 */
+#include "attention.h"
+
+// BEGIN SOLUTION
+// TODO: one warpgroup per 64 query rows; Q_i, K_j, V_j loaded by cp.async.bulk.tensor (a tensor
+// TODO: map from cuTensorMapEncodeTiled, reached through cudaGetDriverEntryPointByVersion) into
+// TODO: 128-byte swizzled shared memory, completing on mbarriers; S_ij = Q_i K_j^T and
+// TODO: O_i += bf16(P_ij) V_j by wgmma.mma_async; the online softmax of 05.3 on the accumulator
+// TODO: fragment. Keys a row does not attend never touch it, even NaN ones.
+
+#include <cuda.h>
+#include <math.h>
+#include <stdint.h>
+#include <limits.h>
+#include <string.h>
+
+namespace {
+
+constexpr float kLog2e = 1.4426950408889634f;
+constexpr float kLn2 = 0.6931471805599453f;
+constexpr int BR = 64, BC = 64, THREADS = 128;
+
+template <int D_> struct Cfg {
+    static constexpr int D = D_;
+    static constexpr int SW = D * 2 < 128 ? D * 2 : 128; /* swizzle span: bytes of a row */
+    static constexpr int COLS = SW / 2;                  /* columns of a column block */
+    static constexpr int CB = D / COLS;                  /* column blocks */
+    static constexpr int TILE = 64 * D * 2;              /* bytes of a 64-row tile */
+    static constexpr int BLOCK = 64 * SW;                /* bytes of one column block */
+    static constexpr uint64_t LAYOUT = SW == 128 ? 1 : 2; /* descriptor: 128B or 64B swizzle */
+    static constexpr int SMEM = 1024 + 5 * TILE;          /* Q_i, 2 K_j, 2 V_j, alignment */
+    static_assert(D == 32 || D == 64 || D == 128, "head dimension");
+};
+
+/* ---- PTX wrappers ---------------------------------------------------------- */
+
+__device__ __forceinline__ uint32_t smem_u32(const void *p)
+{
+    return (uint32_t)__cvta_generic_to_shared(p);
+}
+
+/* A shared-memory matrix descriptor: start address, leading and stride byte
+ * offsets (all >> 4), swizzle mode in bits 62-63 (1: 128B, 2: 64B). */
+__device__ __forceinline__ uint64_t desc(uint32_t addr, uint32_t lbo, uint32_t sbo, uint64_t layout)
+{
+    return (uint64_t)((addr & 0x3ffff) >> 4) | ((uint64_t)((lbo >> 4) & 0x3fff) << 16) |
+           ((uint64_t)((sbo >> 4) & 0x3fff) << 32) | (layout << 62);
+}
+
+__device__ __forceinline__ void wgmma_fence()
+{
+    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+}
+
+__device__ __forceinline__ void mbar_init(uint32_t bar, int count)
+{
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(bar), "r"(count) : "memory");
+}
+
+__device__ __forceinline__ void mbar_expect_tx(uint32_t bar, uint32_t bytes)
+{
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(bar), "r"(bytes)
+                 : "memory");
+}
+
+/* Waits until the mbarrier's phase `parity` has completed. */
+__device__ __forceinline__ void mbar_wait(uint32_t bar, uint32_t parity)
+{
+    asm volatile("{\n.reg .pred done;\nwait_%=:\n"
+                 "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
+                 "@!done bra wait_%=;\n}\n" ::"r"(bar),
+                 "r"(parity)
+                 : "memory");
+}
+
+/* One box of the tensor map: columns x0 .., rows y0 .., head z, into dst. */
+__device__ __forceinline__ void tma_load(uint32_t dst, const CUtensorMap *map, int x0, int y0,
+                                         int z, uint32_t bar)
+{
+    asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+                 " [%0], [%1, {%2, %3, %4}], [%5];\n" ::"r"(dst),
+                 "l"(reinterpret_cast<uint64_t>(map)), "r"(x0), "r"(y0), "r"(z), "r"(bar)
+                 : "memory");
+}
+
+/* A 64-row tile (all its column blocks) of rows y0 .. of head z. */
+template <class C>
+__device__ __forceinline__ void load_tile(uint32_t dst, const CUtensorMap *map, int y0, int z,
+                                          uint32_t bar)
+{
+#pragma unroll
+    for (int cb = 0; cb < C::CB; cb++)
+        tma_load(dst + cb * C::BLOCK, map, cb * C::COLS, y0, z, bar);
+}
+
+__device__ __forceinline__ float ex2(float x)
+{
+    float y;
+    asm("ex2.approx.ftz.f32 %0, %1;\n" : "=f"(y) : "f"(x));
+    return y;
+}
+
+__device__ __forceinline__ uint32_t pack_bf16(float lo, float hi)
+{
+    const __nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
+    return *reinterpret_cast<const uint32_t *>(&v);
+}
+
+__device__ __forceinline__ float bf16_half(uint32_t u, int hi)
+{
+    return __uint_as_float(hi ? (u & 0xffff0000u) : (u << 16));
+}
+
+__device__ __forceinline__ bool nonfinite2(uint32_t w)
+{
+    return (w & 0x7f80u) == 0x7f80u || (w & 0x7f800000u) == 0x7f800000u;
+}
+
+/* ---- wgmma, one wrapper per N (generated operand lists) ---------------------- */
+
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL) || !defined(__CUDA_ARCH__)
+/* d += A B, m64n32k16: A from registers (four bf16x2 a thread), B from
+ * shared memory MN-major (imm-trans-b = 1). */
+__device__ __forceinline__ void wgmma_rs(float (&d)[16], const uint32_t (&a)[4], uint64_t db)
+{
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %21, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 {"
+                 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11,"
+                 "%12, %13, %14, %15}, "
+                 "{%16, %17, %18, %19}, %20, p, 1, 1, 1;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+                   "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+                   "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(1));
+}
+
+/* Commits the wgmma issued so far and waits for all of them; the "+f"
+ * operands keep the compiler from touching d before the wait. */
+__device__ __forceinline__ void wgmma_wait(float (&d)[16])
+{
+    asm volatile("wgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 0;\n" ::
+                     : "memory");
+#pragma unroll
+    for (int i = 0; i < 16; i++)
+        asm volatile("" : "+f"(d[i])::"memory");
+}
+
+/* d += A B, m64n64k16: A and B from shared memory (descriptors), both K-major. */
+__device__ __forceinline__ void wgmma_ss(float (&d)[32], uint64_t da, uint64_t db)
+{
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {"
+                 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11,"
+                 "%12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23,"
+                 "%24, %25, %26, %27, %28, %29, %30, %31}, "
+                 "%32, %33, p, 1, 1, 0, 0;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+                   "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+                   "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+                   "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+                   "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+                   "+f"(d[30]), "+f"(d[31])
+                 : "l"(da), "l"(db), "r"(1));
+}
+
+/* d += A B, m64n64k16: A from registers (four bf16x2 a thread), B from
+ * shared memory MN-major (imm-trans-b = 1). */
+__device__ __forceinline__ void wgmma_rs(float (&d)[32], const uint32_t (&a)[4], uint64_t db)
+{
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %37, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {"
+                 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11,"
+                 "%12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23,"
+                 "%24, %25, %26, %27, %28, %29, %30, %31}, "
+                 "{%32, %33, %34, %35}, %36, p, 1, 1, 1;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+                   "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+                   "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+                   "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+                   "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+                   "+f"(d[30]), "+f"(d[31])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(1));
+}
+
+/* Commits the wgmma issued so far and waits for all of them; the "+f"
+ * operands keep the compiler from touching d before the wait. */
+__device__ __forceinline__ void wgmma_wait(float (&d)[32])
+{
+    asm volatile("wgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 0;\n" ::
+                     : "memory");
+#pragma unroll
+    for (int i = 0; i < 32; i++)
+        asm volatile("" : "+f"(d[i])::"memory");
+}
+
+/* d += A B, m64n128k16: A from registers (four bf16x2 a thread), B from
+ * shared memory MN-major (imm-trans-b = 1). */
+__device__ __forceinline__ void wgmma_rs(float (&d)[64], const uint32_t (&a)[4], uint64_t db)
+{
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %69, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {"
+                 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11,"
+                 "%12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23,"
+                 "%24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35,"
+                 "%36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
+                 "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59,"
+                 "%60, %61, %62, %63}, "
+                 "{%64, %65, %66, %67}, %68, p, 1, 1, 1;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+                   "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+                   "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+                   "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+                   "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+                   "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+                   "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+                   "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+                   "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]),
+                   "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]),
+                   "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(1));
+}
+
+/* Commits the wgmma issued so far and waits for all of them; the "+f"
+ * operands keep the compiler from touching d before the wait. */
+__device__ __forceinline__ void wgmma_wait(float (&d)[64])
+{
+    asm volatile("wgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 0;\n" ::
+                     : "memory");
+#pragma unroll
+    for (int i = 0; i < 64; i++)
+        asm volatile("" : "+f"(d[i])::"memory");
+}
+#endif
+
+/* ---- the kernel -------------------------------------------------------------- */
+
+/* Adds P_ij V_j in FP32 FMAs, key by key, only where key <= row (causal):
+ * for a V_j tile with a non-finite value in a tile that crosses the
+ * diagonal. P comes from the lane of the quad that holds it, as bf16, the
+ * value the wgmma would have used. */
+template <class C>
+__device__ void pv_guarded(float (&o)[C::D / 2], const uint32_t (&pa)[BC / 16][4],
+                           const unsigned char *vtile, int k0, int row0, int lane)
+{
+    const int g = lane >> 2, t = lane & 3;
+#pragma unroll
+    for (int kc = 0; kc < BC / 16; kc++)
+#pragma unroll 1
+        for (int kk16 = 0; kk16 < 16; kk16++) {
+            const int kk = 16 * kc + kk16, src = 4 * g + ((kk16 & 7) >> 1);
+            const uint32_t u0 = kk16 >= 8 ? pa[kc][2] : pa[kc][0];
+            const uint32_t u1 = kk16 >= 8 ? pa[kc][3] : pa[kc][1];
+            const float p0 = bf16_half(__shfl_sync(0xffffffffu, u0, src), kk & 1);
+            const float p1 = bf16_half(__shfl_sync(0xffffffffu, u1, src), kk & 1);
+            const int key = k0 + kk;
+            const bool ok0 = key <= row0, ok1 = key <= row0 + 8;
+            const int sw = C::SW == 128 ? (kk & 7) : ((kk >> 1) & 3);
+#pragma unroll
+            for (int c = 0; c < C::D / 8; c++) {
+                const int byte = (8 * c + 2 * t) * 2, cb = byte / C::SW, inrow = byte % C::SW;
+                const int chunk = ((inrow >> 4) ^ sw) << 4;
+                const uint32_t vv = *reinterpret_cast<const uint32_t *>(
+                    vtile + cb * C::BLOCK + kk * C::SW + (chunk | (inrow & 15)));
+                const float v0 = bf16_half(vv, 0), v1 = bf16_half(vv, 1);
+                if (ok0) {
+                    o[4 * c + 0] = fmaf(p0, v0, o[4 * c + 0]);
+                    o[4 * c + 1] = fmaf(p0, v1, o[4 * c + 1]);
+                }
+                if (ok1) {
+                    o[4 * c + 2] = fmaf(p1, v0, o[4 * c + 2]);
+                    o[4 * c + 3] = fmaf(p1, v1, o[4 * c + 3]);
+                }
+            }
+        }
+}
+
+/* One block (one warpgroup) per (b, h, query tile of 64 rows); blockIdx.x =
+ * bh Tr + (Tr - 1 - qt): each head's longest causal tiles first. c = scale
+ * log2(e), signed: scores are x = c S, P = 2^(x - max x). */
+template <class C>
+__global__ void __launch_bounds__(THREADS, 1)
+    flash_wgmma_kernel(const __grid_constant__ CUtensorMap mq,
+                       const __grid_constant__ CUtensorMap mk,
+                       const __grid_constant__ CUtensorMap mv, __nv_bfloat16 *__restrict__ O,
+                       float *__restrict__ L, int N, int Tr, float c, int causal)
+{
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    extern __shared__ unsigned char smem_raw[];
+    __shared__ __align__(8) uint64_t bars[3]; /* Q_i; K_j, V_j of stage 0 and 1 */
+    /* The swizzle pattern is a function of the address bits 4-9: tiles start
+     * on 1024-byte boundaries so that TMA and wgmma agree on it. */
+    unsigned char *smem = reinterpret_cast<unsigned char *>(
+        (reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~(uintptr_t)1023);
+    const uint32_t sQ = smem_u32(smem), sK = sQ + C::TILE, sV = sK + 2 * C::TILE;
+    const uint32_t barQ = smem_u32(&bars[0]), barKV = smem_u32(&bars[1]);
+    const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, g = lane >> 2, t = lane & 3;
+
+    const int bh = (int)(blockIdx.x / Tr), qt = Tr - 1 - (int)(blockIdx.x % Tr);
+    const int q0 = qt * BR;
+    const int kv_end = causal ? min(N, q0 + BR) : N;
+    const int Tc = (kv_end + BC - 1) / BC;
+    constexpr uint32_t KV_TX = 2 * C::TILE;
+
+    if (tid == 0) {
+        mbar_init(barQ, 1);
+        mbar_init(barKV, 1);
+        mbar_init(barKV + 8, 1);
+        asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+        asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+    }
+    __syncthreads();
+    if (tid == 0) {
+        mbar_expect_tx(barQ, C::TILE);
+        load_tile<C>(sQ, &mq, q0, bh, barQ);
+        for (int s = 0; s < 2 && s < Tc; s++) {
+            mbar_expect_tx(barKV + 8 * s, KV_TX);
+            load_tile<C>(sK + s * C::TILE, &mk, s * BC, bh, barKV + 8 * s);
+            load_tile<C>(sV + s * C::TILE, &mv, s * BC, bh, barKV + 8 * s);
+        }
+    }
+
+    const int row0 = q0 + 16 * warp + g; /* this thread's rows: row0, row0 + 8 */
+    float o[C::D / 2], m[2] = {-INFINITY, -INFINITY}, l[2] = {0.f, 0.f};
+#pragma unroll
+    for (int i = 0; i < C::D / 2; i++)
+        o[i] = 0.f;
+
+    mbar_wait(barQ, 0);
+    for (int j = 0; j < Tc; j++) {
+        const int st = j & 1, k0 = j * BC;
+        const uint32_t sKj = sK + st * C::TILE, sVj = sV + st * C::TILE;
+        mbar_wait(barKV + 8 * st, (j >> 1) & 1);
+
+        /* S_ij = Q_i K_j^T: k-step kd reads columns 16 kd .. of both tiles. */
+        float s[BC / 2];
+#pragma unroll
+        for (int i = 0; i < BC / 2; i++)
+            s[i] = 0.f;
+        wgmma_fence();
+#pragma unroll
+        for (int kd = 0; kd < C::D / 16; kd++) {
+            const uint32_t off = (kd * 32) / C::SW * C::BLOCK + (kd * 32) % C::SW;
+            wgmma_ss(s, desc(sQ + off, 16, 8 * C::SW, C::LAYOUT),
+                     desc(sKj + off, 16, 8 * C::SW, C::LAYOUT));
+        }
+        wgmma_wait(s);
+
+        /* Online softmax on the fragment: register 4 cc + e is row row0 + 8 (e / 2),
+         * key k0 + 8 cc + 2 t + e % 2. */
+        float mx[2] = {-INFINITY, -INFINITY};
+#pragma unroll
+        for (int i = 0; i < BC / 2; i++) {
+            const int key = k0 + 8 * (i >> 2) + 2 * t + (i & 1), r = (i >> 1) & 1;
+            const bool keep = key < N && (!causal || key <= row0 + 8 * r);
+            s[i] = keep ? s[i] * c : -INFINITY;
+            mx[r] = fmaxf(mx[r], s[i]);
+        }
+        float alpha[2], mu[2];
+#pragma unroll
+        for (int r = 0; r < 2; r++) {
+            mx[r] = fmaxf(mx[r], __shfl_xor_sync(0xffffffffu, mx[r], 1));
+            mx[r] = fmaxf(mx[r], __shfl_xor_sync(0xffffffffu, mx[r], 2));
+            const float mn = fmaxf(m[r], mx[r]);
+            mu[r] = mn == -INFINITY ? 0.f : mn; /* no finite score yet: subtract 0 */
+            alpha[r] = ex2(m[r] - mu[r]);      /* m = -inf: 0 */
+            m[r] = mn;
+            l[r] *= alpha[r];
+        }
+        uint32_t pa[BC / 16][4];
+#pragma unroll
+        for (int i = 0; i < BC / 2; i += 2) {
+            const int r = (i >> 1) & 1;
+            const float p0 = ex2(s[i] - mu[r]), p1 = ex2(s[i + 1] - mu[r]);
+            l[r] += p0 + p1;
+            /* chunk cc = i / 4 is key chunk kc = cc / 2, half cc % 2: a0/a1 or a2/a3 */
+            pa[i >> 3][((i >> 2) & 1) * 2 + r] = pack_bf16(p0, p1);
+        }
+#pragma unroll
+        for (int i = 0; i < C::D / 2; i++)
+            o[i] *= alpha[(i >> 1) & 1];
+
+        /* A causal tile with keys past the block's first row: P = 0 where a
+         * row does not attend, which the tensor core multiplies by V anyway. */
+        bool guarded = false;
+        if (causal && k0 + BC - 1 > q0) {
+            bool bad = false;
+            const uint4 *vw = reinterpret_cast<const uint4 *>(smem + (sVj - sQ));
+            for (int i = tid; i < C::TILE / 16; i += THREADS) {
+                const uint4 w = vw[i];
+                bad |= nonfinite2(w.x) || nonfinite2(w.y) || nonfinite2(w.z) || nonfinite2(w.w);
+            }
+            guarded = __syncthreads_or(bad) != 0;
+        }
+        if (guarded) {
+            pv_guarded<C>(o, pa, smem + (sVj - sQ), k0, row0, lane);
+        } else {
+            /* O_i += P_ij V_j: k-step kc reads keys 16 kc .. of V_j. */
+            wgmma_fence();
+#pragma unroll
+            for (int kc = 0; kc < BC / 16; kc++)
+                wgmma_rs(o, pa[kc], desc(sVj + kc * 16 * C::SW, C::BLOCK, 8 * C::SW, C::LAYOUT));
+            wgmma_wait(o);
+        }
+
+        /* Everyone is done with stage st: refill it with tile j + 2. The
+         * proxy fence orders this block's ordinary reads of V_j (the guard
+         * above) before the TMA's writes. */
+        __syncthreads();
+        if (tid == 0 && j + 2 < Tc) {
+            asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+            mbar_expect_tx(barKV + 8 * st, KV_TX);
+            load_tile<C>(sKj, &mk, k0 + 2 * BC, bh, barKV + 8 * st);
+            load_tile<C>(sVj, &mv, k0 + 2 * BC, bh, barKV + 8 * st);
+        }
+    }
+
+    /* Epilogue: l summed over the quad, L, O / l as bf16 pairs. */
+    const size_t base = (size_t)bh * (size_t)N;
+#pragma unroll
+    for (int r = 0; r < 2; r++) {
+        float lt = l[r];
+        lt += __shfl_xor_sync(0xffffffffu, lt, 1);
+        lt += __shfl_xor_sync(0xffffffffu, lt, 2);
+        const float inv = 1.f / lt;
+        const int row = row0 + 8 * r;
+        if (row >= N)
+            continue;
+        if (t == 0)
+            L[base + row] = ((m[r] == -INFINITY ? 0.f : m[r]) + log2f(lt)) * kLn2;
+        __nv_bfloat16 *orow = O + (base + row) * C::D;
+#pragma unroll
+        for (int cc = 0; cc < C::D / 8; cc++)
+            *reinterpret_cast<uint32_t *>(orow + 8 * cc + 2 * t) =
+                pack_bf16(o[4 * cc + 2 * r] * inv, o[4 * cc + 2 * r + 1] * inv);
+    }
+#else
+    (void)N, (void)Tr, (void)c, (void)causal, (void)O, (void)L;
+#endif
+}
+
+/* ---- host side ----------------------------------------------------------------- */
+
+typedef CUresult (*encode_fn)(CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *,
+                              const cuuint64_t *, const cuuint64_t *, const cuuint32_t *,
+                              const cuuint32_t *, CUtensorMapInterleave, CUtensorMapSwizzle,
+                              CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
+
+/* The driver's cuTensorMapEncodeTiled, through the runtime (no link to libcuda). */
+encode_fn tensor_map_encoder(void)
+{
+    static encode_fn fn;
+    if (!fn) {
+        void *p = nullptr;
+        cudaDriverEntryPointQueryResult q;
+        if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault,
+                                             &q) == cudaSuccess &&
+            q == cudaDriverEntryPointSuccess)
+            fn = reinterpret_cast<encode_fn>(p);
+    }
+    return fn;
+}
+
+/* A [BH][N][D] bf16 tensor, boxes of one column block x 64 rows x 1 head,
+ * swizzled as the descriptors read it; out-of-range rows read as zeros. */
+template <class C> bool make_map(CUtensorMap *map, const void *base, int N, size_t BH)
+{
+    encode_fn enc = tensor_map_encoder();
+    if (!enc)
+        return false;
+    const cuuint64_t dims[3] = {(cuuint64_t)C::D, (cuuint64_t)N, (cuuint64_t)BH};
+    const cuuint64_t strides[2] = {(cuuint64_t)C::D * 2, (cuuint64_t)N * C::D * 2};
+    const cuuint32_t box[3] = {(cuuint32_t)C::COLS, 64, 1}, elem[3] = {1, 1, 1};
+    return enc(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 3, const_cast<void *>(base), dims, strides,
+               box, elem, CU_TENSOR_MAP_INTERLEAVE_NONE,
+               C::SW == 128 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_64B,
+               CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+               CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
+}
+
+template <class C>
+cudaError_t launch(const __nv_bfloat16 *Q, const __nv_bfloat16 *K, const __nv_bfloat16 *V,
+                   __nv_bfloat16 *O, float *L, int B, int H, int N, float scale, int causal,
+                   cudaStream_t stream)
+{
+    const size_t BH = (size_t)B * (size_t)H;
+    const int Tr = (N + BR - 1) / BR;
+    if (BH * (size_t)Tr > (size_t)INT_MAX || BH > (size_t)INT_MAX)
+        return cudaErrorInvalidValue;
+    CUtensorMap mq, mk, mv;
+    if (!make_map<C>(&mq, Q, N, BH) || !make_map<C>(&mk, K, N, BH) || !make_map<C>(&mv, V, N, BH))
+        return cudaErrorInvalidValue;
+    cudaError_t err = cudaFuncSetAttribute(flash_wgmma_kernel<C>,
+                                           cudaFuncAttributeMaxDynamicSharedMemorySize, C::SMEM);
+    if (err != cudaSuccess)
+        return err;
+    flash_wgmma_kernel<C><<<(unsigned)(BH * Tr), THREADS, C::SMEM, stream>>>(
+        mq, mk, mv, O, L, N, Tr, scale * kLog2e, causal ? 1 : 0);
+    return cudaGetLastError();
+}
+
+} /* namespace */
+// END SOLUTION
+
+cudaError_t attention_flash_wgmma(const mw05_bf16 *Q, const mw05_bf16 *K, const mw05_bf16 *V,
+                                  mw05_bf16 *O, float *L, int B, int H, int N, int d,
+                                  float scale, int causal, cudaStream_t stream)
+{
+    // BEGIN SOLUTION
+    // TODO: check d (32, 64 or 128) and B, H, N >= 1; make the tensor maps, launch your kernel on
+    // TODO: `stream` and return cudaGetLastError().
+    // STUB: return MW_NOT_IMPLEMENTED;
+    if (B < 1 || H < 1 || N < 1)
+        return cudaErrorInvalidValue;
+    switch (d) {
+    case 32: return launch<Cfg<32>>(Q, K, V, O, L, B, H, N, scale, causal, stream);
+    case 64: return launch<Cfg<64>>(Q, K, V, O, L, B, H, N, scale, causal, stream);
+    case 128: return launch<Cfg<128>>(Q, K, V, O, L, B, H, N, scale, causal, stream);
+    default: return cudaErrorInvalidValue;
+    }
+    // END SOLUTION
+}
