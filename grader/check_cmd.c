@@ -802,11 +802,12 @@ static void sort_smallest_first(const mw_chapter *ch, job *jobs, int n)
     }
 }
 
-/* The sanitizers' cases (--small) are one per launch shape: what they look
- * for (an access out of bounds, a race, a read of memory never written, a
- * missed barrier) follows from the shape, the views' offsets and the
- * operation, not from the values. Chapter 05's 116 small cases are 60
- * shapes; under racecheck each costs a tool's pass over every block. */
+/* racecheck's cases (--small --one-per-shape) are one per launch shape: a
+ * race follows from the shape, the views' offsets and the operation, not
+ * from the values. racecheck tracks every shared-memory access of every
+ * block, about a second a case where memcheck takes milliseconds, so
+ * chapter 05's 116 small cases a version (60 shapes) would cost a graded
+ * submission minutes; the other tools keep every small case. */
 static int same_shape(const mw_case *a, const mw_case *b)
 {
     return memcmp(a->dim, b->dim, sizeof a->dim) == 0 &&
@@ -837,8 +838,9 @@ static int build_jobs(checker *k)
         for (int ci = 0; ci < ch->ncases; ci++) {
             const mw_case *c = &ch->cases[ci];
             const double bytes = (double)mw_case_bytes(ch, c);
-            if (k->opt->small && (c->sampled || bytes > (double)((size_t)64 << 20) ||
-                                  shape_seen(ch, ci)))
+            if (k->opt->small && (c->sampled || bytes > (double)((size_t)64 << 20)))
+                continue;
+            if (k->opt->small && k->opt->one_per_shape && shape_seen(ch, ci))
                 continue;
             if ((k->opt->below_bytes > 0 && bytes >= k->opt->below_bytes) ||
                 (k->opt->from_bytes > 0 && bytes < k->opt->from_bytes))

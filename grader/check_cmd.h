@@ -14,6 +14,7 @@ typedef struct mw_check_opts {
     double below_bytes;       /* only the cases of fewer bytes (0: any; make mutants) */
     double from_bytes;        /* only the cases of at least this many bytes (0: any) */
     int small;                /* only small cases (sanitizers) */
+    int one_per_shape;        /* with small: one case per launch shape (racecheck) */
     int smallest_first;       /* each version's cases, smallest first (make mutants) */
     int no_fork;              /* run in-process (sanitizers) */
     int required_only;        /* leave out optional versions (the batch's sanitizer) */

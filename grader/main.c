@@ -26,7 +26,7 @@ static void usage(FILE *fp)
             "usage: mw-chapter COMMAND [options]   (chapter %s)\n"
             "commands:\n"
             "  check     --lib-dir DIR [--label TEXT] [--version NN] [--seed S]\n"
-            "            [--timeout SECONDS] [--timeout-per-gib SECONDS] [--small]\n"
+            "            [--timeout SECONDS] [--timeout-per-gib SECONDS] [--small [--one-per-shape]]\n"
             "            [--smallest-first] [--below BYTES] [--from BYTES]\n"
             "            [--no-fork] [--required-only]\n"
             "            [--exact-views] [--cases FILE] [--results FILE]\n"
@@ -36,6 +36,7 @@ static void usage(FILE *fp)
             "            --cases adds cases (and a seed) from FILE, --results writes a CSV\n"
             "            row per case, --required-only leaves optional versions out,\n"
             "            --exact-views drops the guard bands (for compute-sanitizer),\n"
+            "            --one-per-shape (with --small) one case per launch shape (racecheck),\n"
             "            --smallest-first grades each version's cases by size, smallest first;\n"
             "            --below and --from keep only the cases of fewer, or at least, BYTES;\n"
             "            --first-cases N (with --smallest-first) each version's N smallest;\n"
@@ -294,6 +295,8 @@ int main(int argc, char **argv)
             takes = 0;
             if (strcmp(a, "--small") == 0)
                 check.small = 1;
+            else if (strcmp(a, "--one-per-shape") == 0)
+                check.one_per_shape = 1;
             else if (strcmp(a, "--smallest-first") == 0)
                 check.smallest_first = 1;
             else if (strcmp(a, "--no-fork") == 0)

@@ -6,7 +6,7 @@
 # of each fault class the emulation reports, rejected with its detail line
 # (block, thread, kernel, file:line); bench still needs a GPU. The
 # known-wrongs run on their smallest cases (--smallest-first), which is
-# where each of these shows.
+# where each of these shows. Last, racecheck's case list (--one-per-shape).
 . tests/lib.sh
 skip_all_unless_full_tree
 command -v "$(make -s --no-print-directory --eval 'print-%: ; @echo $($*)' print-SIM_CXX)" \
@@ -134,4 +134,18 @@ else
     ok $? "make bench CH=01 (no SIM) runs the GPU program: $cmd"
 fi
 
+
+# racecheck's cases (--small --one-per-shape, grader/mk/sanitize.sh): one
+# per launch shape, so fewer than --small's, and no shape left out.
+$MAKE_Q build/sim/05-attention/mw-chapter build/sim/solutions/05-attention/02_flash.so >/dev/null 2>&1
+small_run() {
+    build/sim/05-attention/mw-chapter check --small --no-fork --version 02 \
+        --lib-dir build/sim/solutions/05-attention "$@" 2>&1 | grep -E '^  (PASS|SKIP|FAIL)'
+}
+shapes() { sed -n 's/.*\(B=[0-9]* H=[0-9]* N=[0-9]* d=[0-9]*\( causal\)\{0,1\}\).*/\1/p' | sort -u; }
+all=$(small_run) one=$(small_run --one-per-shape)
+n_all=$(grep -c . <<<"$all") n_one=$(grep -c . <<<"$one")
+[ "$n_one" -gt 0 ] && [ "$n_one" -lt "$n_all" ] && [ "$(shapes <<<"$all")" = "$(shapes <<<"$one")" ]
+ok $? "--one-per-shape: $n_one of chapter 05's $n_all small cases, every shape kept" ||
+    diff <(shapes <<<"$all") <(shapes <<<"$one") | diag
 done_testing
