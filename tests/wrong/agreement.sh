@@ -6,9 +6,10 @@
 # `emulation-exit`, `emulation-diagnostic`, or `emulation: gpu-only REASON`
 # for the emulation (which tests/t0151-sim-wrong.t checks). A `# not yet
 # run on a GPU` line marks the GPU's answer as reasoned, not yet seen. Ends
-# with the share the emulation rejects, and how many of the rest need a
-# case past its budget. A folder whose `exit` is 0 holds a right
-# submission (both must pass it): it is counted apart.
+# with the share the emulation rejects, how many of the rest need a case
+# past its budget and how many it refuses to build (PTX it does not run).
+# A folder whose `exit` is 0 holds a right submission (both must pass it):
+# it is counted apart.
 dir=${1:-tests/wrong}
 for expect in "$dir"/*/*/expect; do
     [ -f "$expect" ] || continue
@@ -43,6 +44,10 @@ done | LC_ALL=C sort | awk -F'|' '
             sub(/^gpu-only */, "", only)
             emu = "GPU only: " only
             if (only ~ /budget/) budget++
+        } else if (field(file, "emulation-exit") == "build") {
+            # Refused for instructions it does not run: that is no catch.
+            emu = "does not build: \"" field(file, "emulation-diagnostic") "\""
+            refused++
         } else {
             emu = exit_word(field(file, "emulation-exit")) ", \"" field(file, "emulation-diagnostic") "\""
             caught++
@@ -51,8 +56,10 @@ done | LC_ALL=C sort | awk -F'|' '
         print "| `" $1 "` | " gpu " | " emu " |"
     }
     END {
-        printf "\nThe emulation rejects %d of %d (%.0f%%); of the other %d, %d need a case past its budget.",
+        printf "\nThe emulation rejects %d of %d (%.0f%%); of the other %d, %d need a case past its budget",
                caught, n, n ? 100 * caught / n : 0, n - caught, budget
+        if (refused) printf " and %d use instructions it does not run (it refuses to build them)", refused
+        printf "."
         if (right) printf " Left out: %d right submission%s (exit 0), which both must pass.", right, (right > 1 ? "s" : "")
         print ""
     }'
