@@ -46,6 +46,23 @@
  * that tile's P_ij V_j in FP32 FMAs with a select per key (rows that do not
  * attend a NaN never touch it).
  *
+ * The reference solution also holds FlashAttention-3's structure, for the
+ * lesson's ablation; the environment variable MW_FLASH_WGMMA, read once,
+ * picks the kernel:
+ *   unset, empty or step1  the kernel above (the default, and what is graded);
+ *   ws        three warpgroups a block of 128 query rows: a producer (one
+ *             thread issues every TMA load into a ring of K/V stages with
+ *             "full" and "empty" mbarriers; setmaxnreg.dec) and two
+ *             consumers of 64 rows each (setmaxnreg.inc), with both of the
+ *             paper's schedules: ping-pong (the consumers take turns at the
+ *             tensor cores, each one's softmax under the other's GEMMs) and
+ *             the intra-warpgroup overlap (S_{j+1} = Q K_{j+1}^T issued with
+ *             P_j V_j, waited by wgmma.wait_group 1);
+ *   ws-nopp   ws without ping-pong;
+ *   ws-noov   ws without the overlap;
+ *   ws-plain  ws with neither;
+ *   anything else: the launcher returns cudaErrorInvalidValue.
+ *
  * Needs: sm_90a (wgmma, TMA)
  *
  * Check it:  make check CH=05 EX=04
