@@ -47,9 +47,9 @@
  * attend a NaN never touch it).
  *
  * The reference solution also holds FlashAttention-3's structure, for the
- * lesson's ablation; the environment variable MW_FLASH_WGMMA, read once,
- * picks the kernel:
- *   unset, empty or step1  the kernel above (the default, and what is graded);
+ * lesson's ablation; in it the environment variable MW_FLASH_WGMMA, read
+ * once, picks the kernel:
+ *   unset, empty or step1  the kernel described above (the default);
  *   ws        three warpgroups a block of 128 query rows: a producer (one
  *             thread issues every TMA load into a ring of K/V stages with
  *             "full" and "empty" mbarriers; setmaxnreg.dec) and two
