@@ -938,25 +938,27 @@ cudaError_t launch_kernel(KernelFn kernel, int br, int threads, int smem, const 
 enum { KERNEL_STEP1, KERNEL_WS, KERNEL_WS_NOPP, KERNEL_WS_NOOV, KERNEL_WS_PLAIN, KERNELS };
 const char *const kKernelNames[KERNELS] = {"step1", "ws", "ws-nopp", "ws-noov", "ws-plain"};
 
-/* Reads MW_FLASH_WGMMA once: the kernel's index, or -1 for a name that is
- * none of them (said once on stderr). */
+/* MW_FLASH_WGMMA's kernel: its index, or -1 for a name that is none of
+ * them (said on stderr). */
+int read_kernel_choice(void)
+{
+    const char *name = getenv("MW_FLASH_WGMMA");
+    if (!name || !*name)
+        return KERNEL_STEP1;
+    for (int i = 0; i < KERNELS; i++)
+        if (strcmp(name, kKernelNames[i]) == 0)
+            return i;
+    fprintf(stderr, "attention_flash_wgmma: MW_FLASH_WGMMA=%s is not one of:", name);
+    for (int i = 0; i < KERNELS; i++)
+        fprintf(stderr, " %s", kKernelNames[i]);
+    fprintf(stderr, "\n");
+    return -1;
+}
+
+/* Read once, on the first call (a function-local static: thread-safe). */
 int chosen_kernel(void)
 {
-    static int chosen = -2;
-    if (chosen == -2) {
-        const char *name = getenv("MW_FLASH_WGMMA");
-        int k = name && *name ? -1 : KERNEL_STEP1;
-        for (int i = 0; k < 0 && i < KERNELS; i++)
-            if (strcmp(name, kKernelNames[i]) == 0)
-                k = i;
-        if (k < 0) {
-            fprintf(stderr, "attention_flash_wgmma: MW_FLASH_WGMMA=%s is not one of:", name);
-            for (int i = 0; i < KERNELS; i++)
-                fprintf(stderr, " %s", kKernelNames[i]);
-            fprintf(stderr, "\n");
-        }
-        chosen = k;
-    }
+    static const int chosen = read_kernel_choice();
     return chosen;
 }
 
