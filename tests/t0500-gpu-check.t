@@ -3,7 +3,7 @@
 # generated from the solutions) reports "not implemented" with exit 77; EX=,
 # SEED= and the last-line contract hold. Long (make test-full): chapter 03's
 # tuned reference and chapter 05's bf16 one forced to each of their
-# configurations.
+# configurations, and 05.4's reference to each of its kernels.
 . tests/lib.sh
 have_gpu || skip_all "$GPU_REASON"
 
@@ -110,6 +110,37 @@ if [ -f solutions/05-attention/03_flash_bf16.cu ]; then
         done
     else
         skip_long "05-attention: 03_flash_bf16 forced to each configuration passes every case ($(echo $configs))"
+    fi
+fi
+
+# Exercise 05.4's reference holds the kernels of the lesson's ablation,
+# picked by MW_FLASH_WGMMA (the default, step1, runs above): each must pass
+# every case on its own, and a name that is none of them fails the check.
+if [ -f solutions/05-attention/04_flash_wgmma.cu ]; then
+    kernels=$(sed -n 's/^const char \*const kKernelNames\[KERNELS\] = {\(.*\)};/\1/p' \
+        solutions/05-attention/04_flash_wgmma.cu | tr -d '",')
+    [ -n "$kernels" ]
+    ok $? "05-attention: the wgmma reference lists its kernels ($(echo $kernels))"
+    if long_tests; then
+        for k in $kernels; do
+            [ "$k" = step1 ] && continue
+            out=$(MW_FLASH_WGMMA=$k build/05-attention/mw-chapter check \
+                --lib-dir build/solutions/05-attention --version 04 --seed 7 2>&1)
+            rc=$?
+            ok $rc "05-attention: 04_flash_wgmma with MW_FLASH_WGMMA=$k passes every case"
+            [ $rc -ne 0 ] && printf '%s\n' "$out" | grep -v '^  PASS' | head -n 20 | diag
+        done
+        out=$(MW_FLASH_WGMMA=no-such-kernel build/05-attention/mw-chapter check \
+            --lib-dir build/solutions/05-attention --version 04 --seed 7 2>&1)
+        rc=$?
+        if [ ! -f build/solutions/05-attention/04_flash_wgmma.so ]; then
+            skip "05-attention: 04_flash_wgmma is not built for this GPU"
+        else
+            [ $rc -ne 0 ] && printf '%s' "$out" | grep -q 'MW_FLASH_WGMMA=no-such-kernel is not one of'
+            ok $? "05-attention: MW_FLASH_WGMMA=no-such-kernel fails the check, naming the kernels (exit $rc)"
+        fi
+    else
+        skip_long "05-attention: 04_flash_wgmma with each MW_FLASH_WGMMA kernel passes every case ($(echo $kernels))"
     fi
 fi
 
