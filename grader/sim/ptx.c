@@ -5,6 +5,7 @@
  *   cp.async.commit_group, cp.async.wait_group N, cp.async.wait_all
  *   ldmatrix.sync.aligned.m8n8.{x1,x2,x4}{.trans}.shared{::cta}.b16
  *   mma.sync.aligned.m16n8k16.row.col.f32.{bf16.bf16,f16.f16}.f32
+ *   mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
  *   ex2.approx.ftz.f32, cvt.rna.tf32.f32, mov.u32 %r, %laneid
  *
  * A template is parsed once (cached by its address, checked against its
@@ -43,7 +44,7 @@ typedef struct ptx_insn {
     int ca;     /* cp.async.ca: cached in L1 too; the same data moves */
     int count;  /* ldmatrix: 1, 2 or 4 matrices */
     int trans;  /* ldmatrix .trans */
-    int f16;    /* mma on f16 rather than bf16 */
+    enum mma_type { MMA_BF16, MMA_F16, MMA_TF32 } mma; /* mma: its A and B element type */
     int nargs;
     ptx_arg args[PTX_MAX_ARGS];
 } ptx_insn;
@@ -99,9 +100,11 @@ static void parse_mnemonic(ptx_insn *in, const char *m)
         if (!in->count || (strcmp(p, ".shared.b16") && strcmp(p, ".shared::cta.b16")))
             not_emulated(m);
     } else if (mnemonic_is(m, "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"))
-        in->op = OP_MMA;
+        in->op = OP_MMA, in->mma = MMA_BF16;
     else if (mnemonic_is(m, "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"))
-        in->op = OP_MMA, in->f16 = 1;
+        in->op = OP_MMA, in->mma = MMA_F16;
+    else if (mnemonic_is(m, "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32"))
+        in->op = OP_MMA, in->mma = MMA_TF32;
     else if (mnemonic_is(m, "ex2.approx.ftz.f32"))
         in->op = OP_EX2;
     else if (mnemonic_is(m, "cvt.rna.tf32.f32"))
@@ -518,52 +521,92 @@ static float f16_to_float(uint16_t h)
     return sign ? -mag : mag;
 }
 
-/* What one lane gives the warp's mma: its A, B and C fragments. */
+/* What one lane gives the warp's mma: its A, B and C fragments (m16n8k8
+ * .tf32 uses a[0..3] and b[0..1] too, one element a register). */
 typedef struct mma_frag {
     uint32_t a[4], b[2];
     float c[4];
 } mma_frag;
 
-/* Element (row, k) of A: with g = lane/4 and t = lane%4 (the ISA's groupID
- * and threadID_in_group), lane (g, t)'s registers hold (g, 2t..2t+1),
- * (g+8, 2t..), (g, 2t+8..), (g+8, 2t+8..), the lower column in the lower
- * half. */
-static float mma_a(const mma_frag *all, int row, int k, int f16)
+/* A .tf32 element as the tensor core reads it from its .b32 register: the
+ * sign, the 8 exponent bits and the top 10 mantissa bits, the low 13 bits
+ * dropped (truncated, not rounded). The ISA's wgmma says so in words ("will
+ * truncate lower 13 bits of the 32-bit input data before multiplication is
+ * issued"); mma's "multiplication ... is performed with specified precision"
+ * reads the same way. A NaN whose payload lies in those 13 bits alone reads
+ * as an infinity; cvt.rna.tf32.f32 never makes one. */
+static float tf32_to_float(uint32_t bits)
 {
+    uint32_t kept = bits & 0xffffe000u;
+    float f;
+    memcpy(&f, &kept, 4);
+    return f;
+}
+
+static float element(uint32_t reg, int half, enum mma_type type)
+{
+    uint16_t bits = (uint16_t)(reg >> (16 * half));
+    switch (type) {
+    case MMA_F16:
+        return f16_to_float(bits);
+    case MMA_TF32:
+        return tf32_to_float(reg);
+    default:
+        return bf16_to_float(bits);
+    }
+}
+
+/* Element (row, k) of A, with g = lane/4 and t = lane%4 (the ISA's groupID
+ * and threadID_in_group). m16n8k16 (16-bit types): lane (g, t)'s registers
+ * hold (g, 2t..2t+1), (g+8, 2t..), (g, 2t+8..), (g+8, 2t+8..), the lower
+ * column in the lower half. m16n8k8 .tf32: a0 (g, t), a1 (g+8, t),
+ * a2 (g, t+4), a3 (g+8, t+4). */
+static float mma_a(const mma_frag *all, int row, int k, enum mma_type type)
+{
+    if (type == MMA_TF32)
+        return element(all[4 * (row % 8) + k % 4].a[(row >= 8) + 2 * (k >= 4)], 0, type);
     int lane = 4 * (row % 8) + (k % 8) / 2, r = (row >= 8) + 2 * (k >= 8);
-    uint16_t bits = (uint16_t)(all[lane].a[r] >> (16 * (k % 2)));
-    return f16 ? f16_to_float(bits) : bf16_to_float(bits);
+    return element(all[lane].a[r], k % 2, type);
 }
 
-/* Element (k, col) of B: lane (g, t)'s registers hold (k 2t..2t+1, n g)
- * and (k 2t+8.., n g). */
-static float mma_b(const mma_frag *all, int k, int col, int f16)
+/* Element (k, col) of B: m16n8k16, lane (g, t)'s registers hold
+ * (k 2t..2t+1, n g) and (k 2t+8.., n g); m16n8k8 .tf32, b0 (k t, n g) and
+ * b1 (k t+4, n g). */
+static float mma_b(const mma_frag *all, int k, int col, enum mma_type type)
 {
-    int lane = 4 * col + (k % 8) / 2, r = k >= 8;
-    uint16_t bits = (uint16_t)(all[lane].b[r] >> (16 * (k % 2)));
-    return f16 ? f16_to_float(bits) : bf16_to_float(bits);
+    if (type == MMA_TF32)
+        return element(all[4 * col + k % 4].b[k >= 4], 0, type);
+    return element(all[4 * col + (k % 8) / 2].b[k >= 8], k % 2, type);
 }
 
-/* D = A B + C, A 16x16 (row), B 16x8 (col), C and D 16x8 FP32; lane
- * (g, t)'s C and D registers are (g, 2t), (g, 2t+1), (g+8, 2t), (g+8, 2t+1).
- * Each product of two 16-bit values is exact in FP32; the sum runs in FP32
- * from C in k order (the tensor cores' order differs, within rounding). */
+/* D = A B + C, A 16xK (row), B Kx8 (col), C and D 16x8 FP32, K 16 for the
+ * 16-bit types and 8 for .tf32; lane (g, t)'s C and D registers are
+ * (g, 2t), (g, 2t+1), (g+8, 2t), (g+8, 2t+1) for both shapes. Each product
+ * of two 16-bit values, or of two .tf32 values (11-bit significands), is
+ * exact in FP32 (but where it overflows or falls below FP32's normal range:
+ * there it rounds as an FP32 multiply does). The sum runs in FP32 from C in
+ * k order, each addition rounded to nearest even; the ISA leaves the order
+ * and rounding unspecified and the tensor cores' differ, within rounding. */
 static void mma(const ptx_insn *in)
 {
-    static const char *const what[2] = {"mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32",
-                                        "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"};
+    static const char *const what[3] = {"mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32",
+                                        "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
+                                        "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32"};
     const ptx_arg *a = in->args;
     mma_frag mine, all[32];
     for (int i = 0; i < 4; i++)
         mine.a[i] = value32(&a[4 + i]), mine.c[i] = value_f32(&a[10 + i]);
     mine.b[0] = value32(&a[8]), mine.b[1] = value32(&a[9]);
-    exchange(&mine, sizeof mine, all, what[in->f16]);
+    exchange(&mine, sizeof mine, all, what[in->mma]);
     int lane = mw_sim_lane(), g = lane / 4, t = lane % 4;
+    int depth = in->mma == MMA_TF32 ? 8 : 16;
     for (int i = 0; i < 4; i++) {
         int row = g + 8 * (i >> 1), col = 2 * t + (i & 1);
         float acc = mine.c[i];
-        for (int k = 0; k < 16; k++)
-            acc += mma_a(all, row, k, in->f16) * mma_b(all, k, col, in->f16);
+        for (int k = 0; k < depth; k++) {
+            float product = mma_a(all, row, k, in->mma) * mma_b(all, k, col, in->mma);
+            acc += product;
+        }
         write_f32(&a[i], acc);
     }
 }

@@ -569,6 +569,7 @@ static const char *const emulated[] = {
     "ldmatrix.sync.aligned.m8n8.x4.trans.shared::cta.b16",
     "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32",
     "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
+    "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32",
     "ex2.approx.ftz.f32",
     "cvt.rna.tf32.f32",
     "mov.u32", /* of %laneid only: checked below */
@@ -576,8 +577,9 @@ static const char *const emulated[] = {
 static const char emulated_list[] =
     "cp.async.{ca,cg}.shared.global, cp.async.commit_group, cp.async.wait_group, "
     "cp.async.wait_all, ldmatrix.sync.aligned.m8n8.{x1,x2,x4}{,.trans}.shared{,::cta}.b16, "
-    "mma.sync.aligned.m16n8k16.row.col.f32.{bf16.bf16,f16.f16}.f32, ex2.approx.ftz.f32, "
-    "cvt.rna.tf32.f32, mov.u32 %r, %laneid";
+    "mma.sync.aligned.m16n8k16.row.col.f32.{bf16.bf16,f16.f16}.f32, "
+    "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32, ex2.approx.ftz.f32, cvt.rna.tf32.f32, "
+    "mov.u32 %r, %laneid";
 
 /* Appends the text a string literal token stands for. */
 static void decode_string(buf *b, size_t t)

@@ -205,13 +205,14 @@ __device__ __forceinline__ void wgmma_rs(float (&d)[16], const uint32_t (&a)[4],
 }
 
 /* Commits the wgmma issued so far and waits for all of them; the "+f"
- * operands keep the compiler from touching d before the wait. */
-__device__ __forceinline__ void wgmma_wait(float (&d)[16])
+ * operands keep the compiler from touching d (any accumulator's K
+ * registers) before the wait. */
+template <int K> __device__ __forceinline__ void wgmma_wait(float (&d)[K])
 {
     asm volatile("wgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 0;\n" ::
                      : "memory");
 #pragma unroll
-    for (int i = 0; i < 16; i++)
+    for (int i = 0; i < K; i++)
         asm volatile("" : "+f"(d[i])::"memory");
 }
 
@@ -252,17 +253,6 @@ __device__ __forceinline__ void wgmma_rs(float (&d)[32], const uint32_t (&a)[4],
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(1));
 }
 
-/* Commits the wgmma issued so far and waits for all of them; the "+f"
- * operands keep the compiler from touching d before the wait. */
-__device__ __forceinline__ void wgmma_wait(float (&d)[32])
-{
-    asm volatile("wgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 0;\n" ::
-                     : "memory");
-#pragma unroll
-    for (int i = 0; i < 32; i++)
-        asm volatile("" : "+f"(d[i])::"memory");
-}
-
 /* d += A B, m64n128k16: A from registers (four bf16x2 a thread), B from
  * shared memory MN-major (imm-trans-b = 1). */
 __device__ __forceinline__ void wgmma_rs(float (&d)[64], const uint32_t (&a)[4], uint64_t db)
@@ -288,17 +278,6 @@ __device__ __forceinline__ void wgmma_rs(float (&d)[64], const uint32_t (&a)[4],
                    "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]),
                    "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(1));
-}
-
-/* Commits the wgmma issued so far and waits for all of them; the "+f"
- * operands keep the compiler from touching d before the wait. */
-__device__ __forceinline__ void wgmma_wait(float (&d)[64])
-{
-    asm volatile("wgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 0;\n" ::
-                     : "memory");
-#pragma unroll
-    for (int i = 0; i < 64; i++)
-        asm volatile("" : "+f"(d[i])::"memory");
 }
 #endif
 

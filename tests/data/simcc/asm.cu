@@ -1,6 +1,6 @@
 // Inline PTX: no operands, "::" and ":::" for empty lists, outputs "=r",
 // "=f" and "+f", inputs "r", "l", "n", "f", concatenated template strings,
-// __asm__ __volatile__, a statement over lines with a comment.
+// __asm__ __volatile__, a statement over lines with a comment; mma in bf16 and tf32.
 __device__ void copies(float *dst, const float *src, bool ok)
 {
     const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
@@ -34,4 +34,12 @@ __device__ float scalars(float x)
     asm volatile("mov.u32 %0, %laneid;" : "=r"(lane));
     asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(t) : "f"(x));
     return y + lane + t;
+}
+
+__device__ void tile_tf32(float (&c)[4], const unsigned (&a)[4], unsigned b0, unsigned b1)
+{
+    asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
+        "{%8,%9}, {%0,%1,%2,%3};\n"
+        : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
 }
