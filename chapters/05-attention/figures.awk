@@ -1,6 +1,6 @@
 # figures.awk: the measured figures of the lesson's prose and of the
 # README's chapter table (plots/figures.sh), from dir/bench.csv,
-# dir/traffic.csv, dir/ablation.csv, dir/fa2.csv and the GPU's roofs
+# dir/traffic.csv, dir/ablation.csv, dir/ablation-wgmma.csv, dir/fa2.csv and the GPU's roofs
 # (dir/../roofs.csv). B = 4, H = 16, d = 64 unless a name says d128; the
 # bf16 ranges are over the shapes of the lesson's bf16 table: N = 4096 and
 # 16384, d = 64 and 128, full and causal.
@@ -10,6 +10,7 @@ BEGIN {
     readcsv(dir "/../roofs.csv", r, "metric")
     readcsv(dir "/ablation.csv", ab, "step undone")
     readcsv(dir "/fa2.csv", fa, "N,d,causal")
+    readcsv(dir "/ablation-wgmma.csv", aw, "MW_FLASH_WGMMA")
     # The FFMA roof for FP32; for bf16 the peak (the faster of mma.sync and
     # wgmma) and mma.sync's own roof, the instruction 05.3 issues.
     fp32 = get(r, "fp32_ffma_gflops", "value")
@@ -113,6 +114,39 @@ BEGIN {
     range("grid_plain", 100 * (1 / get(ab, grid, "d = 64") - 1))
     range("grid_plain", 100 * (1 / get(ab, grid, "d = 128") - 1))
     fig("grid_plain", range_text("grid_plain", 0) "%")
+
+    # 05.4: step 1 (the bench's rows) against cuDNN and 05.3 over the same
+    # shapes as 05.3's; the warp-specialised kernels from their own run.
+    for (s = 1; s in sizes; s++)
+        for (i = 1; i in tails; i++) {
+            k = tails[i] "|" sizes[s]
+            mine = "reference/04_flash_wgmma" k
+            range("wgmma_of_cudnn", 100 * get(b, mine, "gflops") / get(b, "library/cudnn_sdpa" k, "gflops"))
+            range("wgmma_over_mma", get(b, mine, "gflops") / get(b, "reference/03_flash_bf16" k, "gflops"))
+            range("wgmma_tflops", get(b, mine, "gflops") / 1000)
+            col = "N=" sizes[s] " d=" (tails[i] ~ /d128/ ? 128 : 64) (tails[i] ~ /causal/ ? " causal" : "")
+            ws = get(aw, "ws", col)
+            if (tails[i] ~ /d128/) {
+                range("ws_of_cudnn_d128", 100 * 1000 * ws / get(b, "library/cudnn_sdpa" k, "gflops"))
+                range("ws_over_step1_d128", ws / get(aw, "step1", col))
+                range("pp_worth_d128", ws / get(aw, "ws-nopp", col))
+                range("ov_worth_d128", ws / get(aw, "ws-noov", col))
+                range("ws_plain_d128", get(aw, "ws-plain", col) / get(aw, "step1", col))
+                range("ws_tflops_d128", ws)
+            } else {
+                range("step1_over_ws_d64", get(aw, "step1", col) / ws)
+            }
+        }
+    fig("wgmma_of_cudnn", range_text("wgmma_of_cudnn", 0) "%")
+    fig("wgmma_over_mma", range_text("wgmma_over_mma", 2))
+    fig("wgmma_tflops", range_text("wgmma_tflops", 0))
+    fig("ws_of_cudnn_d128", range_text("ws_of_cudnn_d128", 0) "%")
+    fig("ws_over_step1_d128", range_text("ws_over_step1_d128", 2))
+    fig("pp_worth_d128", range_text("pp_worth_d128", 2))
+    fig("ov_worth_d128", range_text("ov_worth_d128", 2))
+    fig("ws_plain_d128", range_text("ws_plain_d128", 2))
+    fig("ws_tflops_d128", range_text("ws_tflops_d128", 0))
+    fig("step1_over_ws_d64", range_text("step1_over_ws_d64", 2))
 }
 function dram(k) { return get(t, k, "dram_read") + get(t, k, "dram_write") }
 function model(k) { return get(t, k, "model_read") + get(t, k, "model_write") }

@@ -1,12 +1,12 @@
 #!/bin/sh
 # results-dir.sh CHAPTER [GPU]: the results folder of CHAPTER for GPU (a
-# folder name under results/, e.g. NVIDIA_H100_80GB_HBM3). Without GPU: this
-# machine's GPU, else the only GPU that has results for CHAPTER.
+# folder name under results/, e.g. NVIDIA_H100_80GB_HBM3, or the GPU's name as
+# nvidia-smi prints it). Without GPU: this machine's GPU, else the only GPU
+# that has results for CHAPTER.
 chapter=$1 gpu=$2
-if [ -z "$gpu" ]; then
-    name=$(nvidia-smi --query-gpu=name --format=csv,noheader -i 0 2>/dev/null | head -n 1)
-    [ -n "$name" ] && gpu=$(printf '%s' "$name" | sed 's/[^A-Za-z0-9.-]/_/g')
-fi
+[ -z "$gpu" ] && gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader -i 0 2>/dev/null | head -n 1)
+gpu=$(printf '%s' "$gpu" | sed 's/[^A-Za-z0-9.-]/_/g')
+asked=$2
 if [ -n "$gpu" ] && [ -d "results/$gpu/$chapter" ]; then
     echo "results/$gpu/$chapter"
     exit 0
@@ -17,7 +17,11 @@ if [ -z "$gpu" ] && [ $# -eq 1 ] && [ -d "$1" ]; then
     exit 0
 fi
 if [ -e "$1" ]; then
-    echo "results for $chapter exist for several GPUs; pick one with GPU=:" >&2
+    if [ -n "$gpu" ]; then
+        echo "no results for $chapter on ${asked:-this machine's GPU, $gpu}; there are results for:" >&2
+    else
+        echo "results for $chapter exist for several GPUs; pick one with GPU=:" >&2
+    fi
     for d in "$@"; do d=${d#results/}; echo "  GPU=${d%%/*}" >&2; done
 else
     echo "no results for $chapter${gpu:+ on $gpu} yet: run 'make bench CH=$chapter' on a GPU first" >&2

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# ablation.sh [RESULTS_DIR]: the ablation table of exercise 05.4's reference,
+# FlashAttention-3's steps undone one at a time, on this machine's sm_90 GPU.
+# Builds time.cu with the reference, times each MW_FLASH_WGMMA kernel at
+# N = 4096 and 16384 (time.cu says how), checks that every kernel's O is
+# bitwise step1's, and writes ablation-wgmma.csv (TFLOP/s) into RESULTS_DIR
+# (default: results/<this GPU>/05-attention), which the chapter's lesson
+# shows (make tables). About a minute on an H100.
+#     ablation.sh table TIME_LOG [CSV]: only the last step, from a log of
+#     time.cu's lines.
+set -u
+here=$(dirname "$0")
+kernels="step1 ws ws-nopp ws-noov ws-plain"
+
+# The CSV from time.cu's lines: one row per kernel, a column per shape.
+table() { # log csv
+    awk -v kernels="$kernels" '
+        /^time / { v = $2; key = $3 " " $4 " " $5; tf[v, key] = $8; hash[v, key] = $11 }
+        END {
+            what["step1"] = "step 1: one warpgroup of 64 rows loads and computes (the graded reference)"
+            what["ws"] = "warp specialisation + ping-pong + intra-warpgroup overlap (FA3 in full)"
+            what["ws-nopp"] = "warp specialisation + overlap, no ping-pong"
+            what["ws-noov"] = "warp specialisation + ping-pong, no overlap"
+            what["ws-plain"] = "warp specialisation alone"
+            nk = split("N=4096 d=64 full|N=4096 d=64 causal|N=4096 d=128 full|N=4096 d=128 causal|" \
+                       "N=16384 d=64 full|N=16384 d=64 causal|N=16384 d=128 full|N=16384 d=128 causal", keys, "|")
+            printf "MW_FLASH_WGMMA,what"
+            for (k = 1; k <= nk; k++) { h = keys[k]; sub(/ full$/, "", h); printf ",%s", h }
+            print ""
+            n = split(kernels, vs, " "); bad = 0
+            for (i = 1; i <= n; i++) {
+                printf "%s,\"%s\"", vs[i], what[vs[i]]
+                for (k = 1; k <= nk; k++) {
+                    printf ",%s", tf[vs[i], keys[k]]
+                    if (tf[vs[i], keys[k]] == "" || hash[vs[i], keys[k]] != hash["step1", keys[k]]) bad++
+                }
+                print ""
+            }
+            if (bad) { print "ablation.sh: " bad " timings missing or with an O unlike step1" > "/dev/stderr"; exit 1 }
+        }' "$1" > "$2.tmp" && mv "$2.tmp" "$2" || { rm -f "$2.tmp"; return 1; }
+    echo "wrote $2"
+}
+
+if [ "${1:-}" = table ]; then
+    table "$2" "${3:-ablation-wgmma.csv}"
+    exit
+fi
+command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1 || { echo "ablation.sh: no GPU here" >&2; exit 77; }
+gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader -i 0 | head -n 1 | sed 's/[^A-Za-z0-9.-]/_/g')
+out=${1:-results/$gpu/05-attention}
+bin=build/instructor/05-wgmma/time
+mkdir -p "$(dirname "$bin")" "$out"
+nvcc -O3 -gencode arch=compute_90a,code=sm_90a -Igrader -Ichapters/05-attention -Xptxas -w \
+    "$here/time.cu" solutions/05-attention/04_flash_wgmma.cu -o "$bin" || exit
+log=$(dirname "$bin")/time.log
+: > "$log"
+for v in $kernels; do
+    for n in 4096 16384; do
+        MW_FLASH_WGMMA=$v timeout 120 "$bin" "$n" | tee -a "$log" || { echo "ablation.sh: $v at N = $n failed" >&2; exit 1; }
+    done
+done
+table "$log" "$out/ablation-wgmma.csv"
