@@ -123,7 +123,6 @@ BEGIN {
             mine = "reference/04_flash_wgmma" k
             range("wgmma_of_cudnn", 100 * get(b, mine, "gflops") / get(b, "library/cudnn_sdpa" k, "gflops"))
             range("wgmma_over_mma", get(b, mine, "gflops") / get(b, "reference/03_flash_bf16" k, "gflops"))
-            range("wgmma_tflops", get(b, mine, "gflops") / 1000)
             col = "N=" sizes[s] " d=" (tails[i] ~ /d128/ ? 128 : 64) (tails[i] ~ /causal/ ? " causal" : "")
             ws = get(aw, "ws", col)
             if (tails[i] ~ /d128/) {
@@ -139,7 +138,6 @@ BEGIN {
         }
     fig("wgmma_of_cudnn", range_text("wgmma_of_cudnn", 0) "%")
     fig("wgmma_over_mma", range_text("wgmma_over_mma", 2))
-    fig("wgmma_tflops", range_text("wgmma_tflops", 0))
     fig("ws_of_cudnn_d128", range_text("ws_of_cudnn_d128", 0) "%")
     fig("ws_over_step1_d128", range_text("ws_over_step1_d128", 2))
     fig("pp_worth_d128", range_text("pp_worth_d128", 2))
