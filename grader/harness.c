@@ -229,7 +229,13 @@ int mw_load_version(const char *lib_dir, const mw_version *v, mw_loaded *out)
             out->skipped = 1;
             return -1;
         }
-        snprintf(out->error, sizeof out->error, "cannot load %s: %s", path, dlerror());
+        if (out->missing)
+            snprintf(out->error, sizeof out->error,
+                     "%s.cu was not built (no %s.so in %s): it is missing, or it does not "
+                     "compile",
+                     v->file, v->file, lib_dir);
+        else
+            snprintf(out->error, sizeof out->error, "cannot load %s: %s", path, dlerror());
         return -1;
     }
     out->fn = dlsym(out->handle, v->symbol);
