@@ -53,6 +53,10 @@ ok $? "dave: 02_fast does not compile"
 cmp "$(col dave edge) == 5" "dave: 01_naive still graded (edge $(col dave edge) of 10)"
 grep -q '02_fast.cu(' "$out/students/dave/build.log"
 ok $? "dave: nvcc's message names the file and line"
+awk -F, 'NR > 1 && $2 >= 0 { n++ } END { exit n != 4 }' "$out/students/alice/steps.csv"
+ok $? "alice: steps.csv holds the seconds of build, check, sanitize and perf"
+dave_ms=$(col dave time_ms)
+ok "$([ -z "$dave_ms" ] && echo 0 || echo 1)" "dave: no time recorded for a class member who does not compile"
 details erin | grep -q 'timed out after 5 s'
 ok $? "erin: 02_fast timed out"
 details erin | grep -q 'not run, counted as timed out as well'

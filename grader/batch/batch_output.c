@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 static const char *const step_logs[] = {"unpack.log", "build.log",    "check.log", "check.csv",
-                                        "sanitize.log", "perf.log", "perf.csv"};
+                                        "sanitize.log", "perf.log", "perf.csv", "steps.csv"};
 enum { NLOGS = sizeof step_logs / sizeof step_logs[0] };
 
 static void student_dir(const context *cx, const char *name, char *dir, size_t len)

@@ -103,6 +103,20 @@ put_row() { # put_row GPUS CHAPTER ROW
     echo "$3"
 }
 
+# Where the run's time went: each step's seconds (students/*/steps.csv,
+# written by mw-batch) summed over the class, and the slowest student.
+step_totals() { # step_totals OUT
+    awk -F, 'FNR == 1 { next }
+             { sum[$1] += $2; mine[FILENAME] += $2; rows++ }
+             END { if (!rows) exit
+                   for (f in mine) if (mine[f] > worst) { worst = mine[f]; who = f }
+                   sub(/\/steps.csv$/, "", who); sub(/.*\//, "", who)
+                   printf "  steps, summed over the class: build %.0f s, check %.0f s, " \
+                          "sanitize %.0f s, perf %.0f s; slowest student %s, %.0f s\n",
+                          sum["build"], sum["check"], sum["sanitize"], sum["perf"], who, worst }' \
+        "$1"/students/*/steps.csv 2>/dev/null || true
+}
+
 # Each run's OUT, kept (where make grade's own go, not in results/): the
 # one-GPU gradebook is what the others match.
 keep=grades/class-bench
@@ -147,5 +161,6 @@ for ch in $chapters; do
             same=$([ "$differing" -eq 0 ] && echo yes || echo no)
         fi
         put_row "$n" "$chapter" "$n,$chapter,$students,$wall,$speedup,$same,$differing,$widest"
+        step_totals "$out"
     done
 done
