@@ -61,6 +61,15 @@ function as_pct(v, d) { return as_fixed(v, d) "%" }
 function as_ms(v) { return sprintf(v < 10 ? "%.3f ms" : v < 100 ? "%.1f ms" : "%.0f ms", v) }
 function as_tflops(g) { return as_fixed(g / 1000, g < 100000 ? 1 : 0) }
 function fig(name, text) { print name "," text }
+# A lesson table's cells, "-" where a value is blank (a row not measured):
+# cell_tflops(g) GFLOP/s as TFLOP/s with three significant digits or more;
+# cell_ratio(a, b, fmt) a / b in printf format fmt ("%.2fx").
+function cell_tflops(g,    v) {
+    if (g == "") return "-"
+    v = g / 1000
+    return sprintf(v < 10 ? "%.2f" : v < 100 ? "%.1f" : "%.0f", v)
+}
+function cell_ratio(a, b, fmt) { return a == "" || b == "" || b == 0 ? "-" : sprintf(fmt, a / b) }
 
 # readncu(FILE, K): Nsight Compute's raw CSV (ncu.csv) as one entry per
 # kernel launch, in launch order: K[i, "name"], K[i, "ms"], K[i, "bytes"]

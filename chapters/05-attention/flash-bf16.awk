@@ -4,9 +4,8 @@
 # dir/bench.csv, and dir/fa2.csv for FlashAttention-2 (measured outside the
 # bench; "-" where it holds no rate). TFLOP/s at 4 B H N^2 d, halved when
 # causal. A CSV for plots/lesson-table.sh (the lesson's table "flash-bf16").
-#   awk -v dir=results/<gpu>/05-attention -f plots/csv.awk -f chapters/05-attention/flash-bf16.awk
-function rate3(g,    v) { if (g == "") return "-"; v = g / 1000; return sprintf(v < 10 ? "%.2f" : v < 100 ? "%.1f" : "%.0f", v) }
-function times(a, b, fmt) { return a == "" || b == "" || b == 0 ? "-" : sprintf(fmt, a / b) }
+#   awk -v dir=results/<gpu>/05-attention -f plots/csv.awk -f plots/results.awk \
+#       -f chapters/05-attention/flash-bf16.awk
 function load(file, key_of,    line, n, i, f, c) {
     while ((getline line < file) > 0) {
         n = csvsplit(line, f)
@@ -38,8 +37,8 @@ BEGIN {
                 fp32 = gf["reference/02_flash" tail]
                 p = pct["reference/03_flash_bf16" tail]
                 printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", sizes[s], ds[e],
-                    c ? "causal" : "full", rate3(me), p == "" ? "-" : sprintf("%.1f%%", p),
-                    rate3(fa), times(me, fa, "%.2fx"), rate3(sdpa), times(100 * me, sdpa, "%.0f%%"),
-                    rate3(comp), times(me, comp, "%.1fx"), rate3(fp32), times(me, fp32, "%.1fx")
+                    c ? "causal" : "full", cell_tflops(me), p == "" ? "-" : sprintf("%.1f%%", p),
+                    cell_tflops(fa), cell_ratio(me, fa, "%.2fx"), cell_tflops(sdpa), cell_ratio(100 * me, sdpa, "%.0f%%"),
+                    cell_tflops(comp), cell_ratio(me, comp, "%.1fx"), cell_tflops(fp32), cell_ratio(me, fp32, "%.1fx")
             }
 }

@@ -3,10 +3,9 @@
 # and 16384, full and causal, from dir/bench.csv; a CSV for
 # plots/lesson-table.sh (the lesson's table "flash-fp32"). A time missing
 # from bench.csv (a row not timed) shows as "-".
-#   awk -v dir=results/<gpu>/05-attention -f plots/csv.awk -f chapters/05-attention/flash-fp32.awk
+#   awk -v dir=results/<gpu>/05-attention -f plots/csv.awk -f plots/results.awk \
+#       -f chapters/05-attention/flash-fp32.awk
 function ms3(v) { return v == "" ? "-" : sprintf(v < 10 ? "%.2f ms" : v < 100 ? "%.1f ms" : "%.0f ms", v) }
-function rate3(g,    v) { if (g == "") return "-"; v = g / 1000; return sprintf(v < 10 ? "%.2f" : v < 100 ? "%.1f" : "%.0f", v) }
-function ratio(slow, fast) { return slow == "" || fast == "" || fast == 0 ? "-" : sprintf("%.2fx", slow / fast) }
 BEGIN {
     file = dir "/bench.csv"
     while ((getline line < file) > 0) {
@@ -25,7 +24,7 @@ BEGIN {
             lib = ms["library/cublas_cudnn_unfused" tail "|" sizes[s]]
             unf = ms["reference/01_unfused" tail "|" sizes[s]]
             printf "%s,%s,%s,%s,%s,%s,%s,%s,%s\n", sizes[s], c ? "causal" : "full", ms3(ms[k]),
-                rate3(gf[k]), pct[k] == "" ? "-" : sprintf("%.1f%%", pct[k]), ms3(lib),
-                ratio(lib, ms[k]), ms3(unf), ratio(unf, ms[k])
+                cell_tflops(gf[k]), pct[k] == "" ? "-" : sprintf("%.1f%%", pct[k]), ms3(lib),
+                cell_ratio(lib, ms[k], "%.2fx"), ms3(unf), cell_ratio(unf, ms[k], "%.2fx")
         }
 }
