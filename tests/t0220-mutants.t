@@ -14,7 +14,8 @@
 #    statuses, killed_by, the score, the results folder named after the
 #    GPU, the equivalents list and its stale keys, a hung check stopped, a
 #    mutant graded on every case once it passes the small ones, then under
-#    compute-sanitizer (a stand-in) once it passes every case, EX= (which
+#    compute-sanitizer (a stand-in) once it passes every case, a second
+#    kernel graded under mutant-settings, EX= (which
 #    keeps the other versions' rows), and without a GPU exit 77 after the
 #    builds;
 #  - make mutants: its argument checks and what it passes to the script.
@@ -196,6 +197,8 @@ if grep -q 'c < cols - 1' "$so"; then
     printf '  ERROR 01_sample    shape    n=3\n        timed out after 10 s: the kernel never finished\n'
     echo $$ >>"$FAKE_PIDS"
     exec sleep 600
+elif grep -q 'int row' "$so" && [ -n "${FAKE_STRICT:-}" ]; then
+    printf '  FAIL  01_sample    edge     n=1\n        1 of 1 wrong\n'; echo "0 passed, 1 failed"; exit 1
 elif grep -q 'int row' "$so"; then
     echo "  PASS  01_sample    edge     n=1"; echo "1 passed, 0 failed"; exit 0
 elif ! grep -q '(size_t)blockIdx.x' "$so"; then
@@ -248,8 +251,8 @@ drive() {
         --grader "$f/bin/mw-chapter" --tool "$tool" "$@" >"$log" 2>&1)
     echo $? >"$log.rc"
 }
-fake_resume=$WORK/fake-resume fake_split=$WORK/fake-split
-cp -R "$fake" "$fake_resume" && cp -R "$fake" "$fake_split"
+fake_resume=$WORK/fake-resume fake_split=$WORK/fake-split fake_settings=$WORK/fake-settings
+cp -R "$fake" "$fake_resume" && cp -R "$fake" "$fake_split" && cp -R "$fake" "$fake_settings"
 (
     f=$fake_resume
     export FAKE_PIDS=$f/pids
@@ -270,6 +273,14 @@ resume_pid=$!
     drive "$f" "$f/run1" FAKE_BYTES=34359738368 -- --work "$f/work-split" --results "$f/split" --timeout 10
 ) &
 split_pid=$!
+(
+    f=$fake_settings
+    export FAKE_PIDS=$f/pids
+    printf '# a second kernel, say\n01_sample FAKE_STRICT=1\n02_other FAKE_NEVER=1\n' \
+        >"$f/solutions/99-fake/mutant-settings"
+    drive "$f" "$f/run1" -- --work "$f/work-settings" --results "$f/settings" --timeout 10
+) &
+settings_pid=$!
 out=$(cd "$fake" && MAKE=$fake/bin/make sh "$driver" --chapter 99-fake --grader "$fake/bin/mw-chapter" \
     --tool "$tool" --work "$fake/work" --results "$fake/results" --timeout 10 2>&1)
 ok $? "mutants.sh with stand-ins: exit 0"
@@ -354,6 +365,26 @@ scsv=$f/split/Fake_GPU_80GB__test_/99-fake/mutants.csv
     [ "$(tail -n +2 "$scsv" | cut -d, -f 1-8)" = "$(tail -n +2 "$csv" | cut -d, -f 1-8)" ]
 ok $? "a 32 GiB case: the cases under 17.5 GiB four at a time ($below checks), the larger ones alone for the one that passed them ($from); the same statuses"
 printf '%s\n' "$out" | grep '^mutants:' | diag
+
+# mutant-settings: 01_sample's mutants graded under FAKE_STRICT=1 as well
+# as the default; the survivor of the default (int row) fails under it, and
+# says so in killed_by; those the default kills are not graded again, so
+# their killed_by names no setting; a line for another version is not
+# this one's. (Run in the background, above.)
+wait "$settings_pid"
+f=$fake_settings
+rc=$(cat "$f/run1.rc") out=$(cat "$f/run1")
+tcsv=$f/settings/Fake_GPU_80GB__test_/99-fake/mutants.csv
+[ "$rc" -eq 0 ] &&
+    grep -q -x -F '99-fake,01_sample.cu,32,11,narrow,size_t,int,killed,edge n=1 (wrong answer) [FAKE_STRICT=1]' "$tcsv" &&
+    [ "$(tail -n +2 "$tcsv" | grep -c ',survived,')" -eq 0 ] &&
+    [ "$(tail -n +2 "$tcsv" | grep -c 'offset n=33')" -gt 0 ] &&
+    [ "$(tail -n +2 "$tcsv" | grep 'offset n=33' | grep -c 'FAKE_STRICT')" -eq 0 ] &&
+    ! grep -q FAKE_NEVER "$tcsv" &&
+    printf '%s' "$out" | grep -q -x 'mutants: 01_sample graded under each of: the default, FAKE_STRICT=1' &&
+    printf '%s' "$out" | grep -q 'KILLED   01_sample.cu:32:11:narrow size_t -> int: edge n=1 (wrong answer) \[FAKE_STRICT=1\]'
+ok $? "mutant-settings: the default's survivor killed under FAKE_STRICT=1, named in killed_by; those the default kills name no setting"
+[ "$rc" -eq 0 ] || diag <"$f/run1"
 
 # Without a GPU (info exits 77) and with EX=01: only 01_sample.cu's mutants,
 # built, listed as ungraded, exit 77 with the reason; the listed key of

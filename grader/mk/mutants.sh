@@ -11,7 +11,10 @@
 # DIR/<version>/<K>/. Each is built with `make lib` (in parallel, one job per
 # CPU), into a scratch folder outside build/; one that does not compile is
 # stillborn. A mutant listed in solutions/NN-name/equivalent-mutants is
-# equivalent and is not graded. The others are graded alone (--version),
+# equivalent and is not graded. A version whose reference holds more than
+# one kernel, picked by an environment variable, is graded under each
+# setting solutions/NN-name/mutant-settings lists for it as well as the
+# default: a mutant survives only by passing under every one. The others are graded alone (--version),
 # on the small cases first (--small, four mutants at a time on the GPU)
 # and, when they pass those, on every case, the smallest first
 # (--smallest-first; as many mutants at once as the GPU's memory holds).
@@ -93,9 +96,30 @@ if [ "${1:-}" = --grade-one ]; then
         ! grep -q '^ungraded' "$dir/$mode.result"; then
         exit 0
     fi
+    # A reference holding more than one kernel, picked by an environment
+    # variable (solutions/<chapter>/mutant-settings): the mutant is graded
+    # under each setting in turn, the default first, each time by this
+    # script again; the first that kills it is its result, and it survives
+    # only by passing under all of them. Only the last run's line is shown.
+    if [ -s "$work/$version.settings" ] && [ -z "${mutants_setting+set}" ]; then
+        while IFS= read -r setting; do
+            rm -f "$dir/$mode.result"
+            env mutants_setting="$setting" mutants_resume=0 $setting sh "$self" "$@" \
+                >"$dir/$mode.out" </dev/null
+            grep -q '^passed' "$dir/$mode.result" 2>/dev/null || break
+        done <"$work/$version.settings"
+        cat "$dir/$mode.out"
+        exit 0
+    fi
     # The shell's own notes ("Terminated", for the check stopped below) go
     # beside the log, not to the terminal.
     exec 2>"$dir/$mode.stderr"
+    # A kill under a setting (above) names the setting.
+    mark_setting() {
+        [ -n "${mutants_setting:-}" ] && grep -q '^killed' "$dir/$mode.result" || return 0
+        marked=$(cat "$dir/$mode.result")
+        printf '%s [%s]\n' "$marked" "$mutants_setting" >"$dir/$mode.result"
+    }
     # Once one check found no usable GPU, the others would only find the same.
     if [ -f "$work/gpu-lost" ]; then
         printf 'ungraded\t%s\n' "$(cat "$work/gpu-lost")" >"$dir/$mode.result"
@@ -124,6 +148,7 @@ if [ "${1:-}" = --grade-one ]; then
         else
             printf 'killed\t%s\n' "compute-sanitizer: the cases failed under it (exit $rc)" >"$dir/$mode.result"
         fi
+        mark_setting
         case "$(cat "$dir/$mode.result")" in
         passed) printf '  %-8s %s\n' SURVIVED "$site" ;;
         *) printf '  %-8s %s: %s\n' KILLED "$site" "$(cut -f 2- "$dir/$mode.result")" ;;
@@ -185,6 +210,7 @@ if [ "${1:-}" = --grade-one ]; then
     else
         printf 'killed\t%s\n' "the grader exited $rc without naming a case" >"$dir/$mode.result"
     fi
+    mark_setting
     # One line per mutant graded (below): what it is and what became of it.
     result=$(cat "$dir/$mode.result")
     case "$result" in
@@ -246,6 +272,7 @@ if [ -z "$files" ]; then
     fail "no solutions/$chapter/: mutation testing needs the reference solutions (the student edition has none)"
 fi
 equivalents=solutions/$chapter/equivalent-mutants
+settings=solutions/$chapter/mutant-settings
 
 start=$(date +%s)
 export mutants_resume
@@ -280,6 +307,16 @@ for f in $files; do
         fail "mw-mutate could not list the mutants of $f"
     n=$(($(wc -l <"$work/$version.sites") - 1))
     total=$((total + n))
+    # Settings: "VERSION VAR=VALUE...", # for comments; the default (an
+    # empty line) first.
+    rm -f "$work/$version.settings"
+    if [ -f "$settings" ]; then
+        listed=$(sed -e 's/#.*//' "$settings" | awk -v v="$version" '$1 == v { $1 = ""; sub(/^ +/, ""); print }')
+        if [ -n "$listed" ]; then
+            printf '\n%s\n' "$listed" >"$work/$version.settings"
+            echo "mutants: $version graded under each of: the default, $(printf '%s' "$listed" | paste -s -d ',' - | sed 's/,/, /g')"
+        fi
+    fi
     i=1
     while [ $i -le $n ]; do
         printf '%s %03d\n' "$version" $i >>"$work/build.list"
