@@ -489,6 +489,7 @@ static job_result run_job(checker *k, int jnum, mw_loaded *lib)
     /* On a sample, its buffers are mapped lazily: they take the pages the
      * sample touches (grader/sim/lazy.c), not their size. */
     k->on_sample = mw_gpu_emulated() && mw_emulation_on_sample(k->ch, c, ws);
+    mw_sample_on_blocks(k->on_sample);
     size_t need = mw_case_bytes(k->ch, c) + mw_workspace_bytes(ws), free_b = 0, total_b = 0;
     mw_gpu_query_memory(&free_b, &total_b);
     if (!k->on_sample && need + ((size_t)1 << 30) > free_b) {
@@ -599,6 +600,7 @@ done:
     mw_gpu_sample_blocks(NULL, NULL);
     free((void *)sample.idx);
     k->on_sample = 0;
+    mw_sample_on_blocks(0);
     return res;
 }
 

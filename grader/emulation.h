@@ -11,8 +11,8 @@
  * few seconds on one core. */
 #define MW_EMULATION_BUDGET 8388608.0
 
-/* A sampled (huge) case, on the emulation, checks fewer outputs than on
- * a GPU: sample_edge consecutive elements at each end and around 2^31,
+/* A case run on a sample of its blocks checks fewer outputs than a GPU:
+ * sample_edge consecutive elements at each end and around 2^31,
  * 2^32 and 2^33 at most MW_EMULATION_SAMPLE_EDGE, and at most
  * MW_EMULATION_SAMPLE_RANDOM of the random ones (the first of the GPU's):
  * each random element costs a block of its own, and a block of 256 threads

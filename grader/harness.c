@@ -250,6 +250,13 @@ static int compare_size(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+static int sample_on_blocks;
+
+void mw_sample_on_blocks(int on)
+{
+    sample_on_blocks = on;
+}
+
 /* Indices checked on a huge output: both ends, the 2^31, 2^32 and 2^33
  * boundaries (where int and unsigned indices wrap, and an int count of
  * float4s), and a random sample; how many of each is the chapter's choice
@@ -258,7 +265,7 @@ size_t *mw_sample_indices(const mw_chapter *ch, size_t n, uint64_t seed, size_t 
 {
     size_t edge = ch->sample_edge ? ch->sample_edge : (size_t)1 << 16;
     size_t random = ch->sample_random ? ch->sample_random : (size_t)1 << 18;
-    if (mw_gpu_emulated()) { /* a part of the GPU's sample (emulation.h) */
+    if (sample_on_blocks) { /* a part of the GPU's sample (emulation.h) */
         edge = edge < MW_EMULATION_SAMPLE_EDGE ? edge : MW_EMULATION_SAMPLE_EDGE;
         random = random < MW_EMULATION_SAMPLE_RANDOM ? random : MW_EMULATION_SAMPLE_RANDOM;
     }
