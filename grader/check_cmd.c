@@ -355,18 +355,13 @@ static cudaError_t call_launcher(void *arg, cudaStream_t stream)
     return l->ch->launch(l->fn, l->c, l->v->view, stream);
 }
 
-/* One launch on the harness's stream, plus synchronize; a CUDA error is
- * reported and is fatal. With `judge`, the launcher's stream is recorded
- * rather than run until the rest of its work is done, *outside receives
- * the output elements that work wrote (-1: could not tell) and *unjoined
- * whether it forked work it never joined (stream_rule.h). */
 /* A case run on a sample of its blocks (emulation.h) says so in its line,
  * with how many of its grid's blocks ran. */
 static void sample_note(const checker *k, char *label, size_t len)
 {
     uint64_t ran, of;
     int too_small;
-    char *at = strstr(label, " (emulated)");
+    char *at = strstr(label, " (emulated"); /* plain, or the last run's note */
     if (!k->on_sample || !at)
         return;
     mw_gpu_sample_count(&ran, &of, &too_small);
@@ -374,6 +369,11 @@ static void sample_note(const checker *k, char *label, size_t len)
              (unsigned long long)ran, (unsigned long long)of);
 }
 
+/* One launch on the harness's stream, plus synchronize; a CUDA error is
+ * reported and is fatal. With `judge`, the launcher's stream is recorded
+ * rather than run until the rest of its work is done, *outside receives
+ * the output elements that work wrote (-1: could not tell) and *unjoined
+ * whether it forked work it never joined (stream_rule.h). */
 static int launch_once(checker *k, void *fn, const mw_case *c, mw_views *v, char *label,
                        size_t label_len, int jnum, job_result *res, int judge, long long *outside,
                        int *unjoined)

@@ -76,8 +76,13 @@ static mw_sim_content fill_content(const void *p, int type, uint64_t seed, uint3
     fill_ctx f;
     _Static_assert(sizeof f <= sizeof c.ctx, "a fill's context fits a content's");
     memset(&c, 0, sizeof c);
-    memset(&f, 0, sizeof f);
-    f = (fill_ctx){p, seed, stream, kind, type, scale};
+    memset(&f, 0, sizeof f); /* padding too: contents compare as bytes */
+    f.base = p;
+    f.seed = seed;
+    f.stream = stream;
+    f.kind = kind;
+    f.type = type;
+    f.scale = scale;
     c.produce = produce_fill;
     memcpy(c.ctx, &f, sizeof f);
     return c;
