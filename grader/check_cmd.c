@@ -55,6 +55,7 @@ typedef struct checker {
     int current;    /* the job in flight, -1 between jobs */
     double started; /* when it began */
     cudaStream_t stream; /* child: the launchers' stream (non-blocking) */
+    int on_sample;       /* the job in flight runs on a sample of its blocks (emulation.h) */
 } checker;
 
 static void handle_line(checker *k, tally *t, const char *line);
@@ -354,13 +355,28 @@ static cudaError_t call_launcher(void *arg, cudaStream_t stream)
     return l->ch->launch(l->fn, l->c, l->v->view, stream);
 }
 
+/* A case run on a sample of its blocks (emulation.h) says so in its line,
+ * with how many of its grid's blocks ran. */
+static void sample_note(const checker *k, char *label, size_t len)
+{
+    uint64_t ran, of;
+    int too_small;
+    char *at = strstr(label, " (emulated"); /* plain, or the last run's note */
+    if (!k->on_sample || !at)
+        return;
+    mw_gpu_sample_count(&ran, &of, &too_small);
+    snprintf(at, len - (size_t)(at - label), " (emulated on a sample: %llu of %llu blocks)",
+             (unsigned long long)ran, (unsigned long long)of);
+}
+
 /* One launch on the harness's stream, plus synchronize; a CUDA error is
  * reported and is fatal. With `judge`, the launcher's stream is recorded
  * rather than run until the rest of its work is done, *outside receives
  * the output elements that work wrote (-1: could not tell) and *unjoined
  * whether it forked work it never joined (stream_rule.h). */
-static int launch_once(checker *k, void *fn, const mw_case *c, mw_views *v, const char *label,
-                       int jnum, job_result *res, int judge, long long *outside, int *unjoined)
+static int launch_once(checker *k, void *fn, const mw_case *c, mw_views *v, char *label,
+                       size_t label_len, int jnum, job_result *res, int judge, long long *outside,
+                       int *unjoined)
 {
     launch_call call = {k->ch, fn, c, v};
     cudaError_t ran = cudaSuccess;
@@ -378,6 +394,7 @@ static int launch_once(checker *k, void *fn, const mw_case *c, mw_views *v, cons
     cudaError_t sync = mw_gpu_sync();
     if (sync == cudaSuccess)
         sync = ran;
+    sample_note(k, label, label_len);
     const char *what = "the launcher returned an error";
     if (err == cudaSuccess) {
         err = last != cudaSuccess ? last : sync;
@@ -401,11 +418,40 @@ static int past_emulation_budget(const checker *k, const job *j, char *why, size
         return 0;
     mw_case c = mw_case_for(&k->ch->cases[j->kase], k->ch->versions[j->version].op);
     const mw_version *ver = &k->ch->versions[j->version];
-    double work = mw_emulation_work(k->ch, &c, ver->workspace ? ver->workspace(&c) : 0);
-    if (work <= mw_emulation_budget(k->ch))
+    size_t ws = ver->workspace ? ver->workspace(&c) : 0;
+    double work = mw_emulation_work(k->ch, &c, ws);
+    if (work <= mw_emulation_budget(k->ch) || mw_emulation_on_sample(k->ch, &c, ws))
         return 0;
     snprintf(why, len, "past the emulation's budget (%.3g units of work, %.3g allowed): a GPU runs it",
              work, mw_emulation_budget(k->ch));
+    return 1;
+}
+
+/* On a sample: a grid too small to give each checked output a block of
+ * its own (a grid-stride loop) was not run; the case is skipped, saying
+ * so. 1 when it was. */
+static int grid_too_small(checker *k, const job *j, int jnum, const char *label)
+{
+    uint64_t ran, of;
+    int too_small;
+    mw_gpu_sample_count(&ran, &of, &too_small);
+    if (!too_small)
+        return 0;
+    mw_case c = mw_case_for(&k->ch->cases[j->kase], k->ch->versions[j->version].op);
+    const mw_version *ver = &k->ch->versions[j->version];
+    char why[320];
+    snprintf(why, sizeof why,
+             "past the emulation's budget (%.3g units of work, %.3g allowed), and a grid too "
+             "small to run on a sample (no block of its own for each checked output: a "
+             "grid-stride loop?): a GPU runs it",
+             mw_emulation_work(k->ch, &c, ver->workspace ? ver->workspace(&c) : 0),
+             mw_emulation_budget(k->ch));
+    char plain[256];
+    snprintf(plain, sizeof plain, "%s", label);
+    char *at = strstr(plain, " (emulated on a sample");
+    if (at)
+        snprintf(at, sizeof plain - (size_t)(at - plain), " (emulated)");
+    report_skip(k, jnum, plain, why);
     return 1;
 }
 
@@ -440,9 +486,13 @@ static job_result run_job(checker *k, int jnum, mw_loaded *lib)
         res.status = ST_SKIP;
         return res;
     }
+    /* On a sample, its buffers are mapped lazily: they take the pages the
+     * sample touches (grader/sim/lazy.c), not their size. */
+    k->on_sample = mw_gpu_emulated() && mw_emulation_on_sample(k->ch, c, ws);
+    mw_sample_on_blocks(k->on_sample);
     size_t need = mw_case_bytes(k->ch, c) + mw_workspace_bytes(ws), free_b = 0, total_b = 0;
     mw_gpu_query_memory(&free_b, &total_b);
-    if (need + ((size_t)1 << 30) > free_b) {
+    if (!k->on_sample && need + ((size_t)1 << 30) > free_b) {
         snprintf(why, sizeof why, "needs %.1f GiB%s, the GPU has %.1f GiB free",
                  need / 1073741824.0, ws ? " with its workspace" : "", free_b / 1073741824.0);
         report_skip(k, jnum, label, why);
@@ -458,6 +508,15 @@ static job_result run_job(checker *k, int jnum, mw_loaded *lib)
         err = mw_views_fill(&v, &in, 0);
     if (err == cudaSuccess)
         err = mw_views_alloc_workspace(&v, ws, 0);
+    /* On a sample: the blocks its checked outputs need (emulation.h). */
+    mw_emulation_sample sample = {k->ch, c, NULL, 0};
+    if (err == cudaSuccess && k->on_sample) {
+        sample.idx = mw_sample_indices(k->ch, v.out_total, in.seed, &sample.count);
+        if (!sample.idx)
+            err = cudaErrorMemoryAllocation;
+        else
+            mw_gpu_sample_blocks(mw_emulation_pick, &sample);
+    }
     /* Set up on the legacy stream; the launcher's stream does not wait for it. */
     if (err == cudaSuccess)
         err = mw_gpu_sync();
@@ -465,6 +524,8 @@ static job_result run_job(checker *k, int jnum, mw_loaded *lib)
         mw_format_cuda_error(text, sizeof text, "harness could not set up the case", err);
         report_error(k, jnum, label, text);
         res.fatal = 1;
+        mw_gpu_sample_blocks(NULL, NULL);
+        free((void *)sample.idx);
         return res;
     }
 
@@ -487,8 +548,13 @@ static job_result run_job(checker *k, int jnum, mw_loaded *lib)
         long long seen = -1;
         int forked = 0;
         mw_gpu_schedule_run(run);
-        if (launch_once(k, lib->fn, c, &v, label, jnum, &res, run == 1, &seen, &forked) != 0)
+        if (launch_once(k, lib->fn, c, &v, label, sizeof label, jnum, &res, run == 1, &seen,
+                        &forked) != 0)
             goto done;
+        if (k->on_sample && grid_too_small(k, j, jnum, label)) {
+            res.status = ST_SKIP;
+            goto done;
+        }
         if (run == 1)
             outside = seen, findings.forked_unjoined = forked;
         err = mw_check_output(k->ch, c, &in, &v, 0, &m[run], &copy[run], &count[run]);
@@ -531,6 +597,10 @@ done:
     free(copy[0]);
     free(copy[1]);
     mw_views_free(&v);
+    mw_gpu_sample_blocks(NULL, NULL);
+    free((void *)sample.idx);
+    k->on_sample = 0;
+    mw_sample_on_blocks(0);
     return res;
 }
 

@@ -2,6 +2,8 @@
 
 #include "harness_buffers.h"
 
+#include <stdlib.h>
+
 double mw_emulation_work(const mw_chapter *ch, const mw_case *c, size_t workspace_floats)
 {
     double read = 0, write = 0, flops = 0;
@@ -13,4 +15,46 @@ double mw_emulation_work(const mw_chapter *ch, const mw_case *c, size_t workspac
 double mw_emulation_budget(const mw_chapter *ch)
 {
     return ch->emulation_budget > 0 ? ch->emulation_budget : MW_EMULATION_BUDGET;
+}
+
+int mw_emulation_on_sample(const mw_chapter *ch, const mw_case *c, size_t workspace_floats)
+{
+    return c->sampled && ch->emulation_blocks &&
+           mw_emulation_work(ch, c, workspace_floats) > mw_emulation_budget(ch);
+}
+
+static int compare_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+size_t mw_emulation_pick(void *arg, const unsigned grid[3], const unsigned block[3],
+                         uint64_t **blocks)
+{
+    const mw_emulation_sample *s = arg;
+    uint64_t nblocks = (uint64_t)grid[0] * grid[1] * grid[2];
+    size_t cap = 4 * s->count + 2 * MW_EMULATION_SAMPLE_ENDS, n = 0;
+    uint64_t *b = malloc(cap * sizeof *b);
+    if (!b)
+        return MW_GPU_GRID_TOO_SMALL;
+    for (uint64_t k = 0; k < MW_EMULATION_SAMPLE_ENDS && k < nblocks; k++) {
+        b[n++] = k;
+        b[n++] = nblocks - 1 - k;
+    }
+    for (size_t j = 0; j < s->count; j++) {
+        int got = s->ch->emulation_blocks(s->c, s->idx[j], grid, block, b + n);
+        if (got == 0) {
+            free(b);
+            return MW_GPU_GRID_TOO_SMALL;
+        }
+        n += (size_t)got;
+    }
+    qsort(b, n, sizeof *b, compare_u64);
+    size_t unique = 0;
+    for (size_t j = 0; j < n; j++)
+        if (unique == 0 || b[j] != b[unique - 1])
+            b[unique++] = b[j];
+    *blocks = b;
+    return unique;
 }

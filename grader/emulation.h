@@ -11,11 +11,43 @@
  * few seconds on one core. */
 #define MW_EMULATION_BUDGET 8388608.0
 
+/* A case run on a sample of its blocks checks fewer outputs than a GPU:
+ * sample_edge consecutive elements at each end and around 2^31,
+ * 2^32 and 2^33 at most MW_EMULATION_SAMPLE_EDGE, and at most
+ * MW_EMULATION_SAMPLE_RANDOM of the random ones (the first of the GPU's):
+ * each random element costs a block of its own, and a block of 256 threads
+ * costs the emulation about what 256 elements of a small case do. */
+#define MW_EMULATION_SAMPLE_EDGE 1024
+#define MW_EMULATION_SAMPLE_RANDOM 512
+/* The first and last few blocks of every grid run as well: the edges of a
+ * kernel's own layout (a head or a tail done by the first threads). */
+#define MW_EMULATION_SAMPLE_ENDS 4
+
 /* A case's work in the emulation's units: the model's FLOPs plus the
  * elements (4 bytes) of its buffers and of `workspace_floats`. c is the
  * case as a version runs it (its op set). */
 double mw_emulation_work(const mw_chapter *ch, const mw_case *c, size_t workspace_floats);
 /* The chapter's budget: its emulation_budget, or MW_EMULATION_BUDGET. */
 double mw_emulation_budget(const mw_chapter *ch);
+
+/* 1 when the emulation runs case c (as a version runs it) on a sample of
+ * its blocks: a sampled case past the budget, in a chapter that says which
+ * blocks write which outputs (mw_chapter.emulation_blocks). */
+int mw_emulation_on_sample(const mw_chapter *ch, const mw_case *c, size_t workspace_floats);
+
+/* The sample a case runs on: its checked outputs (flat indices, sorted). */
+typedef struct mw_emulation_sample {
+    const mw_chapter *ch;
+    const mw_case *c;
+    const size_t *idx;
+    size_t count;
+} mw_emulation_sample;
+
+/* An mw_gpu_block_pick (gpu.h) for arg, an mw_emulation_sample: the
+ * blocks that write its outputs under the chapter's mappings, and the
+ * first and last MW_EMULATION_SAMPLE_ENDS; MW_GPU_GRID_TOO_SMALL when an
+ * output has no block of its own in the grid. */
+size_t mw_emulation_pick(void *arg, const unsigned grid[3], const unsigned block[3],
+                         uint64_t **blocks);
 
 #endif

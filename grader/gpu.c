@@ -25,6 +25,36 @@ void mw_gpu_schedule_run(int run)
 #endif
 }
 
+#ifdef MW_SIM
+static mw_gpu_block_pick sample_pick;
+
+static size_t pick_dims(void *arg, dim3 grid, dim3 block, uint64_t **blocks)
+{
+    const unsigned g[3] = {grid.x, grid.y, grid.z}, b[3] = {block.x, block.y, block.z};
+    return sample_pick(arg, g, b, blocks);
+}
+#endif
+
+void mw_gpu_sample_blocks(mw_gpu_block_pick pick, void *arg)
+{
+#ifdef MW_SIM
+    sample_pick = pick;
+    mw_sim_sample_blocks(pick ? pick_dims : NULL, arg);
+#else
+    (void)pick, (void)arg;
+#endif
+}
+
+void mw_gpu_sample_count(uint64_t *ran, uint64_t *of, int *too_small)
+{
+#ifdef MW_SIM
+    mw_sim_sample_count(ran, of, too_small);
+#else
+    *ran = *of = 0;
+    *too_small = 0;
+#endif
+}
+
 int mw_gpu_emulated(void)
 {
 #ifdef MW_SIM

@@ -83,6 +83,21 @@ void mw_gpu_schedule_seed(uint64_t seed);
  * each of its grids runs in another order than in the other run
  * (mw_sim_schedule_run); nothing on a GPU. */
 void mw_gpu_schedule_run(int run);
+/* The blocks of a grid of grid[0..2] blocks of block[0..2] threads to
+ * run: their linear indices (x fastest), sorted and unique, in *blocks
+ * (malloc'd, freed by the caller), and their count; MW_GPU_GRID_TOO_SMALL
+ * when the grid cannot run on a sample. */
+#define MW_GPU_GRID_TOO_SMALL ((size_t)-1)
+typedef size_t (*mw_gpu_block_pick)(void *arg, const unsigned grid[3], const unsigned block[3],
+                                    uint64_t **blocks);
+/* On the emulation, the grids launched from now on run only the blocks
+ * pick names (a huge case's sample, emulation.h; mw_sim_sample_blocks);
+ * NULL: every block. Nothing on a GPU, which runs every block. */
+void mw_gpu_sample_blocks(mw_gpu_block_pick pick, void *arg);
+/* Since the last mw_gpu_schedule_run: the blocks run, the blocks of their
+ * grids, and whether a grid was too small to run on a sample (then not
+ * run). Zero on a GPU. */
+void mw_gpu_sample_count(uint64_t *ran, uint64_t *of, int *too_small);
 /* 1 when the backend is the CPU emulation (grader/sim/): its results are
  * emulated, it runs the cases within the chapter's emulation budget, and
  * it times nothing. 0 on a GPU. */

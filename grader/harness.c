@@ -3,6 +3,7 @@
 #include "harness.h"
 
 #include "device.h"
+#include "emulation.h"
 #include "parallel.h"
 #include "skip_marker.h"
 
@@ -255,14 +256,25 @@ static int compare_size(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+static int sample_on_blocks;
+
+void mw_sample_on_blocks(int on)
+{
+    sample_on_blocks = on;
+}
+
 /* Indices checked on a huge output: both ends, the 2^31, 2^32 and 2^33
  * boundaries (where int and unsigned indices wrap, and an int count of
  * float4s), and a random sample; how many of each is the chapter's choice
  * (mw.h), 5 x 65536 + 2^18 by default. */
-static size_t *sample_indices(const mw_chapter *ch, size_t n, uint64_t seed, size_t *count)
+size_t *mw_sample_indices(const mw_chapter *ch, size_t n, uint64_t seed, size_t *count)
 {
-    const size_t edge = ch->sample_edge ? ch->sample_edge : (size_t)1 << 16;
-    const size_t random = ch->sample_random ? ch->sample_random : (size_t)1 << 18;
+    size_t edge = ch->sample_edge ? ch->sample_edge : (size_t)1 << 16;
+    size_t random = ch->sample_random ? ch->sample_random : (size_t)1 << 18;
+    if (sample_on_blocks) { /* a part of the GPU's sample (emulation.h) */
+        edge = edge < MW_EMULATION_SAMPLE_EDGE ? edge : MW_EMULATION_SAMPLE_EDGE;
+        random = random < MW_EMULATION_SAMPLE_RANDOM ? random : MW_EMULATION_SAMPLE_RANDOM;
+    }
     size_t cap = 5 * edge + random, m = 0;
     size_t *idx = malloc(cap * sizeof *idx);
     if (!idx)
@@ -328,7 +340,7 @@ static cudaError_t fetch_output(const mw_chapter *ch, const mw_case *c, const mw
                                 uint64_t seed, float **vals, size_t **idx, size_t *count)
 {
     size_t n = v->out_total;
-    *idx = c->sampled ? sample_indices(ch, n, seed, count) : NULL;
+    *idx = c->sampled ? mw_sample_indices(ch, n, seed, count) : NULL;
     if (!c->sampled)
         *count = n;
     *vals = malloc((*count ? *count : 1) * sizeof **vals);

@@ -62,6 +62,16 @@ typedef struct mw_loaded {
 
 int mw_load_version(const char *lib_dir, const mw_version *v, mw_loaded *out);
 
+/* The flat output indices a sampled case checks, of n, sorted and unique
+ * (malloc'd; NULL when out of memory): both ends, the 2^31, 2^32 and 2^33
+ * boundaries and a random sample drawn from seed; a part of those while
+ * mw_sample_on_blocks is on. */
+size_t *mw_sample_indices(const mw_chapter *ch, size_t n, uint64_t seed, size_t *count);
+/* On (1): the cases checked from here on run on a sample of their blocks
+ * (the emulation, emulation.h), and check the emulation's part of the
+ * sample; off (the default): the whole of it, as on a GPU. */
+void mw_sample_on_blocks(int on);
+
 /* Output checking against the reference: every output element, or a
  * sample for huge cases, over the flat index space of all outputs (the
  * chapter's reference takes that flat index). Outputs in `skip` (a mask of

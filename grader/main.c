@@ -137,13 +137,14 @@ static size_t case_bytes_most(const mw_chapter *ch, const mw_case *c)
 }
 
 /* 1 when the CPU emulation runs case c in every version: its work is within
- * the chapter's emulation budget (emulation.h). */
+ * the chapter's emulation budget, or it runs on a sample (emulation.h). */
 static int case_emulated(const mw_chapter *ch, const mw_case *c)
 {
     for (int v = 0; v < ch->nversions; v++) {
         mw_case cv = mw_case_for(c, ch->versions[v].op);
         size_t ws = ch->versions[v].workspace ? ch->versions[v].workspace(&cv) : 0;
-        if (mw_emulation_work(ch, &cv, ws) > mw_emulation_budget(ch))
+        if (mw_emulation_work(ch, &cv, ws) > mw_emulation_budget(ch) &&
+            !mw_emulation_on_sample(ch, &cv, ws))
             return 0;
     }
     return 1;

@@ -289,6 +289,17 @@ typedef struct mw_chapter {
      * they meet, which FLOPs and bytes do not tell when a chapter's kernels
      * launch a block per row whatever its length (chapter 04). NULL: none. */
     double (*emulation_work)(const struct mw_case *c);
+    /* Optional: the blocks that write flat output element i of a sampled
+     * case under the chapter's canonical mappings (those of its reference
+     * solutions, within its launch-shape rules), in a grid of grid[] blocks
+     * of block[] threads: up to 4 linear block indices (x fastest) in
+     * blocks[], and their count. Those outside the grid are left out, so 0
+     * says the grid is too small to give element i a block of its own (a
+     * grid-stride loop). With it, the CPU emulation runs a sampled case
+     * past its budget on the blocks its sample needs (emulation.h). NULL:
+     * such a case is past the budget as any other. */
+    int (*emulation_blocks)(const struct mw_case *c, size_t i, const unsigned grid[3],
+                            const unsigned block[3], uint64_t blocks[4]);
 } mw_chapter;
 
 /* The width of the version column in a chapter's listings and check lines:

@@ -100,8 +100,10 @@ for ch in $(chapters); do
 done
 ok "$([ -z "$bad" ] && echo 0 || echo 1)" "list --csv: the documented header, and every case's bytes${bad:+ (not:$bad)}"
 build/01-vector-add/mw-chapter list --csv | grep -q -F '(a and b one buffer)' &&
-    build/01-vector-add/mw-chapter list --csv | grep -F '(a and b one buffer)' | grep -q ',68719607872,0$'
-ok $? "list --csv: chapter 01's 2^33 case counts its shared input once: 2 x (2^33 + 8 + 2 x 8192) floats; a GPU alone runs it"
+    build/01-vector-add/mw-chapter list --csv | grep -F '(a and b one buffer)' | grep -q ',68719607872,1$'
+ok $? "list --csv: chapter 01's 2^33 case counts its shared input once: 2 x (2^33 + 8 + 2 x 8192) floats; the emulation runs it on a sample"
+build/01-vector-add/mw-chapter list --csv | grep -F ',n=67108864,' | grep -q ',0$'
+ok $? "list --csv: chapter 01's 2^26 case (not sampled, past the emulation's budget): a GPU alone runs it"
 build/01-vector-add/mw-chapter list --csv | grep -F ',n=1,' | grep -q ',1$'
 ok $? "list --csv: chapter 01's n = 1 case runs on the emulation too"
 

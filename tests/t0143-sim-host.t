@@ -73,11 +73,13 @@ out=$(${CC:-gcc} -std=c11 -O1 -Wall -Wextra -Werror -Igrader/sim -Igrader/sim/in
       ${CC:-gcc} -std=c11 -O1 -Wall -Wextra -Werror -Igrader/sim -Igrader/sim/include \
       -c grader/sim/device.c -o "$scratch/device.o" 2>&1 &&
       ${CC:-gcc} -std=c11 -O1 -Wall -Wextra -Werror -Igrader/sim -Igrader/sim/include \
+      -c grader/sim/lazy.c -o "$scratch/lazy.o" 2>&1 &&
+      ${CC:-gcc} -std=c11 -O1 -Wall -Wextra -Werror -Igrader/sim -Igrader/sim/include \
       -Itests/unit/sim/standin/host -c tests/unit/sim/standin/host/run_grid.c \
       -o "$scratch/run_grid.o" 2>&1 &&
       g++ -std=c++17 -Wall -Wextra -Werror -Igrader/sim/include -Itests/unit/sim/standin/host \
           -o "$scratch/typed" "$scratch/typed.cpp" "$scratch/host.o" "$scratch/device.o" \
-          "$scratch/run_grid.o" 2>&1 &&
+          "$scratch/lazy.o" "$scratch/run_grid.o" 2>&1 &&
       "$scratch/typed" 2>&1)
 [ "$out" = "cudaSuccess 3" ]
 ok $? "the headers in C++17: typed overloads and default arguments (228 KiB / 65 KiB: 3 blocks)" ||

@@ -165,6 +165,33 @@ static void model(const mw_case *c, double *read, double *write, double *flops)
     *flops = n;
 }
 
+/* The canonical mappings of a huge case's outputs to the blocks of a 1-D
+ * grid, from the references' launch shapes: one element a thread
+ * (01_naive; 02_fast's scalar path), c[i] in block i / blockDim; one
+ * float4 a thread after a head of 0 to 3 elements (02_fast's body), c[i]
+ * in block (i - head) / 4 / blockDim, the head unknown here, so both ends
+ * of that range. The head and the last 0 to 3 elements are the first
+ * threads', in block 0, which every sample runs. The CPU emulation runs
+ * these blocks and no others (grader/emulation.h). */
+static int emulation_blocks(const mw_case *c, size_t i, const unsigned grid[3],
+                            const unsigned block[3], uint64_t blocks[4])
+{
+    (void)c;
+    const uint64_t nblocks = (uint64_t)grid[0] * grid[1] * grid[2];
+    const uint64_t threads = (uint64_t)block[0] * block[1] * block[2];
+    const uint64_t candidate[3] = {i / threads, i / (4 * threads),
+                                   (i >= 3 ? i - 3 : 0) / (4 * threads)};
+    int n = 0;
+    for (int k = 0; k < 3; k++) {
+        int seen = 0;
+        for (int m = 0; m < n; m++)
+            seen |= blocks[m] == candidate[k];
+        if (candidate[k] < nblocks && !seen)
+            blocks[n++] = candidate[k];
+    }
+    return n;
+}
+
 /* ---- library baselines ------------------------------------------------- */
 
 /* The CPU emulation (MW_SIM) has no cuBLAS or cuDNN: no library rows there. */
@@ -244,4 +271,5 @@ const mw_chapter mw_chapter_def = {
     .libraries = libraries,
     .nlibraries = sizeof libraries / sizeof libraries[0],
     .verdict = verdict,
+    .emulation_blocks = emulation_blocks,
 };

@@ -323,6 +323,15 @@ static int check_shared(const mw_sim_thread *me, uintptr_t a, size_t bytes, int 
     return 1;
 }
 
+/* An access to a lazily mapped region (lazy.c) gives its pages their bytes
+ * before it happens: the access that follows this check reads them. */
+static void touch_lazy(const mw_sim_region *r, const void *addr, size_t bytes)
+{
+    if (r->lazy && mw_sim_lazy_touch(r, addr, bytes) != 0)
+        mw_sim_kernel_fault(cudaErrorMemoryAllocation,
+                            "the emulation ran out of memory for a lazily mapped buffer's pages");
+}
+
 static void check(const void *addr, size_t bytes, int is_write, int atomic, int aligned,
                   const void *pc)
 {
@@ -345,6 +354,7 @@ static void check(const void *addr, size_t bytes, int is_write, int atomic, int 
     if (r && a - (uintptr_t)r->base < r->bytes) {
         if (a + bytes > (uintptr_t)(r->base + r->bytes))
             out_of_bounds(a, bytes, is_write, pc, r);
+        touch_lazy(r, addr, bytes);
         return;
     }
     if (in_segments(a, bytes))
@@ -353,6 +363,7 @@ static void check(const void *addr, size_t bytes, int is_write, int atomic, int 
         last_region = r;
         if (a + bytes > (uintptr_t)(r->base + r->bytes))
             out_of_bounds(a, bytes, is_write, pc, r);
+        touch_lazy(r, addr, bytes);
         return;
     }
     out_of_bounds(a, bytes, is_write, pc, NULL);

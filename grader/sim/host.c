@@ -301,7 +301,7 @@ const mw_sim_region *mw_sim_region_find(const void *addr)
     return r;
 }
 
-static int region_add(char *base, size_t bytes)
+static int region_add(char *base, size_t bytes, mw_sim_lazy *lazy)
 {
     if (nregions == regions_cap) {
         size_t cap = regions_cap ? 2 * regions_cap : 16;
@@ -313,7 +313,7 @@ static int region_add(char *base, size_t bytes)
     mw_sim_region *r = malloc(sizeof *r);
     if (!r)
         return -1;
-    r->base = base, r->bytes = bytes;
+    r->base = base, r->bytes = bytes, r->lazy = lazy;
     size_t i = regions_above(base);
     memmove(&regions[i + 1], &regions[i], (nregions - i) * sizeof *regions);
     regions[i] = r;
@@ -332,7 +332,10 @@ static int grid_running;
 
 static void region_open(const mw_sim_region *r, int open)
 {
-    mprotect(r->base, r->bytes, open ? PROT_READ | PROT_WRITE : PROT_NONE);
+    if (r->lazy) /* its touched pages; the others stay closed until touched */
+        mw_sim_lazy_open(r, open);
+    else
+        mprotect(r->base, r->bytes, open ? PROT_READ | PROT_WRITE : PROT_NONE);
 }
 
 /* Opens the region holding device pointer p to the host, or closes it. */
@@ -368,6 +371,24 @@ static int in_region(const void *p, size_t bytes)
     return r && bytes <= r->bytes - (size_t)((const char *)p - r->base);
 }
 
+/* Past MW_SIM_LAZY_BYTES (lazy.c): reserved, not committed, so that only
+ * the pages a run touches take memory; the machine's memory bounds those,
+ * not the allocation. */
+static cudaError_t malloc_lazily(void **p, size_t bytes)
+{
+    void *m = mmap(NULL, bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (m == MAP_FAILED)
+        return fail(cudaErrorMemoryAllocation);
+    mw_sim_lazy *lazy = mw_sim_lazy_new(bytes);
+    if (!lazy || region_add(m, bytes, lazy) != 0) {
+        mw_sim_lazy_free(lazy);
+        munmap(m, bytes);
+        return fail(cudaErrorMemoryAllocation);
+    }
+    *p = m;
+    return cudaSuccess;
+}
+
 cudaError_t cudaMalloc(void **p, size_t bytes)
 {
     if (!p)
@@ -378,6 +399,8 @@ cudaError_t cudaMalloc(void **p, size_t bytes)
         *p = NULL;
         return cudaSuccess;
     }
+    if (bytes > MW_SIM_LAZY_BYTES)
+        return malloc_lazily(p, bytes);
     /* Filling the memory commits it: ask for more than the machine has and
      * the kernel's out-of-memory killer, not an error, would answer. */
     size_t free_b = 0, total_b = 0;
@@ -389,7 +412,7 @@ cudaError_t cudaMalloc(void **p, size_t bytes)
     void *m = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (m == MAP_FAILED)
         return fail(cudaErrorMemoryAllocation);
-    if (region_add(m, bytes) != 0) {
+    if (region_add(m, bytes, NULL) != 0) {
         munmap(m, bytes);
         return fail(cudaErrorMemoryAllocation);
     }
@@ -414,6 +437,7 @@ cudaError_t cudaFree(void *p)
     memmove(&regions[i - 1], &regions[i], (nregions - i) * sizeof *regions);
     nregions--;
     munmap(r->base, r->bytes);
+    mw_sim_lazy_free(r->lazy);
     free(r);
     return sticky_error != cudaSuccess ? fail(sticky_error) : cudaSuccess;
 }
@@ -873,6 +897,35 @@ static void copy_opened(const op *o, int open)
         region_open_at(o->src, open);
 }
 
+/* A copy gives the pages it reaches in a lazily mapped region their bytes
+ * first (lazy.c): a copy of a whole huge buffer would commit it all, which
+ * the harness never asks for. */
+static void copy_touch(const op *o)
+{
+    const void *side[2] = {o->dst, o->src};
+    for (int i = 0; i < 2; i++) {
+        const mw_sim_region *r = mw_sim_region_find(side[i]);
+        if (r && r->lazy && (i == 0 ? o->copy_kind != cudaMemcpyDeviceToHost
+                                    : o->copy_kind != cudaMemcpyHostToDevice))
+            mw_sim_lazy_touch(r, side[i], o->bytes);
+    }
+}
+
+static int lazy_at(const void *p)
+{
+    const mw_sim_region *r = mw_sim_region_find(p);
+    return r && r->lazy;
+}
+
+/* A memset into a lazily mapped region is recorded, not done (lazy.c);
+ * nothing for an ordinary region. */
+static cudaError_t set_lazily(const op *o)
+{
+    mw_sim_content c;
+    mw_sim_content_bytes(&c, o->value);
+    return mw_sim_lazy_set(o->dst, o->bytes, &c) < 0 ? cudaErrorMemoryAllocation : cudaSuccess;
+}
+
 static cudaError_t run_op(const op *o)
 {
     if (sticky_error != cudaSuccess)
@@ -884,6 +937,7 @@ static cudaError_t run_op(const op *o)
     case OP_COPY:
         if ((err = copy_check(o->dst, o->src, o->bytes, o->copy_kind)) != cudaSuccess)
             return fail(err);
+        copy_touch(o);
         copy_opened(o, 1);
         memmove(o->dst, o->src, o->bytes);
         copy_opened(o, 0);
@@ -891,6 +945,8 @@ static cudaError_t run_op(const op *o)
     case OP_SET:
         if (!in_region(o->dst, o->bytes))
             return fail(cudaErrorInvalidValue);
+        if ((err = set_lazily(o)) != cudaSuccess || lazy_at(o->dst))
+            return fail(err);
         region_open_at(o->dst, 1);
         memset(o->dst, o->value, o->bytes);
         region_open_at(o->dst, 0);

@@ -120,6 +120,7 @@ $(BUILD)/sim/tests/device_emulated: tests/unit/sim/device_emulated.c grader/devi
 	$(Q)$(CC) $(SIM_HOST_CFLAGS) -Itests/unit -o $@ $^ -lm
 
 $(BUILD)/sim/tests/host_api: tests/unit/sim/host_api.c grader/sim/host.c grader/sim/device.c \
+                             grader/sim/lazy.c \
                              tests/unit/sim/standin/host/run_grid.c
 	$(call say,CC,$@)
 	@mkdir -p $(@D)

@@ -30,6 +30,12 @@ static cudaError_t abort_err;    /* why the grid stops, once set */
 static uint64_t sched_seed = 0x6d77u;
 static uint64_t grids_run;
 static int sched_run; /* which run of the case: shifts every grid's order */
+/* A huge case runs a sample of each grid's blocks (mw_sim_sample_blocks),
+ * counted since the run began. */
+static mw_sim_block_pick sample_pick;
+static void *sample_arg;
+static uint64_t sample_ran, sample_of;
+static int sample_too_small;
 
 enum { STACK_BYTES = 256 * 1024 };
 
@@ -64,6 +70,21 @@ void mw_sim_schedule_run(int run)
 {
     grids_run = 0;
     sched_run = run;
+    sample_ran = sample_of = 0;
+    sample_too_small = 0;
+}
+
+void mw_sim_sample_blocks(mw_sim_block_pick pick, void *arg)
+{
+    sample_pick = pick;
+    sample_arg = arg;
+}
+
+void mw_sim_sample_count(uint64_t *ran, uint64_t *of, int *too_small)
+{
+    *ran = sample_ran;
+    *of = sample_of;
+    *too_small = sample_too_small;
 }
 
 int mw_sim_in_kernel(void)
@@ -462,9 +483,18 @@ static void run_thread(mw_sim_thread *t)
     mw_sim_cur->thread = NULL;
 }
 
-/* Runs the resident blocks until every block of the grid has run; 0 or the
- * error that stopped it. */
-static cudaError_t run_blocks(slot *slots, int nslots, const order *bo, int mode, uint64_t rng)
+/* The linear index of the i-th block to run: the order's, through the
+ * sample's list where the grid runs on a sample. */
+static uint64_t block_at(const order *bo, const uint64_t *sample, uint64_t i)
+{
+    uint64_t at = order_at(bo, i);
+    return sample ? sample[at] : at;
+}
+
+/* Runs the resident blocks until every block of the grid (or of its
+ * sample) has run; 0 or the error that stopped it. */
+static cudaError_t run_blocks(slot *slots, int nslots, const order *bo, const uint64_t *sample,
+                              int mode, uint64_t rng)
 {
     const mw_sim_launch *l = mw_sim_cur->launch;
     uint64_t nblocks = bo->n, next = 0;
@@ -472,7 +502,7 @@ static cudaError_t run_blocks(slot *slots, int nslots, const order *bo, int mode
     for (;;) {
         for (int s = 0; s < nslots && next < nblocks; ++s)
             if (!slots[s].busy) {
-                block_start(&slots[s].block, l, order_at(bo, next++), mode, rng);
+                block_start(&slots[s].block, l, block_at(bo, sample, next++), mode, rng);
                 slots[s].busy = 1;
                 resident++;
             }
@@ -499,7 +529,7 @@ static cudaError_t run_blocks(slot *slots, int nslots, const order *bo, int mode
                 slots[s].busy = 0;
                 resident--;
                 if (next < nblocks) {
-                    block_start(b, l, order_at(bo, next++), mode, rng);
+                    block_start(b, l, block_at(bo, sample, next++), mode, rng);
                     slots[s].busy = 1;
                     resident++;
                 }
@@ -519,6 +549,21 @@ cudaError_t mw_sim_run_grid(const mw_sim_launch *l)
     unsigned threads = l->block.x * l->block.y * l->block.z;
     if (nblocks == 0 || threads == 0)
         return cudaSuccess;
+    uint64_t *sample = NULL;
+    if (sample_pick) {
+        size_t picked = sample_pick(sample_arg, l->grid, l->block, &sample);
+        if (picked == MW_SIM_GRID_TOO_SMALL) {
+            sample_too_small = 1;
+            return cudaSuccess;
+        }
+        sample_ran += picked;
+        sample_of += nblocks;
+        nblocks = picked;
+        if (nblocks == 0) {
+            free(sample);
+            return cudaSuccess;
+        }
+    }
     mw_sim_grid g = {.launch = l};
     mw_sim_grid *outer = mw_sim_cur;
     mw_sim_cur = &g;
@@ -527,6 +572,7 @@ cudaError_t mw_sim_run_grid(const mw_sim_launch *l)
     mw_sim_gridDim = l->grid;
     if (mw_sim_shared_grid_start(&g) != cudaSuccess) {
         mw_sim_cur = outer;
+        free(sample);
         return cudaErrorInvalidValue;
     }
     mw_sim_checks_grid_start();
@@ -545,7 +591,7 @@ cudaError_t mw_sim_run_grid(const mw_sim_launch *l)
         int ok = 1;
         for (int s = 0; s < nslots && ok; ++s)
             ok = block_alloc(&slots[s].block, l, (size_t)s * threads) == 0;
-        err = ok ? run_blocks(slots, nslots, &bo, mode, rng) : cudaErrorMemoryAllocation;
+        err = ok ? run_blocks(slots, nslots, &bo, sample, mode, rng) : cudaErrorMemoryAllocation;
     }
     if (err == cudaErrorMemoryAllocation && abort_err == cudaSuccess)
         mw_sim_error_set(err, 0, "the emulation could not allocate a grid's threads");
@@ -556,6 +602,7 @@ cudaError_t mw_sim_run_grid(const mw_sim_launch *l)
     }
     free(slots);
     free(bo.perm);
+    free(sample);
     mw_sim_shared_grid_end();
     mw_sim_cur = outer;
     return err;

@@ -13,9 +13,11 @@
  *                             the emulated device's properties
  *   sched.c ...               blocks and threads as fibers, barriers, warps
  *                             and their collectives, shared memory, the
- *                             order blocks and warps run in
+ *                             order blocks and warps run in, a huge case's
+ *                             sample of blocks
  *   checks.c                  faults a GPU hides: out-of-bounds accesses,
  *                             reads of unwritten shared memory, shared races
+ *   lazy.c                    huge allocations mapped lazily, page by page
  *   ptx.c                     the inline PTX the exercises use
  *
  * Everything here is C, callable from the C++ kernel side. Nothing in it
@@ -82,9 +84,12 @@ const char *mw_sim_error_detail(void);
 /* A device allocation, exactly as asked for: an access outside every region
  * (and outside shared memory, the thread's stack and the loaded programs'
  * own data) is a fault. */
+typedef struct mw_sim_lazy mw_sim_lazy;
+
 typedef struct mw_sim_region {
     char *base;
     size_t bytes;
+    mw_sim_lazy *lazy; /* mapped lazily (lazy.c), or NULL: filled at once */
 } mw_sim_region;
 
 /* The live allocation holding addr, or NULL. */
@@ -94,6 +99,70 @@ const mw_sim_region *mw_sim_region_find(const void *addr);
  * run as plain loops (grader/device_emulated.c) and reach device memory
  * as the GPU's kernels would. Nothing for a pointer outside every one. */
 void mw_sim_host_access(const void *p, int open);
+
+/* ---- lazily mapped device memory (lazy.c) ------------------------------------ */
+
+/* An allocation past this many bytes is mapped lazily: a page gets its
+ * bytes when first touched. A huge case's buffers (tens of GiB) fit no
+ * machine the emulation runs on, and its sample of blocks touches a few
+ * thousand of their pages; below it, filling at once costs less than
+ * keeping track. */
+#define MW_SIM_LAZY_BYTES ((size_t)256 << 20)
+
+/* What a range of a lazily mapped region holds: produce(ctx, dst, at, n)
+ * writes to dst the n bytes that stand at device address at. ctx is the
+ * content's own (copied with it); two contents are the same when their
+ * produce and ctx bytes are (callers zero ctx before filling it in). */
+typedef void (*mw_sim_produce)(const void *ctx, char *dst, const char *at, size_t n);
+typedef struct mw_sim_content {
+    mw_sim_produce produce;
+    unsigned char ctx[48];
+} mw_sim_content;
+
+/* The content of a memset to `byte`; whether c is one, and its byte. */
+void mw_sim_content_bytes(mw_sim_content *c, int byte);
+int mw_sim_content_is_bytes(const mw_sim_content *c, int *byte);
+
+/* host.c's side: a lazy region's bookkeeping for `bytes` bytes, which at
+ * first hold 0xFF as cudaMalloc's do (NULL: out of memory); its release;
+ * opening its touched pages to the host (1) or closing them (0); giving
+ * the pages of [addr, addr + bytes) their bytes (0, or -1: out of memory),
+ * as checks.c does before a kernel's access reaches them. */
+mw_sim_lazy *mw_sim_lazy_new(size_t bytes);
+void mw_sim_lazy_free(mw_sim_lazy *lz);
+void mw_sim_lazy_open(const mw_sim_region *r, int open);
+int mw_sim_lazy_touch(const mw_sim_region *r, const void *addr, size_t bytes);
+
+/* The harness's side (grader/device_emulated.c). Each returns 0 and does
+ * nothing where p is not in a lazily mapped region.
+ *
+ * mw_sim_lazy_set: from now on bytes [p, p + bytes) hold c (touched pages
+ * get it at once); 1, or -1 when out of memory.
+ * mw_sim_lazy_piece: the length of the first piece of [p, p + bytes) that
+ * is either memory to read (*content NULL: touched pages, readable while
+ * the region is open to the host) or untouched and holding one content
+ * alone (*content that content). It never ends inside an element whose
+ * size divides the page size and p's offset.
+ * mw_sim_lazy_read: copies bytes [p, p + bytes) to dst, touching nothing
+ * that was not touched: 1. */
+int mw_sim_lazy_set(void *p, size_t bytes, const mw_sim_content *c);
+size_t mw_sim_lazy_piece(const void *p, size_t bytes, const mw_sim_content **content);
+int mw_sim_lazy_read(const void *p, void *dst, size_t bytes);
+
+/* ---- a sample of a grid's blocks (sched.c) -------------------------------------- */
+
+/* Asked at each grid's run, with its grid and block: the linear indices
+ * (x fastest, then y, then z) of the blocks to run, sorted and unique, in
+ * *blocks (malloc'd; the scheduler frees it), and their count; or
+ * MW_SIM_GRID_TOO_SMALL when the grid cannot run on a sample (then
+ * nothing of it runs). */
+#define MW_SIM_GRID_TOO_SMALL ((size_t)-1)
+typedef size_t (*mw_sim_block_pick)(void *arg, dim3 grid, dim3 block, uint64_t **blocks);
+/* From now on every grid runs the blocks pick names (NULL: every block). */
+void mw_sim_sample_blocks(mw_sim_block_pick pick, void *arg);
+/* Since the last mw_sim_schedule_run: the blocks run, the blocks of the
+ * grids they belong to, and the grids not run as too small for a sample. */
+void mw_sim_sample_count(uint64_t *ran, uint64_t *of, int *too_small);
 
 /* ---- launches ------------------------------------------------------------------ */
 

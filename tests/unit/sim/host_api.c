@@ -158,6 +158,69 @@ static void test_memory(void)
     cudaGetLastError();
 }
 
+/* ---- lazily mapped allocations (lazy.c) ------------------------------------ */
+
+/* A content for the tests: byte k of the device stands as its address's
+ * low byte plus ctx[0], so that where a byte came from shows. */
+static void produce_address(const void *ctx, char *dst, const char *at, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        dst[k] = (char)((uintptr_t)(at + k) + *(const unsigned char *)ctx);
+}
+
+static void test_lazy(void)
+{
+    const size_t bytes = MW_SIM_LAZY_BYTES + 4096 * 3 + 100, page = 4096;
+    char *p = NULL;
+    is_int(cudaMalloc((void **)&p, bytes), cudaSuccess,
+           "an allocation past MW_SIM_LAZY_BYTES succeeds");
+    const mw_sim_region *r = mw_sim_region_find(p);
+    ok(r && r->lazy && r->bytes == bytes, "a region of exactly its bytes, mapped lazily");
+
+    const mw_sim_content *c = NULL;
+    size_t piece = mw_sim_lazy_piece(p, bytes, &c);
+    int byte = 0;
+    ok(piece == bytes && c && mw_sim_content_is_bytes(c, &byte) && byte == 0xFF,
+       "untouched, all of it holds cudaMalloc's 0xFF bytes, as one piece");
+
+    char got[16];
+    cudaMemcpy(got, p + bytes - 16, 16, cudaMemcpyDeviceToHost);
+    ok(all_bytes(got, 16, 0xFF), "its last bytes read 0xFF");
+    is_int((int)mw_sim_lazy_piece(p + bytes - 100, 100, &c), 100,
+           "the copy touched the last page: one piece of memory");
+    ok(c == NULL, "read as memory, not as a content");
+
+    is_int(cudaMemsetAsync(p + page + 10, 0x3c, 2 * page, 0), cudaSuccess, "a memset into it succeeds");
+    mw_sim_content addr;
+    memset(&addr, 0, sizeof addr);
+    addr.produce = produce_address;
+    addr.ctx[0] = 7;
+    is_int(mw_sim_lazy_set(p + 5 * page, 3 * page, &addr), 1, "a content of its own is recorded");
+    cudaMemcpy(got, p + page + 8, 4, cudaMemcpyDeviceToHost);
+    ok((unsigned char)got[0] == 0xFF && (unsigned char)got[1] == 0xFF &&
+           (unsigned char)got[2] == 0x3c && (unsigned char)got[3] == 0x3c,
+       "a page two contents share reads each where it lies");
+    char want = (char)((uintptr_t)(p + 6 * page + 3) + 7);
+    ok(mw_sim_lazy_read(p + 6 * page + 3, got, 1) == 1 && got[0] == want,
+       "mw_sim_lazy_read of an untouched page produces its content");
+    ok(mw_sim_lazy_piece(p + 6 * page, page, &c) == page && c &&
+           c->produce == produce_address,
+       "and leaves it untouched: a piece of that content");
+    is_int(mw_sim_lazy_touch(r, p + 6 * page + 3, 1), 0, "touching it (as a kernel's access)");
+    is_int(cudaMemsetAsync(p + 6 * page, 0x11, 2, 0), cudaSuccess, "then a memset over part of it");
+    cudaMemcpy(got, p + 6 * page, 4, cudaMemcpyDeviceToHost);
+    ok(got[0] == 0x11 && got[1] == 0x11 && got[2] == (char)((uintptr_t)(p + 6 * page + 2) + 7),
+       "a touched page takes a later content at once, where it lies");
+
+    int ordinary;
+    ok(mw_sim_lazy_set(&ordinary, sizeof ordinary, &addr) == 0 &&
+           mw_sim_lazy_piece(&ordinary, sizeof ordinary, &c) == 0 &&
+           mw_sim_lazy_read(&ordinary, got, 1) == 0,
+       "outside a lazy region the lazy calls do nothing and say so");
+    is_int(cudaFree(p), cudaSuccess, "cudaFree of a lazy allocation");
+    ok(mw_sim_region_find(p) == NULL, "its region is gone");
+}
+
 /* ---- copies and memsets ---------------------------------------------------------- */
 
 static void test_copies(void)
@@ -568,6 +631,7 @@ int main(void)
 {
     test_device();
     test_memory();
+    test_lazy();
     test_copies();
     test_closed_to_host();
     test_errors();
