@@ -1139,7 +1139,8 @@ int mw_cmd_check(const mw_chapter *chapter, const mw_check_opts *opt)
     int failed = t.n[ST_FAIL] + t.n[ST_ERROR], skipped = t.n[ST_NOTIMPL] + t.n[ST_SKIP];
     if (mw_gpu_emulated())
         printf("emulated on the CPU (grader/sim/): same cases, seeds and tolerances as on a GPU, "
-               "small cases only; a GPU is the authority (make check SIM=0 there)\n");
+               "the cases within its budget (some huge ones on a sample of their blocks); a GPU is "
+               "the authority (make check SIM=0 there)\n");
     if (skipped > 0)
         printf("%d passed, %d failed, %d skipped\n", t.n[ST_PASS], failed, skipped);
     else
