@@ -439,13 +439,16 @@ static int grid_too_small(checker *k, const job *j, int jnum, const char *label)
         return 0;
     mw_case c = mw_case_for(&k->ch->cases[j->kase], k->ch->versions[j->version].op);
     const mw_version *ver = &k->ch->versions[j->version];
-    char why[320];
+    char why[400];
     snprintf(why, sizeof why,
-             "past the emulation's budget (%.3g units of work, %.3g allowed), and a grid too "
-             "small to run on a sample (no block of its own for each checked output: a "
-             "grid-stride loop?): a GPU runs it",
+             "past the emulation's budget (%.3g units of work, %.3g allowed), %s: a GPU runs it",
              mw_emulation_work(k->ch, &c, ver->workspace ? ver->workspace(&c) : 0),
-             mw_emulation_budget(k->ch));
+             mw_emulation_budget(k->ch),
+             too_small == MW_GPU_SAMPLE_SCATTERED
+                 ? "and its blocks reach further into the buffers than a sample can follow "
+                   "(outputs not where the reference's layout puts them)"
+                 : "and a grid too small to run on a sample (no block of its own for each "
+                   "checked output: a grid-stride loop?)");
     char plain[256];
     snprintf(plain, sizeof plain, "%s", label);
     char *at = strstr(plain, " (emulated on a sample");

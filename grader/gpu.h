@@ -95,8 +95,10 @@ typedef size_t (*mw_gpu_block_pick)(void *arg, const unsigned grid[3], const uns
  * NULL: every block. Nothing on a GPU, which runs every block. */
 void mw_gpu_sample_blocks(mw_gpu_block_pick pick, void *arg);
 /* Since the last mw_gpu_schedule_run: the blocks run, the blocks of their
- * grids, and whether a grid was too small to run on a sample (then not
- * run). Zero on a GPU. */
+ * grids, and whether a grid could not run on a sample: 1 too small (not
+ * run), MW_GPU_SAMPLE_SCATTERED its blocks reached too many pages
+ * (stopped); 0 when all ran. Zero on a GPU. */
+enum { MW_GPU_SAMPLE_SCATTERED = 2 };
 void mw_gpu_sample_count(uint64_t *ran, uint64_t *of, int *too_small);
 /* 1 when the backend is the CPU emulation (grader/sim/): its results are
  * emulated, it runs the cases within the chapter's emulation budget, and

@@ -4,8 +4,9 @@
 # of buffers) run only the blocks that write the checked outputs, in
 # buffers mapped lazily, and say so in their lines; the reference passes
 # them, the known-wrong int-index fails them as on a GPU, and a kernel
-# whose grid is too small to run on a sample (a grid-stride loop) is
-# skipped, saying why.
+# whose grid is too small to run on a sample (a grid-stride loop), or a
+# right one whose blocks scatter over more pages than a sample may open
+# (another layout), is skipped, saying why: never failed, never crashed.
 . tests/lib.sh
 skip_all_unless_full_tree
 command -v "$(make -s --no-print-directory --eval 'print-%: ; @echo $($*)' print-SIM_CXX)" \
@@ -44,7 +45,16 @@ cudaError_t add_naive(const float *a, const float *b, float *c, size_t n, cudaSt
     return cudaGetLastError();
 }
 END
+# Right too, in a layout the sample does not follow: thread t of block b
+# adds element t * gridDim + b, so each block touches a page of every
+# buffer per thread, more pages than a sample may open.
+mkdir -p "$scratch/transposed-src"
+sed 's/size_t i = blockIdx.x \* (size_t)blockDim.x + threadIdx.x;/size_t i = threadIdx.x * (size_t)gridDim.x + blockIdx.x;/' \
+    solutions/01-vector-add/01_naive.cu >"$scratch/transposed-src/01_naive.cu"
+grep -q 'threadIdx.x \* (size_t)gridDim.x' "$scratch/transposed-src/01_naive.cu"
+ok $? "the transposed kernel is the reference with its index changed"
 {
+    echo "01-vector-add $scratch/transposed-src/01_naive.cu $scratch/transposed"
     src=$(wrong_source tests/wrong/01-vector-add/int-index "$scratch/derived") &&
         echo "01-vector-add $src $scratch/int-index"
     echo "01-vector-add $scratch/grid-stride-src/01_naive.cu $scratch/grid-stride"
@@ -96,6 +106,20 @@ if built "$scratch/grid-stride"; then
 else
     ok 1 "the grid-stride kernel builds for the emulation"
     tail -n 5 "$scratch/grid-stride.log" | diag
+fi
+
+if built "$scratch/transposed"; then
+    out=$(build/sim/01-vector-add/mw-chapter check --lib-dir "$scratch/transposed" \
+        --version 01_naive --seed 7 $HUGE 2>&1)
+    rc=$?
+    skips=$(grep -c -E "^  SKIP .* huge .*\(emulated\): past the emulation's budget .*reach further into the buffers than a sample can follow.*: a GPU runs it$" <<<"$out")
+    # Only skips: exit 77, nothing judged.
+    [ $rc = 77 ] && [ "$skips" = 6 ] && ! grep -q -E 'FAIL|ERROR|crashed' <<<"$out"
+    ok $? "a right kernel in another layout: its 6 huge cases skipped, saying why, never failed (exit $rc)" ||
+        diag <<<"$out"
+else
+    ok 1 "the transposed kernel builds for the emulation"
+    tail -n 5 "$scratch/transposed.log" | diag
 fi
 
 # The cases the emulation runs on a sample are not GPU-only in the list.

@@ -327,7 +327,10 @@ static int check_shared(const mw_sim_thread *me, uintptr_t a, size_t bytes, int 
  * before it happens: the access that follows this check reads them. */
 static void touch_lazy(const mw_sim_region *r, const void *addr, size_t bytes)
 {
-    if (r->lazy && mw_sim_lazy_touch(r, addr, bytes) != 0)
+    int rc = r->lazy ? mw_sim_lazy_touch(r, addr, bytes) : 0;
+    if (rc == -2) /* its accesses are not where the sample looks: skip the case */
+        mw_sim_sample_scattered();
+    if (rc != 0)
         mw_sim_kernel_fault(cudaErrorMemoryAllocation,
                             "the emulation ran out of memory for a lazily mapped buffer's pages");
 }

@@ -81,16 +81,21 @@ static size_t page_bytes(const mw_sim_region *r, size_t page)
     return r->bytes - from < PAGE ? r->bytes - from : PAGE;
 }
 
-static void page_protect(const mw_sim_region *r, size_t page, int open)
+static int page_protect(const mw_sim_region *r, size_t page, int open)
 {
-    mprotect(r->base + page * PAGE, PAGE, open ? PROT_READ | PROT_WRITE : PROT_NONE);
+    return mprotect(r->base + page * PAGE, PAGE, open ? PROT_READ | PROT_WRITE : PROT_NONE);
 }
+
+/* Touched pages in all lazy regions (MW_SIM_LAZY_MAX_PAGES). */
+static size_t pages_touched;
 
 static int touch_page(const mw_sim_region *r, size_t page)
 {
     mw_sim_lazy *lz = r->lazy;
     if (lz->touched[page])
         return 0;
+    if (pages_touched >= MW_SIM_LAZY_MAX_PAGES)
+        return -2;
     if (lz->nlist == lz->list_cap) {
         size_t cap = lz->list_cap ? 2 * lz->list_cap : 64;
         size_t *grown = realloc(lz->list, cap * sizeof *grown);
@@ -98,12 +103,16 @@ static int touch_page(const mw_sim_region *r, size_t page)
             return -1;
         lz->list = grown, lz->list_cap = cap;
     }
-    page_protect(r, page, 1);
+    /* The kernel refuses a mapping past its limit: out of memory, not a
+     * write into a closed page. */
+    if (page_protect(r, page, 1) != 0)
+        return -1;
     produce_range(r, r->base + page * PAGE, page * PAGE, page_bytes(r, page));
     if (!lz->open)
         page_protect(r, page, 0);
     lz->touched[page] = 1;
     lz->list[lz->nlist++] = page;
+    pages_touched++;
     return 0;
 }
 
@@ -131,6 +140,7 @@ void mw_sim_lazy_free(mw_sim_lazy *lz)
 {
     if (!lz)
         return;
+    pages_touched -= lz->nlist;
     free(lz->touched);
     free(lz->list);
     free(lz->parts);
@@ -153,9 +163,11 @@ int mw_sim_lazy_touch(const mw_sim_region *r, const void *addr, size_t bytes)
     if (from >= r->bytes || bytes == 0)
         return 0;
     size_t last = (from + bytes - 1 < r->bytes ? from + bytes - 1 : r->bytes - 1) / PAGE;
-    for (size_t page = from / PAGE; page <= last; page++)
-        if (touch_page(r, page) != 0)
-            return -1;
+    for (size_t page = from / PAGE; page <= last; page++) {
+        int rc = touch_page(r, page);
+        if (rc != 0)
+            return rc;
+    }
     return 0;
 }
 

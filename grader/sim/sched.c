@@ -181,6 +181,10 @@ static uint64_t order_at(const order *o, uint64_t i)
 
 /* ---- faults ---- */
 
+/* abort_err's value while a grid stops because it cannot run on a sample:
+ * no CUDA error is recorded, and mw_sim_run_grid returns success. */
+#define SAMPLE_STOP cudaErrorNotReady
+
 /* Stops the grid from inside a kernel thread: back to the scheduler, which
  * drops the grid's fibers. */
 _Noreturn static void grid_abort(cudaError_t err, int sticky, const char *line)
@@ -206,6 +210,14 @@ void mw_sim_kernel_fault(cudaError_t err, const char *fmt, ...)
     mw_sim_where(where, sizeof where, mw_sim_cur->thread);
     snprintf(line, sizeof line, "%s: %s", where, text);
     grid_abort(err, 1, line);
+}
+
+void mw_sim_sample_scattered(void)
+{
+    sample_too_small = MW_SIM_SAMPLE_SCATTERED;
+    abort_err = SAMPLE_STOP;
+    mw_sim_fiber_switch(&mw_sim_cur->thread->fiber, &sched_fiber);
+    abort(); /* a dropped fiber never resumes */
 }
 
 /* A launch error found while running (the shared window past its limit):
@@ -553,7 +565,7 @@ cudaError_t mw_sim_run_grid(const mw_sim_launch *l)
     if (sample_pick) {
         size_t picked = sample_pick(sample_arg, l->grid, l->block, &sample);
         if (picked == MW_SIM_GRID_TOO_SMALL) {
-            sample_too_small = 1;
+            sample_too_small = MW_SIM_SAMPLE_TOO_SMALL;
             return cudaSuccess;
         }
         sample_ran += picked;
@@ -595,6 +607,8 @@ cudaError_t mw_sim_run_grid(const mw_sim_launch *l)
     }
     if (err == cudaErrorMemoryAllocation && abort_err == cudaSuccess)
         mw_sim_error_set(err, 0, "the emulation could not allocate a grid's threads");
+    if (err == SAMPLE_STOP && abort_err == SAMPLE_STOP)
+        err = cudaSuccess; /* the case is skipped, saying why (mw_sim_sample_count) */
     for (int s = 0; slots && s < nslots; ++s) {
         if (slots[s].busy)
             block_drop(&slots[s].block);

@@ -108,6 +108,12 @@ void mw_sim_host_access(const void *p, int open);
  * thousand of their pages; below it, filling at once costs less than
  * keeping track. */
 #define MW_SIM_LAZY_BYTES ((size_t)256 << 20)
+/* At most this many touched pages in all lazy regions at once. Each
+ * touched page inside a reservation is a mapping of its own to the kernel,
+ * which allows about 65530 a process; a sample under the reference's
+ * layout touches a few thousand. A kernel that scatters its accesses
+ * further (outputs not where the sample looks) cannot run on a sample. */
+#define MW_SIM_LAZY_MAX_PAGES 16384
 
 /* What a range of a lazily mapped region holds: produce(ctx, dst, at, n)
  * writes to dst the n bytes that stand at device address at. ctx is the
@@ -126,8 +132,9 @@ int mw_sim_content_is_bytes(const mw_sim_content *c, int *byte);
 /* host.c's side: a lazy region's bookkeeping for `bytes` bytes, which at
  * first hold 0xFF as cudaMalloc's do (NULL: out of memory); its release;
  * opening its touched pages to the host (1) or closing them (0); giving
- * the pages of [addr, addr + bytes) their bytes (0, or -1: out of memory),
- * as checks.c does before a kernel's access reaches them. */
+ * the pages of [addr, addr + bytes) their bytes (0; -1: out of memory;
+ * -2: past MW_SIM_LAZY_MAX_PAGES), as checks.c does before a kernel's
+ * access reaches them. */
 mw_sim_lazy *mw_sim_lazy_new(size_t bytes);
 void mw_sim_lazy_free(mw_sim_lazy *lz);
 void mw_sim_lazy_open(const mw_sim_region *r, int open);
@@ -161,8 +168,20 @@ typedef size_t (*mw_sim_block_pick)(void *arg, dim3 grid, dim3 block, uint64_t *
 /* From now on every grid runs the blocks pick names (NULL: every block). */
 void mw_sim_sample_blocks(mw_sim_block_pick pick, void *arg);
 /* Since the last mw_sim_schedule_run: the blocks run, the blocks of the
- * grids they belong to, and the grids not run as too small for a sample. */
+ * grids they belong to, and whether a grid could not run on a sample:
+ * MW_SIM_SAMPLE_TOO_SMALL (not run: no block of its own for some sampled
+ * output) or MW_SIM_SAMPLE_SCATTERED (stopped: its blocks touched more
+ * pages than MW_SIM_LAZY_MAX_PAGES), else 0. */
+enum { MW_SIM_SAMPLE_TOO_SMALL = 1, MW_SIM_SAMPLE_SCATTERED = 2 };
 void mw_sim_sample_count(uint64_t *ran, uint64_t *of, int *too_small);
+/* From a kernel thread: stops the grid as MW_SIM_SAMPLE_SCATTERED, with no
+ * CUDA error (the case is skipped, not failed). Never returns. */
+#if defined(__cplusplus)
+[[noreturn]]
+#else
+_Noreturn
+#endif
+void mw_sim_sample_scattered(void);
 
 /* ---- launches ------------------------------------------------------------------ */
 
