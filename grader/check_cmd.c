@@ -427,9 +427,30 @@ static int past_emulation_budget(const checker *k, const job *j, char *why, size
     return 1;
 }
 
+/* A case that cannot be judged on a sample is skipped: past the budget,
+ * and why not on a sample (`reason`); its line without the sample's note. */
+static void skip_on_sample(checker *k, const job *j, int jnum, const char *label,
+                           const char *reason)
+{
+    mw_case c = mw_case_for(&k->ch->cases[j->kase], k->ch->versions[j->version].op);
+    const mw_version *ver = &k->ch->versions[j->version];
+    char why[400];
+    snprintf(why, sizeof why,
+             "past the emulation's budget (%.3g units of work, %.3g allowed), %s: a GPU runs it",
+             mw_emulation_work(k->ch, &c, ver->workspace ? ver->workspace(&c) : 0),
+             mw_emulation_budget(k->ch), reason);
+    char plain[256];
+    snprintf(plain, sizeof plain, "%s", label);
+    char *at = strstr(plain, " (emulated on a sample");
+    if (at)
+        snprintf(at, sizeof plain - (size_t)(at - plain), " (emulated)");
+    report_skip(k, jnum, plain, why);
+}
+
 /* On a sample: a grid too small to give each checked output a block of
- * its own (a grid-stride loop) was not run; the case is skipped, saying
- * so. 1 when it was. */
+ * its own (a grid-stride loop) was not run, or one whose blocks reached
+ * too many pages was stopped; the case is skipped, saying so. 1 when it
+ * was. */
 static int grid_too_small(checker *k, const job *j, int jnum, const char *label)
 {
     uint64_t ran, of;
@@ -437,25 +458,33 @@ static int grid_too_small(checker *k, const job *j, int jnum, const char *label)
     mw_gpu_sample_count(&ran, &of, &too_small);
     if (!too_small)
         return 0;
-    mw_case c = mw_case_for(&k->ch->cases[j->kase], k->ch->versions[j->version].op);
-    const mw_version *ver = &k->ch->versions[j->version];
-    char why[400];
-    snprintf(why, sizeof why,
-             "past the emulation's budget (%.3g units of work, %.3g allowed), %s: a GPU runs it",
-             mw_emulation_work(k->ch, &c, ver->workspace ? ver->workspace(&c) : 0),
-             mw_emulation_budget(k->ch),
-             too_small == MW_GPU_SAMPLE_SCATTERED
-                 ? "and its blocks reach further into the buffers than a sample can follow "
-                   "(outputs not where the reference's layout puts them)"
-                 : "and a grid too small to run on a sample (no block of its own for each "
-                   "checked output: a grid-stride loop?)");
-    char plain[256];
-    snprintf(plain, sizeof plain, "%s", label);
-    char *at = strstr(plain, " (emulated on a sample");
-    if (at)
-        snprintf(at, sizeof plain - (size_t)(at - plain), " (emulated)");
-    report_skip(k, jnum, plain, why);
+    skip_on_sample(k, j, jnum, label,
+                   too_small == MW_GPU_SAMPLE_SCATTERED
+                       ? "and its blocks reach further into the buffers than a sample can follow "
+                         "(outputs not where the reference's layout puts them)"
+                       : "and a grid too small to run on a sample (no block of its own for each "
+                         "checked output: a grid-stride loop?)");
     return 1;
+}
+
+/* On a sample: whether the kernel wrote pages of an output where no picked
+ * block's elements lie (mw_emulation_strays). -1: no memory. */
+static int sample_strays(const mw_views *v, const mw_emulation_sample *s)
+{
+    enum { CAP = 1 << 16 }; /* past the pages a sample may touch (sim.h) */
+    size_t *firsts = malloc(CAP * sizeof *firsts), first = 0;
+    if (!firsts)
+        return -1;
+    int strays = 0;
+    for (int i = 0; i < v->nout && !strays; i++) {
+        int b = v->out[i];
+        size_t count = v->spec[b].count, elem = mw_type_size(v->spec[b].type);
+        size_t n = mw_gpu_sample_touched(v->view[b], count, elem, firsts, CAP);
+        strays = n > CAP || mw_emulation_strays(s, firsts, n, count, elem, first);
+        first += count;
+    }
+    free(firsts);
+    return strays;
 }
 
 static job_result run_job(checker *k, int jnum, mw_loaded *lib)
@@ -512,7 +541,7 @@ static job_result run_job(checker *k, int jnum, mw_loaded *lib)
     if (err == cudaSuccess)
         err = mw_views_alloc_workspace(&v, ws, 0);
     /* On a sample: the blocks its checked outputs need (emulation.h). */
-    mw_emulation_sample sample = {k->ch, c, NULL, 0};
+    mw_emulation_sample sample = {.ch = k->ch, .c = c};
     if (err == cudaSuccess && k->on_sample) {
         sample.idx = mw_sample_indices(k->ch, v.out_total, in.seed, &sample.count);
         if (!sample.idx)
@@ -529,6 +558,7 @@ static job_result run_job(checker *k, int jnum, mw_loaded *lib)
         res.fatal = 1;
         mw_gpu_sample_blocks(NULL, NULL);
         free((void *)sample.idx);
+        mw_emulation_sample_free(&sample);
         return res;
     }
 
@@ -555,6 +585,14 @@ static job_result run_job(checker *k, int jnum, mw_loaded *lib)
                         &forked) != 0)
             goto done;
         if (k->on_sample && grid_too_small(k, j, jnum, label)) {
+            res.status = ST_SKIP;
+            goto done;
+        }
+        if (k->on_sample && sample_strays(&v, &sample) != 0) {
+            skip_on_sample(k, j, jnum, label,
+                           "and its blocks write outputs where the reference's layout puts "
+                           "none of the sampled ones (another layout: which block writes a "
+                           "sampled output, a sample cannot tell)");
             res.status = ST_SKIP;
             goto done;
         }
@@ -602,6 +640,7 @@ done:
     mw_views_free(&v);
     mw_gpu_sample_blocks(NULL, NULL);
     free((void *)sample.idx);
+    mw_emulation_sample_free(&sample);
     k->on_sample = 0;
     mw_sample_on_blocks(0);
     return res;

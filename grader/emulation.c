@@ -3,6 +3,7 @@
 #include "harness_buffers.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 double mw_emulation_work(const mw_chapter *ch, const mw_case *c, size_t workspace_floats)
 {
@@ -32,7 +33,7 @@ static int compare_u64(const void *a, const void *b)
 size_t mw_emulation_pick(void *arg, const unsigned grid[3], const unsigned block[3],
                          uint64_t **blocks)
 {
-    const mw_emulation_sample *s = arg;
+    mw_emulation_sample *s = arg;
     uint64_t nblocks = (uint64_t)grid[0] * grid[1] * grid[2];
     size_t cap = 4 * s->count + 2 * MW_EMULATION_SAMPLE_ENDS, n = 0;
     uint64_t *b = malloc(cap * sizeof *b);
@@ -56,5 +57,53 @@ size_t mw_emulation_pick(void *arg, const unsigned grid[3], const unsigned block
         if (unique == 0 || b[j] != b[unique - 1])
             b[unique++] = b[j];
     *blocks = b;
+    /* Kept for mw_emulation_strays: the scheduler frees *blocks. */
+    free(s->picked);
+    s->picked = malloc(unique * sizeof *s->picked);
+    s->npicked = s->picked ? unique : 0;
+    if (s->picked)
+        memcpy(s->picked, b, unique * sizeof *b);
+    memcpy(s->grid, grid, sizeof s->grid);
+    memcpy(s->block, block, sizeof s->block);
     return unique;
+}
+
+void mw_emulation_sample_free(mw_emulation_sample *s)
+{
+    free(s->picked);
+    s->picked = NULL;
+    s->npicked = 0;
+}
+
+static int was_picked(const mw_emulation_sample *s, uint64_t block)
+{
+    return bsearch(&block, s->picked, s->npicked, sizeof *s->picked, compare_u64) != NULL;
+}
+
+/* Whether element i (flat) belongs to a picked block under a mapping. */
+static int picked_element(const mw_emulation_sample *s, size_t i)
+{
+    uint64_t cand[4];
+    int n = s->ch->emulation_blocks(s->c, i, s->grid, s->block, cand);
+    for (int k = 0; k < n; k++)
+        if (was_picked(s, cand[k]))
+            return 1;
+    return 0;
+}
+
+int mw_emulation_strays(const mw_emulation_sample *s, const size_t *firsts, size_t n,
+                        size_t count, size_t elem, size_t flat_first)
+{
+    enum { PAGE = 4096 };
+    /* Every element of a touched page is asked: a picked block's elements
+     * may straddle into a page whose other elements are another block's. */
+    for (size_t p = 0; p < n; p++) {
+        size_t last = firsts[p] + PAGE / elem;
+        int legit = 0;
+        for (size_t e = firsts[p]; e < last && e < count && !legit; e++)
+            legit = picked_element(s, flat_first + e);
+        if (!legit)
+            return 1;
+    }
+    return 0;
 }

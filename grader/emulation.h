@@ -35,13 +35,19 @@ double mw_emulation_budget(const mw_chapter *ch);
  * blocks write which outputs (mw_chapter.emulation_blocks). */
 int mw_emulation_on_sample(const mw_chapter *ch, const mw_case *c, size_t workspace_floats);
 
-/* The sample a case runs on: its checked outputs (flat indices, sorted). */
+/* The sample a case runs on: its checked outputs (flat indices, sorted);
+ * then, as mw_emulation_pick leaves them, the last grid it picked for, its
+ * blocks and the blocks picked (sorted; free with mw_emulation_sample_free). */
 typedef struct mw_emulation_sample {
     const mw_chapter *ch;
     const mw_case *c;
     const size_t *idx;
     size_t count;
+    unsigned grid[3], block[3];
+    uint64_t *picked;
+    size_t npicked;
 } mw_emulation_sample;
+void mw_emulation_sample_free(mw_emulation_sample *s);
 
 /* An mw_gpu_block_pick (gpu.h) for arg, an mw_emulation_sample: the
  * blocks that write its outputs under the chapter's mappings, and the
@@ -49,5 +55,17 @@ typedef struct mw_emulation_sample {
  * output has no block of its own in the grid. */
 size_t mw_emulation_pick(void *arg, const unsigned grid[3], const unsigned block[3],
                          uint64_t **blocks);
+
+/* After a run on a sample: 1 when a page the kernel touched of an output
+ * view (count elements of elem bytes, flat index flat_first of its first;
+ * the view index of each touched page's first element in firsts[0..n), as
+ * mw_gpu_sample_touched gives them) holds no element of a picked block
+ * under the chapter's mappings; else 0. The blocks that ran were picked
+ * for the sampled outputs under the reference's layouts; a kernel of
+ * another layout, right or not, writes elsewhere, and a sampled output it
+ * left unwritten tells nothing: which block writes it, the sample cannot
+ * say. */
+int mw_emulation_strays(const mw_emulation_sample *s, const size_t *firsts, size_t n,
+                        size_t count, size_t elem, size_t flat_first);
 
 #endif

@@ -56,6 +56,17 @@ void mw_gpu_sample_count(uint64_t *ran, uint64_t *of, int *too_small)
 #endif
 }
 
+size_t mw_gpu_sample_touched(const void *p, size_t count, size_t elem, size_t *firsts,
+                             size_t cap)
+{
+#ifdef MW_SIM
+    return mw_sim_lazy_touched(p, count, elem, firsts, cap);
+#else
+    (void)p, (void)count, (void)elem, (void)firsts, (void)cap;
+    return 0;
+#endif
+}
+
 int mw_gpu_emulated(void)
 {
 #ifdef MW_SIM

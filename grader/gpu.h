@@ -100,6 +100,11 @@ void mw_gpu_sample_blocks(mw_gpu_block_pick pick, void *arg);
  * (stopped); 0 when all ran. Zero on a GPU. */
 enum { MW_GPU_SAMPLE_SCATTERED = 2 };
 void mw_gpu_sample_count(uint64_t *ran, uint64_t *of, int *too_small);
+/* On a sample: the view index of the first element of each page of the
+ * view of count elements (elem bytes each) at p that a kernel touched,
+ * into firsts (at most cap; cap + 1 when more). 0 on a GPU. */
+size_t mw_gpu_sample_touched(const void *p, size_t count, size_t elem, size_t *firsts,
+                             size_t cap);
 /* 1 when the backend is the CPU emulation (grader/sim/): its results are
  * emulated, it runs the cases within the chapter's emulation budget, and
  * it times nothing. 0 on a GPU. */

@@ -5,8 +5,9 @@
 # buffers mapped lazily, and say so in their lines; the reference passes
 # them, the known-wrong int-index fails them as on a GPU, and a kernel
 # whose grid is too small to run on a sample (a grid-stride loop), or a
-# right one whose blocks scatter over more pages than a sample may open
-# (another layout), is skipped, saying why: never failed, never crashed.
+# right one in another layout (its blocks write away from the sampled
+# outputs, or scatter over more pages than a sample may open), is skipped,
+# saying why: never failed, never crashed.
 . tests/lib.sh
 skip_all_unless_full_tree
 command -v "$(make -s --no-print-directory --eval 'print-%: ; @echo $($*)' print-SIM_CXX)" \
@@ -53,7 +54,15 @@ sed 's/size_t i = blockIdx.x \* (size_t)blockDim.x + threadIdx.x;/size_t i = thr
     solutions/01-vector-add/01_naive.cu >"$scratch/transposed-src/01_naive.cu"
 grep -q 'threadIdx.x \* (size_t)gridDim.x' "$scratch/transposed-src/01_naive.cu"
 ok $? "the transposed kernel is the reference with its index changed"
+# Right as well, from the end: thread j adds element n - 1 - j, so the
+# blocks picked for a sampled output write the mirrored ones.
+mkdir -p "$scratch/reversed-src"
+sed 's/size_t i = blockIdx.x \* (size_t)blockDim.x + threadIdx.x;/size_t j = blockIdx.x * (size_t)blockDim.x + threadIdx.x, i = n - 1 - j;/; s/if (i < n)/if (j < n)/' \
+    solutions/01-vector-add/01_naive.cu >"$scratch/reversed-src/01_naive.cu"
+grep -q 'i = n - 1 - j;' "$scratch/reversed-src/01_naive.cu" && grep -q 'if (j < n)' "$scratch/reversed-src/01_naive.cu"
+ok $? "the reversed kernel is the reference with its index changed"
 {
+    echo "01-vector-add $scratch/reversed-src/01_naive.cu $scratch/reversed"
     echo "01-vector-add $scratch/transposed-src/01_naive.cu $scratch/transposed"
     src=$(wrong_source tests/wrong/01-vector-add/int-index "$scratch/derived") &&
         echo "01-vector-add $src $scratch/int-index"
@@ -120,6 +129,22 @@ if built "$scratch/transposed"; then
 else
     ok 1 "the transposed kernel builds for the emulation"
     tail -n 5 "$scratch/transposed.log" | diag
+fi
+
+if built "$scratch/reversed"; then
+    out=$(build/sim/01-vector-add/mw-chapter check --lib-dir "$scratch/reversed" \
+        --version 01_naive --seed 7 $HUGE 2>&1)
+    rc=$?
+    skips=$(grep -c -E "^  SKIP .* huge .*\(emulated\): past the emulation's budget .*write outputs where the reference's layout puts none of the sampled ones.*: a GPU runs it$" <<<"$out")
+    [ $rc = 77 ] && [ "$skips" = 6 ] && ! grep -q -E 'FAIL|ERROR|crashed' <<<"$out"
+    ok $? "a right kernel that writes from the end: its 6 huge cases skipped, saying why, never failed (exit $rc)" ||
+        diag <<<"$out"
+    out=$(build/sim/01-vector-add/mw-chapter check --lib-dir "$scratch/reversed" \
+        --version 01_naive --seed 7 --below 8589934592 2>&1)
+    ok $? "and it passes every other case" || diag <<<"$out"
+else
+    ok 1 "the reversed kernel builds for the emulation"
+    tail -n 5 "$scratch/reversed.log" | diag
 fi
 
 # The cases the emulation runs on a sample are not GPU-only in the list.

@@ -274,3 +274,22 @@ int mw_sim_lazy_read(const void *p, void *dst, size_t bytes)
     }
     return 1;
 }
+
+size_t mw_sim_lazy_touched(const void *p, size_t count, size_t elem, size_t *firsts,
+                           size_t cap)
+{
+    const mw_sim_region *r = lazy_region(p);
+    if (!r || count == 0)
+        return 0;
+    const mw_sim_lazy *lz = r->lazy;
+    size_t base = (size_t)((const char *)p - r->base), end = base + count * elem, n = 0;
+    for (size_t i = 0; i < lz->nlist; i++) {
+        size_t from = lz->list[i] * PAGE, to = from + PAGE;
+        if (to <= base || from >= end)
+            continue; /* the guard bands around the view are the harness's */
+        if (n == cap)
+            return cap + 1;
+        firsts[n++] = from > base ? (from - base + elem - 1) / elem : 0;
+    }
+    return n;
+}

@@ -153,6 +153,12 @@ int mw_sim_lazy_touch(const mw_sim_region *r, const void *addr, size_t bytes);
  * mw_sim_lazy_read: copies bytes [p, p + bytes) to dst, touching nothing
  * that was not touched: 1. */
 int mw_sim_lazy_set(void *p, size_t bytes, const mw_sim_content *c);
+/* mw_sim_lazy_touched: for the view of count elements (elem bytes each)
+ * at p, in a lazily mapped region, the view index of the first element of
+ * each touched page it overlaps, into firsts (at most cap; cap + 1 when
+ * there are more); 0 where p is not in a lazy region. */
+size_t mw_sim_lazy_touched(const void *p, size_t count, size_t elem, size_t *firsts,
+                           size_t cap);
 size_t mw_sim_lazy_piece(const void *p, size_t bytes, const mw_sim_content **content);
 int mw_sim_lazy_read(const void *p, void *dst, size_t bytes);
 
