@@ -33,6 +33,13 @@ skip_all_unless_full_tree() {
     done
 }
 
+# skip_all_unless_sim_compiler: the CPU emulation compiles kernel files with
+# the C++ compiler the Makefile names (SIM_CXX); without it, skip the file.
+skip_all_unless_sim_compiler() {
+    command -v "$(make -s --no-print-directory --eval 'print-%: ; @echo $($*)' print-SIM_CXX)" \
+        >/dev/null 2>&1 || skip_all "g++ not installed: the emulation compiles kernel files with it"
+}
+
 skip() { T_COUNT=$((T_COUNT + 1)); echo "ok $T_COUNT # SKIP $*"; }
 
 # diag TEXT...: comment lines; with no arguments, comments standard input.

@@ -9,8 +9,7 @@
 # where each of these shows. Last, racecheck's case list (--one-per-shape).
 . tests/lib.sh
 skip_all_unless_full_tree
-command -v "$(make -s --no-print-directory --eval 'print-%: ; @echo $($*)' print-SIM_CXX)" \
-    >/dev/null 2>&1 || skip_all "g++ not installed: the emulation compiles kernel files with it"
+skip_all_unless_sim_compiler
 [ -d tests/wrong ] || skip_all "no tests/wrong/ here (the student edition leaves it out)"
 
 MAKE_Q="make -s --no-print-directory"

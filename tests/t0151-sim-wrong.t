@@ -12,8 +12,7 @@
 . tests/lib.sh
 long_file "every reference and known-wrong through the CPU emulation"
 skip_all_unless_full_tree
-command -v "$(make -s --no-print-directory --eval 'print-%: ; @echo $($*)' print-SIM_CXX)" \
-    >/dev/null 2>&1 || skip_all "g++ not installed: the emulation compiles kernel files with it"
+skip_all_unless_sim_compiler
 
 MAKE_Q="make -s --no-print-directory"
 SEED=20261122

@@ -10,8 +10,7 @@
 # saying why: never failed, never crashed.
 . tests/lib.sh
 skip_all_unless_full_tree
-command -v "$(make -s --no-print-directory --eval 'print-%: ; @echo $($*)' print-SIM_CXX)" \
-    >/dev/null 2>&1 || skip_all "g++ not installed: the emulation compiles kernel files with it"
+skip_all_unless_sim_compiler
 [ -d tests/wrong ] || skip_all "no tests/wrong/ here (the student edition leaves it out)"
 
 MAKE_Q="make -s --no-print-directory"
@@ -117,34 +116,32 @@ else
     tail -n 5 "$scratch/grid-stride.log" | diag
 fi
 
-if built "$scratch/transposed"; then
-    out=$(build/sim/01-vector-add/mw-chapter check --lib-dir "$scratch/transposed" \
+# skipped_on_sample NAME WHY DESC: kernel NAME (built in $scratch/NAME) has
+# its 6 huge cases skipped with a reason matching WHY, none failed, and
+# nothing else judged (exit 77): one test point, a failing one when it does
+# not build.
+skipped_on_sample() {
+    local name=$1 why=$2 desc=$3 out rc skips
+    if ! built "$scratch/$name"; then
+        ok 1 "the $name kernel builds for the emulation"
+        tail -n 5 "$scratch/$name.log" | diag
+        return 1
+    fi
+    out=$(build/sim/01-vector-add/mw-chapter check --lib-dir "$scratch/$name" \
         --version 01_naive --seed 7 $HUGE 2>&1)
     rc=$?
-    skips=$(grep -c -E "^  SKIP .* huge .*\(emulated\): past the emulation's budget .*reach further into the buffers than a sample can follow.*: a GPU runs it$" <<<"$out")
-    # Only skips: exit 77, nothing judged.
+    skips=$(grep -c -E "^  SKIP .* huge .*\(emulated\): past the emulation's budget .*$why.*: a GPU runs it$" <<<"$out")
     [ $rc = 77 ] && [ "$skips" = 6 ] && ! grep -q -E 'FAIL|ERROR|crashed' <<<"$out"
-    ok $? "a right kernel in another layout: its 6 huge cases skipped, saying why, never failed (exit $rc)" ||
-        diag <<<"$out"
-else
-    ok 1 "the transposed kernel builds for the emulation"
-    tail -n 5 "$scratch/transposed.log" | diag
-fi
+    ok $? "$desc: its 6 huge cases skipped, saying why, never failed (exit $rc)" || diag <<<"$out"
+}
 
-if built "$scratch/reversed"; then
-    out=$(build/sim/01-vector-add/mw-chapter check --lib-dir "$scratch/reversed" \
-        --version 01_naive --seed 7 $HUGE 2>&1)
-    rc=$?
-    skips=$(grep -c -E "^  SKIP .* huge .*\(emulated\): past the emulation's budget .*write outputs where the reference's layout puts none of the sampled ones.*: a GPU runs it$" <<<"$out")
-    [ $rc = 77 ] && [ "$skips" = 6 ] && ! grep -q -E 'FAIL|ERROR|crashed' <<<"$out"
-    ok $? "a right kernel that writes from the end: its 6 huge cases skipped, saying why, never failed (exit $rc)" ||
-        diag <<<"$out"
+skipped_on_sample transposed "reach further into the buffers than a sample can follow" \
+    "a right kernel whose blocks scatter"
+if skipped_on_sample reversed "write outputs where the reference's layout puts none of the sampled ones" \
+    "a right kernel that writes from the end"; then
     out=$(build/sim/01-vector-add/mw-chapter check --lib-dir "$scratch/reversed" \
         --version 01_naive --seed 7 --below 8589934592 2>&1)
     ok $? "and it passes every other case" || diag <<<"$out"
-else
-    ok 1 "the reversed kernel builds for the emulation"
-    tail -n 5 "$scratch/reversed.log" | diag
 fi
 
 # The cases the emulation runs on a sample are not GPU-only in the list.
