@@ -17,6 +17,7 @@
 #include "emulation.h"
 #include "gpu_limits.h"
 #include "harness.h"
+#include "proc.h"
 #include "sanitize_step.h"
 #include "stream_rule.h"
 #include "supervise.h"
@@ -410,6 +411,20 @@ static int launch_once(checker *k, void *fn, const mw_case *c, mw_views *v, char
     return -1;
 }
 
+
+/* Why job j is not run in the emulation: "past the emulation's budget (W
+ * units of work, B allowed)", then ", " and `more` where it is not empty,
+ * then ": a GPU runs it". */
+static void budget_phrase(const checker *k, const job *j, const char *more, char *why,
+                          size_t len)
+{
+    mw_case c = mw_case_for(&k->ch->cases[j->kase], k->ch->versions[j->version].op);
+    const mw_version *ver = &k->ch->versions[j->version];
+    snprintf(why, len,
+             "past the emulation's budget (%.3g units of work, %.3g allowed)%s%s: a GPU runs it",
+             mw_emulation_work(k->ch, &c, ver->workspace ? ver->workspace(&c) : 0),
+             mw_emulation_budget(k->ch), more[0] ? ", " : "", more);
+}
 /* On the emulation, whether job j's case is past the chapter's budget;
  * then `why` says so, with the numbers. */
 static int past_emulation_budget(const checker *k, const job *j, char *why, size_t len)
@@ -419,11 +434,10 @@ static int past_emulation_budget(const checker *k, const job *j, char *why, size
     mw_case c = mw_case_for(&k->ch->cases[j->kase], k->ch->versions[j->version].op);
     const mw_version *ver = &k->ch->versions[j->version];
     size_t ws = ver->workspace ? ver->workspace(&c) : 0;
-    double work = mw_emulation_work(k->ch, &c, ws);
-    if (work <= mw_emulation_budget(k->ch) || mw_emulation_on_sample(k->ch, &c, ws))
+    if (mw_emulation_work(k->ch, &c, ws) <= mw_emulation_budget(k->ch) ||
+        mw_emulation_on_sample(k->ch, &c, ws))
         return 0;
-    snprintf(why, len, "past the emulation's budget (%.3g units of work, %.3g allowed): a GPU runs it",
-             work, mw_emulation_budget(k->ch));
+    budget_phrase(k, j, "", why, len);
     return 1;
 }
 
@@ -432,13 +446,8 @@ static int past_emulation_budget(const checker *k, const job *j, char *why, size
 static void skip_on_sample(checker *k, const job *j, int jnum, const char *label,
                            const char *reason)
 {
-    mw_case c = mw_case_for(&k->ch->cases[j->kase], k->ch->versions[j->version].op);
-    const mw_version *ver = &k->ch->versions[j->version];
     char why[400];
-    snprintf(why, sizeof why,
-             "past the emulation's budget (%.3g units of work, %.3g allowed), %s: a GPU runs it",
-             mw_emulation_work(k->ch, &c, ver->workspace ? ver->workspace(&c) : 0),
-             mw_emulation_budget(k->ch), reason);
+    budget_phrase(k, j, reason, why, sizeof why);
     char plain[256];
     snprintf(plain, sizeof plain, "%s", label);
     char *at = strstr(plain, " (emulated on a sample");
@@ -485,6 +494,17 @@ static int sample_strays(const mw_views *v, const mw_emulation_sample *s)
     }
     free(firsts);
     return strays;
+}
+
+/* After a job: no sample for the next one, whatever ended this one. */
+static void end_sample(checker *k, mw_emulation_sample *sample)
+{
+    mw_gpu_sample_blocks(NULL, NULL);
+    free((void *)sample->idx);
+    sample->idx = NULL;
+    mw_emulation_sample_free(sample);
+    k->on_sample = 0;
+    mw_sample_on_blocks(0);
 }
 
 static job_result run_job(checker *k, int jnum, mw_loaded *lib)
@@ -556,9 +576,7 @@ static job_result run_job(checker *k, int jnum, mw_loaded *lib)
         mw_format_cuda_error(text, sizeof text, "harness could not set up the case", err);
         report_error(k, jnum, label, text);
         res.fatal = 1;
-        mw_gpu_sample_blocks(NULL, NULL);
-        free((void *)sample.idx);
-        mw_emulation_sample_free(&sample);
+        end_sample(k, &sample);
         return res;
     }
 
@@ -638,11 +656,7 @@ done:
     free(copy[0]);
     free(copy[1]);
     mw_views_free(&v);
-    mw_gpu_sample_blocks(NULL, NULL);
-    free((void *)sample.idx);
-    mw_emulation_sample_free(&sample);
-    k->on_sample = 0;
-    mw_sample_on_blocks(0);
+    end_sample(k, &sample);
     return res;
 }
 

@@ -1,4 +1,4 @@
-/* proc.c: finding programs and waiting for them (proc.h). */
+/* proc.c: finding programs, waiting for them, the clock (proc.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "proc.h"
 
@@ -42,4 +42,11 @@ int mw_wait_group(pid_t pid, double limit_s)
         }
         nanosleep(&pause, NULL);
     }
+}
+
+double mw_now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }

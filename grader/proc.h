@@ -17,4 +17,7 @@ int mw_which(const char *name, char *out, size_t len);
  * code (128 + the signal when one ended it), or -1 past the limit. */
 int mw_wait_group(pid_t pid, double limit_s);
 
+/* Seconds on the monotonic clock: for durations, never the date. */
+double mw_now_s(void);
+
 #endif

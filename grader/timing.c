@@ -2,18 +2,11 @@
 #define _POSIX_C_SOURCE 200809L
 #include "timing.h"
 
+#include "proc.h"
 #include "stats.h"
 
 #include <math.h>
 #include <stdlib.h>
-#include <time.h>
-
-double mw_now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* One repetition: returns the event time and the host time around it. */
 static cudaError_t one_rep(mw_timer *t, mw_timed_fn fn, void *ctx, int rep, double *event_ms,

@@ -48,6 +48,5 @@ void mw_timer_free(mw_timer *t);
 /* Times fn(ctx, stream). Returns the first CUDA error (the call's own included). */
 cudaError_t mw_time(mw_timer *t, mw_timed_fn fn, void *ctx, mw_timing *out);
 
-double mw_now_s(void);
 
 #endif

@@ -270,13 +270,6 @@ static void note_missing(const context *cx, const int found[], int count, char *
             add_status(status, len, "%s.cu not submitted", cx->versions[v]);
 }
 
-static double monotonic_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* steps.csv: the wall time of steps 1 to 4, where a class's grading time
  * goes (grader/mk/class-bench.sh sums them); a step that did not run (the
  * sanitizer or the timing after a failed case) takes about 0 s. */
@@ -311,9 +304,9 @@ static outcome run_steps(const context *cx, const char *scratch, staged *st, mw_
     note_missing(cx, found, count, status, sizeof status);
     note_unmatched(st, used, cx->nversions);
     double t[5];
-    t[0] = monotonic_s();
+    t[0] = mw_now_s();
     build_versions(cx, scratch, found, built, status, sizeof status);
-    t[1] = monotonic_s();
+    t[1] = mw_now_s();
     /* One student at a time (a worker's child, a Slurm task) asks for the
      * GPU only now: the build needs none, and its build.log is kept either
      * way (a task on a node whose GPU is gone still says whether the
@@ -324,7 +317,7 @@ static outcome run_steps(const context *cx, const char *scratch, staged *st, mw_
         return GPU_LOST;
     }
     int rc = run_check(cx, scratch, s->name);
-    t[2] = monotonic_s();
+    t[2] = mw_now_s();
     char results[PATH_MAX + 16];
     snprintf(results, sizeof results, "%s/check.csv", scratch);
     if (read_check(cx, results, s) != 0 || s->ncases == 0) {
@@ -340,9 +333,9 @@ static outcome run_steps(const context *cx, const char *scratch, staged *st, mw_
     for (int g = 0; g < s->ngroups; g++)
         s->group_score[g] = mw_rubric_group_score(&cx->rubric, &s->groups[g], &s->group_max[g]);
     score_sanitizer(cx, scratch, s);
-    t[3] = monotonic_s();
+    t[3] = mw_now_s();
     score_performance(cx, scratch, s);
-    t[4] = monotonic_s();
+    t[4] = mw_now_s();
     write_step_times(scratch, t);
     snprintf(s->status, sizeof s->status, "%s", status[0] ? status : "graded");
     mw_student_total(s);
