@@ -928,12 +928,12 @@ static void sort_smallest_first(const mw_chapter *ch, job *jobs, int n)
     }
 }
 
-/* racecheck's cases (--small --one-per-shape) are one per launch shape: a
- * race follows from the shape, the views' offsets and the operation, not
- * from the values. racecheck tracks every shared-memory access of every
- * block, about a second a case where memcheck takes milliseconds, so
- * chapter 05's 116 small cases a version (60 shapes) would cost a graded
- * submission minutes; the other tools keep every small case. */
+/* racecheck's cases (--small --one-per-shape) are one per launch shape, or
+ * per class where the chapter names them (mw_chapter.race_class): a race
+ * follows from the shape, the views' offsets and the operation, not from
+ * the values. racecheck tracks every shared-memory access of every block,
+ * 0.3 to 14 s a case where memcheck takes milliseconds, so a class runs
+ * its smallest case; the other tools keep every small case. */
 static int same_shape(const mw_case *a, const mw_case *b)
 {
     return memcmp(a->dim, b->dim, sizeof a->dim) == 0 &&
@@ -947,6 +947,35 @@ static int shape_seen(const mw_chapter *ch, int ci)
         if (same_shape(&ch->cases[i], &ch->cases[ci]))
             return 1;
     return 0;
+}
+
+/* --small's cases: not sampled, and at most 64 MiB. */
+static int small_case(const mw_chapter *ch, const mw_case *c)
+{
+    return !c->sampled && mw_case_bytes(ch, c) <= ((size_t)64 << 20);
+}
+
+/* With the chapter's race_class: 1 when another small case of case ci's
+ * class goes to racecheck instead, the smallest (the first of equals). */
+static int race_class_taken(const mw_chapter *ch, int ci)
+{
+    char mine[160], other[160];
+    ch->race_class(&ch->cases[ci], mine, sizeof mine);
+    const size_t bytes = mw_case_bytes(ch, &ch->cases[ci]);
+    for (int i = 0; i < ch->ncases; i++) {
+        if (i == ci || !small_case(ch, &ch->cases[i]))
+            continue;
+        ch->race_class(&ch->cases[i], other, sizeof other);
+        const size_t b = mw_case_bytes(ch, &ch->cases[i]);
+        if (strcmp(mine, other) == 0 && (b < bytes || (b == bytes && i < ci)))
+            return 1;
+    }
+    return 0;
+}
+
+static int race_duplicate(const mw_chapter *ch, int ci)
+{
+    return ch->race_class ? race_class_taken(ch, ci) : shape_seen(ch, ci);
 }
 
 static int build_jobs(checker *k)
@@ -964,9 +993,9 @@ static int build_jobs(checker *k)
         for (int ci = 0; ci < ch->ncases; ci++) {
             const mw_case *c = &ch->cases[ci];
             const double bytes = (double)mw_case_bytes(ch, c);
-            if (k->opt->small && (c->sampled || bytes > (double)((size_t)64 << 20)))
+            if (k->opt->small && !small_case(ch, c))
                 continue;
-            if (k->opt->small && k->opt->one_per_shape && shape_seen(ch, ci))
+            if (k->opt->small && k->opt->one_per_shape && race_duplicate(ch, ci))
                 continue;
             if ((k->opt->below_bytes > 0 && bytes >= k->opt->below_bytes) ||
                 (k->opt->from_bytes > 0 && bytes < k->opt->from_bytes))

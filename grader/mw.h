@@ -250,6 +250,14 @@ typedef struct mw_chapter {
      * with all of them multiples of 16 passed, the check names a missing
      * bounds check on a partial tile. 0: no such hint. */
     unsigned tiled_dims;
+    /* Optional: racecheck's class of a case (`check --small --one-per-shape`,
+     * grader/mk/sanitize.sh), as a key of the chapter's choosing. Shared
+     * memory is a block's own, so a race follows from the paths one block
+     * takes through it: cases that differ only in how many such blocks
+     * they launch, or in their values, are one class, and racecheck runs
+     * the smallest of each. NULL: a class per launch shape (the same
+     * dimensions, view offsets and operation). */
+    void (*race_class)(const struct mw_case *c, char *key, size_t len);
     /* Optional: the shape of output buffer b for the case, as up to four
      * named axes, row-major (locate.h: chapter 05's O is b, h, i, k), with
      * the axes a kernel tiles, a square pair of axes with a diagonal, and

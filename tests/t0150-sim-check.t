@@ -136,16 +136,30 @@ fi
 
 
 # racecheck's cases (--small --one-per-shape, grader/mk/sanitize.sh): one
-# per launch shape, so fewer than --small's, and no shape left out.
+# per class of chapter 05 (its race_class: d, the mask, N within 16, 64,
+# 128 or past, whole tiles of 16 or not), so fewer than --small's, every
+# class kept, and each once.
 $MAKE_Q build/sim/05-attention/mw-chapter build/sim/solutions/05-attention/02_flash.so >/dev/null 2>&1
 small_run() {
     build/sim/05-attention/mw-chapter check --small --no-fork --version 02 \
         --lib-dir build/sim/solutions/05-attention "$@" 2>&1 | grep -E '^  (PASS|SKIP|FAIL)'
 }
-shapes() { sed -n 's/.*\(B=[0-9]* H=[0-9]* N=[0-9]* d=[0-9]*\( causal\)\{0,1\}\).*/\1/p' | sort -u; }
+classes() {
+    awk '{ n = ""; d = ""; mask = "full"
+           for (i = 1; i <= NF; i++) {
+               if ($i ~ /^N=[0-9]+$/) n = substr($i, 3) + 0
+               if ($i ~ /^d=[0-9]+$/) d = $i
+               if ($i == "causal") mask = "causal"
+           }
+           span = n <= 16 ? "N<=16" : n <= 64 ? "N<=64" : n <= 128 ? "N<=128" : "N>128"
+           print d, mask, span, (n % 16 ? "partial" : "whole") }'
+}
 all=$(small_run) one=$(small_run --one-per-shape)
 n_all=$(grep -c . <<<"$all") n_one=$(grep -c . <<<"$one")
-[ "$n_one" -gt 0 ] && [ "$n_one" -lt "$n_all" ] && [ "$(shapes <<<"$all")" = "$(shapes <<<"$one")" ]
-ok $? "--one-per-shape: $n_one of chapter 05's $n_all small cases, every shape kept" ||
-    diff <(shapes <<<"$all") <(shapes <<<"$one") | diag
+[ "$n_one" -gt 0 ] && [ "$n_one" -lt "$n_all" ] &&
+    [ "$(classes <<<"$all" | sort -u)" = "$(classes <<<"$one" | sort -u)" ]
+ok $? "--one-per-shape: $n_one of chapter 05's $n_all small cases, every class kept" ||
+    diff <(classes <<<"$all" | sort -u) <(classes <<<"$one" | sort -u) | diag
+[ -z "$(classes <<<"$one" | sort | uniq -d)" ]
+ok $? "--one-per-shape: each class once" || classes <<<"$one" | sort | uniq -d | diag
 done_testing

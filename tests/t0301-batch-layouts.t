@@ -52,7 +52,14 @@ cp "$ex/01_naive.cu" "$class/mallory.cu"
 echo '# what to expect' >"$class/EXPECTED.md"
 chmod -R a+rX "$scratch"
 
-list() { build/tools/mw-batch --chapter 01-vector-add --submissions "$1" --list 2>"$scratch/err"; }
+# Its scratch folders go under the test's own root, so that another
+# grading on this machine (a make grade still running) cannot pass or fail
+# the check of what is left behind.
+mkdir -p "$scratch/batch-scratch"
+list() {
+    MW_BATCH_SCRATCH=$scratch/batch-scratch build/tools/mw-batch --chapter 01-vector-add \
+        --submissions "$1" --list 2>"$scratch/err"
+}
 out=$(list "$class")
 rc=$?
 diag "mw-batch --list exited $rc"
@@ -102,7 +109,7 @@ has 'mallory,file,01_naive,mallory.cu,' "a .cu file stands for every version"
 has 'mallory,file,02_fast,mallory.cu,' "every version"
 has ',ignored,,EXPECTED.md,not a submission: set aside' "other files are set aside and named"
 ok "$([ $rc -eq 2 ] && echo 0 || echo 1)" "--list exits 2 when a submission cannot be read (got $rc)"
-ls -d /tmp/mw-batch-* >/dev/null 2>&1 && leftover=1 || leftover=0
+ls -d "$scratch"/batch-scratch/mw-batch-* >/dev/null 2>&1 && leftover=1 || leftover=0
 ok $leftover "no scratch folder is left behind"
 
 # Without unzip: said per student, and the others go on.

@@ -372,6 +372,23 @@ static void model(const mw_case *c, double *read, double *write, double *flops)
 }
 
 /* "O[b=0,h=2,i=17,k=5]" or "L[b=0,h=2,i=17]". */
+/* racecheck's classes (mw.h): a block's path through shared memory follows
+ * d, the mask and where N falls against the tile sizes a kernel may take
+ * (16 to 128 rows or keys): within one tile or past it, the last tile
+ * whole or partial. B and H only add blocks that take the same paths. So
+ * the small cases of a version, 116 of 60 shapes, are 30 classes, and
+ * racecheck, 0.3 to 14 s a case on the H100, runs the smallest of each. */
+static void race_class(const mw_case *c, char *key, size_t len)
+{
+    const size_t n = DN(c);
+    const int span = n <= 16 ? 16 : n <= 64 ? 64 : n <= 128 ? 128 : 0;
+    int used = snprintf(key, len, "d=%zu causal=%d N%s%d %s shared=%d limit=%d offsets", DD(c),
+                        is_causal(c), span ? "<=" : ">", span ? span : 128,
+                        n % 16 ? "partial" : "whole", c->shared_inputs, (int)c->at.limit);
+    for (int b = 0; b < MW_MAX_BUFS && used > 0 && (size_t)used < len; b++)
+        used += snprintf(key + used, len - (size_t)used, " %zu", c->offset[b]);
+}
+
 static void name_element(const mw_case *c, size_t i, char *text, size_t len)
 {
     size_t N = DN(c), d = DD(c), H = DH(c), o_count = DB(c) * H * N * d;
@@ -748,6 +765,7 @@ const mw_chapter mw_chapter_def = {
     .name_element = name_element,
     .explain = explain,
     .tiled_dims = 1u << 2,
+    .race_class = race_class,
     /* A row of O costs the reference N d multiply-adds twice: sampled
      * checks take 2 rows' worth at each end and 384 random entries. */
     .sample_edge = 256,
