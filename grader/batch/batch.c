@@ -61,6 +61,7 @@
 #include <math.h>
 #include <pwd.h>
 #include <stdarg.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -355,6 +356,26 @@ static void print_notes(const mw_notes *notes)
     printf("%s (see report.md)\n", notes->n > 3 ? ", ..." : "");
 }
 
+/* The scratch folder of the student being graded ("" between students),
+ * for remove_scratch_and_stop. */
+static char scratch_in_use[PATH_MAX];
+
+/* A class graded one student at a time and stopped (Ctrl-C, `timeout`, a
+ * scheduler's SIGTERM): the step running (in a process group of its own,
+ * which the signal missed) is killed, the scratch folder of the student
+ * being graded goes, as a finished student's does, and the batch then
+ * dies of the signal. The students graded before are kept, and the same command
+ * grades the rest. remove_tree's fork, execl and waitpid are
+ * async-signal-safe. */
+static void remove_scratch_and_stop(int sig)
+{
+    sandbox_stop_running();
+    if (scratch_in_use[0])
+        remove_tree(scratch_in_use);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
 static outcome grade_one(const context *cx, const mw_submission *sub)
 {
     mw_student s;
@@ -364,6 +385,7 @@ static outcome grade_one(const context *cx, const mw_submission *sub)
     s.t_student = s.t_ref = s.t_lib = NAN;
     char scratch[PATH_MAX], why[700] = "", gpu[512];
     make_scratch(cx, scratch, sizeof scratch);
+    snprintf(scratch_in_use, sizeof scratch_in_use, "%s", scratch);
     staged st;
     outcome result = NOT_GRADED;
     if (stage_submission(cx, sub, scratch, &st) != 0) {
@@ -389,6 +411,7 @@ static outcome grade_one(const context *cx, const mw_submission *sub)
     mw_student_free(&s);
     staged_free(&st);
     remove_tree(scratch);
+    scratch_in_use[0] = '\0';
     return result;
 }
 
@@ -725,6 +748,9 @@ static int grade_class(const context *cx, const mw_class *c)
 {
     time_t started = time(NULL);
     int graded = 0, kept = 0, not_graded = 0;
+    signal(SIGINT, remove_scratch_and_stop);
+    signal(SIGTERM, remove_scratch_and_stop);
+    signal(SIGHUP, remove_scratch_and_stop);
     for (int i = 0; i < c->n; i++) {
         const mw_submission *sub = &c->subs[i];
         if (!cx->opt.force && already_graded(cx, sub->student)) {

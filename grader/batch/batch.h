@@ -99,6 +99,9 @@ int sandbox_run(const context *cx, const char *dir, char *const argv[], const ch
 void make_scratch(const context *cx, char *dir, size_t len);
 /* A folder the steps' user can write (mkdir, chown when dropping). */
 int make_step_dir(const context *cx, const char *path);
+/* Kills the step sandbox_run is waiting for, if any, with its process
+ * group (async-signal-safe: for a handler that stops the batch). */
+void sandbox_stop_running(void);
 void remove_tree(const char *dir);
 
 /* ---- batch_stage.c ------------------------------------------------------ */

@@ -116,6 +116,10 @@ static void child(const context *cx, const char *dir, char *const argv[], const 
     _exit(127);
 }
 
+/* The process group of the step running now (0: none): a step has a group
+ * of its own, which a signal to the batch's group does not reach. */
+static volatile sig_atomic_t running_step;
+
 int sandbox_run_to(const context *cx, const char *dir, char *const argv[], const char *out,
                    const char *log, double timeout_s)
 {
@@ -125,7 +129,16 @@ int sandbox_run_to(const context *cx, const char *dir, char *const argv[], const
     if (pid == 0)
         child(cx, dir, argv, out, log, timeout_s);
     setpgid(pid, pid);
-    return mw_wait_group(pid, timeout_s);
+    running_step = pid;
+    int rc = mw_wait_group(pid, timeout_s);
+    running_step = 0;
+    return rc;
+}
+
+void sandbox_stop_running(void)
+{
+    if (running_step > 0)
+        kill(-(pid_t)running_step, SIGKILL);
 }
 
 int sandbox_run(const context *cx, const char *dir, char *const argv[], const char *log,
