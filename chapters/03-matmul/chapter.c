@@ -586,6 +586,87 @@ static int explain(const mw_case *c, const mw_inputs *in, const mw_mismatch *per
     return 1;
 }
 
+/* ---- the CPU emulation's sample ----------------------------------------- */
+
+/* A tile of tm x tn outputs of C for a block of block[] threads, as the
+ * references launch them: each thread computes 1 (01_naive, 02_tiled) or
+ * 4, 16 or 64 of them (03_regblock and 04_tuned: 8 x 8), and a 2-D block
+ * covers its tile with whole rows and columns of threads. */
+static int tile_fits(size_t tm, size_t tn, const unsigned block[3])
+{
+    const size_t threads = (size_t)block[0] * block[1] * block[2], outputs = tm * tn;
+    if (outputs % threads != 0)
+        return 0;
+    const size_t per = outputs / threads;
+    if (per != 1 && per != 4 && per != 16 && per != 64)
+        return 0;
+    return block[1] == 1 || (tn % block[0] == 0 && tm % block[1] == 0);
+}
+
+/* The block of a grid that computes the tile (tile_m, tile_n) of a C cut
+ * into tiles_m x tiles_n tiles, or -1 when the grid is not laid out so.
+ * A 1-D grid of exactly tiles_m x tiles_n blocks, n fastest (the
+ * references); a 2-D grid with x along n and y along m, or x along m and y
+ * along n. A 2-D grid with fewer blocks in y than tiles (a launch that
+ * keeps grid.y within 65535) gives the tile to the block a loop over y in
+ * steps of gridDim.y gives it: the grid-stride form of a 2-D launch. */
+static int64_t tile_block(size_t tile_m, size_t tile_n, size_t tiles_m, size_t tiles_n,
+                          const unsigned grid[3])
+{
+    if (grid[2] != 1)
+        return -1;
+    if (grid[1] == 1)
+        return tiles_m * tiles_n == grid[0] ? (int64_t)(tile_m * tiles_n + tile_n) : -1;
+    if (tiles_n == grid[0] && tiles_m >= grid[1])
+        return (int64_t)((tile_m % grid[1]) * grid[0] + tile_n);
+    if (tiles_m == grid[0] && tiles_n >= grid[1])
+        return (int64_t)((tile_n % grid[1]) * grid[0] + tile_m);
+    return -1;
+}
+
+/* The blocks that compute C[m][n] under each tile shape of powers of two
+ * up to 256 a side that fits the block (tile_fits) and the grid
+ * (tile_block): the shape the student chose is not known, the grid and the
+ * output's shape tell it, up to a few candidates. 0: no shape fits (a 1-D
+ * grid too small: a grid-stride loop). */
+static int emulation_blocks(const mw_case *c, size_t i, const unsigned grid[3],
+                            const unsigned block[3], uint64_t blocks[MW_EMULATION_BLOCKS])
+{
+    const size_t M = c->dim[0], N = c->dim[1], m = i / N, n = i % N;
+    int count = 0;
+    for (size_t tm = 1; tm <= 256; tm *= 2)
+        for (size_t tn = 1; tn <= 256 && count < MW_EMULATION_BLOCKS; tn *= 2) {
+            if (!tile_fits(tm, tn, block))
+                continue;
+            int64_t b = tile_block(m / tm, n / tn, (M + tm - 1) / tm, (N + tn - 1) / tn, grid);
+            int seen = b < 0;
+            for (int k = 0; k < count && !seen; k++)
+                seen = blocks[k] == (uint64_t)b;
+            if (!seen)
+                blocks[count++] = (uint64_t)b;
+        }
+    return count;
+}
+
+/* Cases a sample cannot follow: every output reads a whole column of B, K
+ * rows N floats apart, one page of 4 KiB a row once N is 1024 or more:
+ * past the pages a sample may touch (K = 81920 where B passes 2^32
+ * elements), whatever the tiles. */
+static const char *emulation_layout(const mw_case *c, const unsigned grid[3],
+                                    const unsigned block[3])
+{
+    (void)grid, (void)block;
+    static char why[160];
+    const size_t N = c->dim[1], K = c->dim[2], per_page = 4096 / sizeof(float);
+    const size_t column_pages = N >= per_page ? K : (K * N + per_page - 1) / per_page;
+    if (column_pages <= MW_GPU_SAMPLE_PAGES)
+        return NULL;
+    snprintf(why, sizeof why,
+             "a column of B spans %zu pages of 4 KiB, more than a sample may touch (%d)",
+             column_pages, MW_GPU_SAMPLE_PAGES);
+    return why;
+}
+
 const mw_chapter mw_chapter_def = {
     .prepare_reference = mw03_prepare_reference,
     .reference_threads = 1, /* once prepared, the inputs are only read */
@@ -625,4 +706,12 @@ const mw_chapter mw_chapter_def = {
     .sample_edge = 1024,
     .sample_random = 8192,
     .sample_above = (size_t)1 << 18,
+    .emulation_blocks = emulation_blocks,
+    .emulation_layout = emulation_layout,
+    /* A sampled output costs the emulation its block: up to 1024 threads,
+     * K multiply-adds each and a barrier pair every tile of K (02_tiled at
+     * M = 2^21 + 1, N = 1, K = 1024: 0.1 s a block). 128 outputs at each
+     * edge, and 16 at random. */
+    .emulation_sample_edge = 128,
+    .emulation_sample_random = 16,
 };
