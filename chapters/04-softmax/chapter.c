@@ -549,9 +549,9 @@ const mw_chapter mw_chapter_def = {
     .emulation_blocks = emulation_blocks,
     .emulation_layout = emulation_layout,
     /* A row costs the emulation a block of up to 1024 threads: the rows of
-     * 32 elements at each edge and 8 rows at random, where chapter 01 takes
+     * 16 elements at each edge and 8 rows at random, where chapter 01 takes
      * 512 blocks of 256 cheap threads. */
-    .emulation_sample_edge = 32,
+    .emulation_sample_edge = 16,
     .emulation_sample_random = 8,
     .id = "04-softmax",
     .title = "Chapter 04: row softmax",
