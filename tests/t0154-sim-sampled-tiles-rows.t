@@ -6,8 +6,9 @@
 # over blocks, a sample past the budget, a column of B over more pages than
 # a sample may touch); the known-wrongs grid-y-clamped, split-rows-on-y and
 # max-misses-column (the lone class, marked emulation_sampled) fail as on a
-# GPU; a right kernel in another layout (C's tiles in another order, rows
-# from the end) is skipped, saying why: never failed.
+# GPU, where a right kernel on the same clamped grid that loops over y
+# passes; a right kernel in another layout (C's tiles in another order,
+# rows from the end) is skipped, saying why: never failed.
 . tests/lib.sh
 skip_all_unless_full_tree
 skip_all_unless_sim_compiler
@@ -41,6 +42,37 @@ sed 's|const int blocks_n = (N + kBlockX - 1) / kBlockX;|const int blocks_m = (M
     solutions/03-matmul/01_naive.cu >"$scratch/m-fastest-src/01_naive.cu"
 [ "$(grep -c 'blocks_m' "$scratch/m-fastest-src/01_naive.cu")" = 3 ]
 ok $? "the m-fastest kernel is 03.1's reference with its block order changed"
+# Right too: grid-y-clamped's launch (grid.y at most 65535) with a loop over
+# the rows of tiles in steps of gridDim.y, which a sample follows.
+mkdir -p "$scratch/y-stride-src"
+cat >"$scratch/y-stride-src/01_naive.cu" <<'END'
+#include "matmul.h"
+
+__global__ void naive_kernel(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    const int n = blockIdx.x * 32 + threadIdx.x;
+    for (int by = blockIdx.y; by * 8 < M; by += gridDim.y) {
+        const int m = by * 8 + threadIdx.y;
+        if (m >= M || n >= N)
+            continue;
+        float acc = 0.f;
+        for (int k = 0; k < K; ++k)
+            acc += A[(size_t)m * K + k] * B[(size_t)k * N + n];
+        C[(size_t)m * N + n] = acc;
+    }
+}
+
+cudaError_t matmul_naive(const float *A, const float *B, float *C, int M, int N, int K,
+                         cudaStream_t stream)
+{
+    if (M == 0 || N == 0)
+        return cudaSuccess;
+    const unsigned rows = (unsigned)((M + 7) / 8);
+    dim3 grid((unsigned)((N + 31) / 32), rows > 65535 ? 65535 : rows);
+    naive_kernel<<<grid, dim3(32, 8), 0, stream>>>(A, B, C, M, N, K);
+    return cudaGetLastError();
+}
+END
 # Right as well, rows from the end: block b softmaxes row gridDim.x - 1 - b.
 mkdir -p "$scratch/rows-reversed-src"
 sed 's|const float \*row = x + blockIdx.x \* cols;|const size_t r = gridDim.x - 1 - blockIdx.x;\n    const float *row = x + r * cols;|;
@@ -51,6 +83,7 @@ grep -q 'x + r \* cols' "$scratch/rows-reversed-src/01_three_pass.cu" &&
 ok $? "the reversed-rows kernel is 04.1's reference with its row changed"
 {
     echo "03-matmul $scratch/m-fastest-src/01_naive.cu $scratch/m-fastest"
+    echo "03-matmul $scratch/y-stride-src/01_naive.cu $scratch/y-stride"
     echo "04-softmax $scratch/rows-reversed-src/01_three_pass.cu $scratch/rows-reversed"
     for w in 03-matmul/grid-y-clamped 04-softmax/split-rows-on-y 04-softmax/max-misses-column; do
         src=$(wrong_source tests/wrong/$w "$scratch/derived/${w%/*}") &&
@@ -94,6 +127,17 @@ if built "$scratch/grid-y-clamped"; then
 else
     ok 1 "known-wrong grid-y-clamped builds for the emulation"
     tail -n 5 "$scratch/grid-y-clamped.log" | diag
+fi
+
+if built "$scratch/y-stride"; then
+    check 03-matmul "$scratch/y-stride" 01_naive $MM_GRID_Y
+    passed=$(grep -E '^  PASS .* M=1000003 N=2 K=3 ' <<<"$out" | sample_lines | grep -c .)
+    [ $rc = 0 ] && [ "$passed" = 1 ]
+    ok $? "a right kernel on grid-y-clamped's grid, looping over y: passes M = 1000003 on a sample (exit $rc)" ||
+        diag <<<"$out"
+else
+    ok 1 "the y-stride kernel builds for the emulation"
+    tail -n 5 "$scratch/y-stride.log" | diag
 fi
 
 if built "$scratch/m-fastest"; then
