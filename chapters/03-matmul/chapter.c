@@ -752,8 +752,8 @@ const mw_chapter mw_chapter_def = {
     .emulation_layout = emulation_layout,
     /* A sampled output costs the emulation its block: up to 1024 threads,
      * K multiply-adds each and a barrier pair every tile of K (02_tiled at
-     * M = 2^21 + 1, N = 1, K = 1024: 0.1 s a block). 128 outputs at each
-     * edge, and 16 at random. */
+     * M = 2^21 + 1, N = 1, K = 1024: tens of milliseconds a block). 128
+     * outputs at each edge, and 16 at random. */
     .emulation_sample_edge = 128,
     .emulation_sample_random = 16,
 };
