@@ -357,7 +357,8 @@ static cudaError_t call_launcher(void *arg, cudaStream_t stream)
 }
 
 /* A case run on a sample of its blocks (emulation.h) says so in its line,
- * with how many of its grid's blocks ran. */
+ * with how many of its grid's blocks ran; a launch refused before any grid
+ * ran (its configuration) ran no sample, and its line says so. */
 static void sample_note(const checker *k, char *label, size_t len)
 {
     uint64_t ran, of;
@@ -366,8 +367,11 @@ static void sample_note(const checker *k, char *label, size_t len)
     if (!k->on_sample || !at)
         return;
     mw_gpu_sample_count(&ran, &of, &too_small);
-    snprintf(at, len - (size_t)(at - label), " (emulated on a sample: %llu of %llu blocks)",
-             (unsigned long long)ran, (unsigned long long)of);
+    if (of == 0)
+        snprintf(at, len - (size_t)(at - label), " (emulated)");
+    else
+        snprintf(at, len - (size_t)(at - label), " (emulated on a sample: %llu of %llu blocks)",
+                 (unsigned long long)ran, (unsigned long long)of);
 }
 
 /* One launch on the harness's stream, plus synchronize; a CUDA error is
@@ -457,10 +461,12 @@ static void skip_on_sample(checker *k, const job *j, int jnum, const char *label
 }
 
 /* On a sample: a grid too small to give each checked output a block of
- * its own (a grid-stride loop) was not run, or one whose blocks reached
- * too many pages was stopped; the case is skipped, saying so. 1 when it
- * was. */
-static int grid_too_small(checker *k, const job *j, int jnum, const char *label)
+ * its own (a grid-stride loop), one whose blocks the chapter cannot name or
+ * whose sample costs too much (the picker's reason in s->why) was not run,
+ * or one whose blocks reached too many pages was stopped; the case is
+ * skipped, saying so. 1 when it was. */
+static int grid_too_small(checker *k, const job *j, int jnum, const char *label,
+                          const mw_emulation_sample *s)
 {
     uint64_t ran, of;
     int too_small;
@@ -471,8 +477,9 @@ static int grid_too_small(checker *k, const job *j, int jnum, const char *label)
                    too_small == MW_GPU_SAMPLE_SCATTERED
                        ? "and its blocks reach further into the buffers than a sample can follow "
                          "(outputs not where the reference's layout puts them)"
-                       : "and a grid too small to run on a sample (no block of its own for each "
-                         "checked output: a grid-stride loop?)");
+                   : s->why[0] ? s->why
+                               : "and a grid too small to run on a sample (no block of its own "
+                                 "for each checked output: a grid-stride loop?)");
     return 1;
 }
 
@@ -542,6 +549,9 @@ static job_result run_job(checker *k, int jnum, mw_loaded *lib)
      * sample touches (grader/sim/lazy.c), not their size. */
     k->on_sample = mw_gpu_emulated() && mw_emulation_on_sample(k->ch, c, ws);
     mw_sample_on_blocks(k->on_sample);
+    /* Checked on its sample there, as a sampled case is. */
+    if (k->on_sample)
+        this_case.sampled = 1;
     size_t need = mw_case_bytes(k->ch, c) + mw_workspace_bytes(ws), free_b = 0, total_b = 0;
     mw_gpu_query_memory(&free_b, &total_b);
     if (!k->on_sample && need + ((size_t)1 << 30) > free_b) {
@@ -602,7 +612,7 @@ static job_result run_job(checker *k, int jnum, mw_loaded *lib)
         if (launch_once(k, lib->fn, c, &v, label, sizeof label, jnum, &res, run == 1, &seen,
                         &forked) != 0)
             goto done;
-        if (k->on_sample && grid_too_small(k, j, jnum, label)) {
+        if (k->on_sample && grid_too_small(k, j, jnum, label, &sample)) {
             res.status = ST_SKIP;
             goto done;
         }

@@ -2,6 +2,7 @@
 
 #include "harness_buffers.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,7 +21,7 @@ double mw_emulation_budget(const mw_chapter *ch)
 
 int mw_emulation_on_sample(const mw_chapter *ch, const mw_case *c, size_t workspace_floats)
 {
-    return c->sampled && ch->emulation_blocks &&
+    return (c->sampled || c->emulation_sampled) && ch->emulation_blocks &&
            mw_emulation_work(ch, c, workspace_floats) > mw_emulation_budget(ch);
 }
 
@@ -30,12 +31,30 @@ static int compare_u64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* What running `picked` of a grid's blocks costs the emulation: the case's
+ * work in their share (the chapter's own extra, a cost per block it
+ * assumes, left out: their threads are counted instead). */
+static double sample_work(const mw_emulation_sample *s, uint64_t picked, uint64_t nblocks,
+                          const unsigned block[3])
+{
+    double extra = s->ch->emulation_work ? s->ch->emulation_work(s->c) : 0;
+    double threads = (double)block[0] * block[1] * block[2];
+    return (mw_emulation_work(s->ch, s->c, 0) - extra) * (double)picked / (double)nblocks +
+           (double)picked * threads * MW_EMULATION_THREAD_WORK;
+}
+
 size_t mw_emulation_pick(void *arg, const unsigned grid[3], const unsigned block[3],
                          uint64_t **blocks)
 {
     mw_emulation_sample *s = arg;
     uint64_t nblocks = (uint64_t)grid[0] * grid[1] * grid[2];
-    size_t cap = 4 * s->count + 2 * MW_EMULATION_SAMPLE_ENDS, n = 0;
+    const char *layout = s->ch->emulation_layout ? s->ch->emulation_layout(s->c, grid, block)
+                                                 : NULL;
+    if (layout) {
+        snprintf(s->why, sizeof s->why, "and %s", layout);
+        return MW_GPU_GRID_TOO_SMALL;
+    }
+    size_t cap = MW_EMULATION_BLOCKS * s->count + 2 * MW_EMULATION_SAMPLE_ENDS, n = 0;
     uint64_t *b = malloc(cap * sizeof *b);
     if (!b)
         return MW_GPU_GRID_TOO_SMALL;
@@ -56,6 +75,14 @@ size_t mw_emulation_pick(void *arg, const unsigned grid[3], const unsigned block
     for (size_t j = 0; j < n; j++)
         if (unique == 0 || b[j] != b[unique - 1])
             b[unique++] = b[j];
+    double work = sample_work(s, unique, nblocks, block);
+    if (work > mw_emulation_budget(s->ch)) {
+        snprintf(s->why, sizeof s->why,
+                 "and its sample alone (%zu of %llu blocks, %.3g units of work) is past it", unique,
+                 (unsigned long long)nblocks, work);
+        free(b);
+        return MW_GPU_GRID_TOO_SMALL;
+    }
     *blocks = b;
     /* Kept for mw_emulation_strays: the scheduler frees *blocks. */
     free(s->picked);
@@ -73,6 +100,7 @@ void mw_emulation_sample_free(mw_emulation_sample *s)
     free(s->picked);
     s->picked = NULL;
     s->npicked = 0;
+    s->why[0] = '\0';
 }
 
 static int was_picked(const mw_emulation_sample *s, uint64_t block)
@@ -83,7 +111,7 @@ static int was_picked(const mw_emulation_sample *s, uint64_t block)
 /* Whether element i (flat) belongs to a picked block under a mapping. */
 static int picked_element(const mw_emulation_sample *s, size_t i)
 {
-    uint64_t cand[4];
+    uint64_t cand[MW_EMULATION_BLOCKS];
     int n = s->ch->emulation_blocks(s->c, i, s->grid, s->block, cand);
     for (int k = 0; k < n; k++)
         if (was_picked(s, cand[k]))

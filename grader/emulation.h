@@ -22,6 +22,10 @@
 /* The first and last few blocks of every grid run as well: the edges of a
  * kernel's own layout (a head or a tail done by the first threads). */
 #define MW_EMULATION_SAMPLE_ENDS 4
+/* What a thread costs the emulation beyond its loads and FLOPs, in units of
+ * work: its fiber, its barriers and warp collectives. A block of 1024
+ * threads of chapter 04 took about as long as 2^14 elements of chapter 01. */
+#define MW_EMULATION_THREAD_WORK 16.0
 
 /* A case's work in the emulation's units: the model's FLOPs plus the
  * elements (4 bytes) of its buffers and of `workspace_floats`. c is the
@@ -31,8 +35,9 @@ double mw_emulation_work(const mw_chapter *ch, const mw_case *c, size_t workspac
 double mw_emulation_budget(const mw_chapter *ch);
 
 /* 1 when the emulation runs case c (as a version runs it) on a sample of
- * its blocks: a sampled case past the budget, in a chapter that says which
- * blocks write which outputs (mw_chapter.emulation_blocks). */
+ * its blocks: a sampled case (or one marked emulation_sampled) past the
+ * budget, in a chapter that says which blocks write which outputs
+ * (mw_chapter.emulation_blocks). */
 int mw_emulation_on_sample(const mw_chapter *ch, const mw_case *c, size_t workspace_floats);
 
 /* The sample a case runs on: its checked outputs (flat indices, sorted);
@@ -46,13 +51,20 @@ typedef struct mw_emulation_sample {
     unsigned grid[3], block[3];
     uint64_t *picked;
     size_t npicked;
+    /* Set by mw_emulation_pick when a grid cannot run on a sample for
+     * another reason than a grid too small: why, a phrase for the skip. */
+    char why[200];
 } mw_emulation_sample;
 void mw_emulation_sample_free(mw_emulation_sample *s);
 
 /* An mw_gpu_block_pick (gpu.h) for arg, an mw_emulation_sample: the
  * blocks that write its outputs under the chapter's mappings, and the
  * first and last MW_EMULATION_SAMPLE_ENDS; MW_GPU_GRID_TOO_SMALL when an
- * output has no block of its own in the grid. */
+ * output has no block of its own in the grid, and, with s->why said, when
+ * the chapter cannot name the grid's blocks (mw_chapter.emulation_layout)
+ * or the picked blocks alone cost more than the budget: the case's work
+ * in the share of its blocks picked, plus MW_EMULATION_THREAD_WORK for
+ * each of their threads. */
 size_t mw_emulation_pick(void *arg, const unsigned grid[3], const unsigned block[3],
                          uint64_t **blocks);
 

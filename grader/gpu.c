@@ -49,6 +49,7 @@ void mw_gpu_sample_count(uint64_t *ran, uint64_t *of, int *too_small)
 {
 #ifdef MW_SIM
     _Static_assert((int)MW_GPU_SAMPLE_SCATTERED == (int)MW_SIM_SAMPLE_SCATTERED, "one code, two names");
+    _Static_assert(MW_GPU_SAMPLE_PAGES == MW_SIM_LAZY_MAX_PAGES, "one limit, two names");
     mw_sim_sample_count(ran, of, too_small);
 #else
     *ran = *of = 0;

@@ -94,6 +94,10 @@ typedef size_t (*mw_gpu_block_pick)(void *arg, const unsigned grid[3], const uns
  * pick names (a huge case's sample, emulation.h; mw_sim_sample_blocks);
  * NULL: every block. Nothing on a GPU, which runs every block. */
 void mw_gpu_sample_blocks(mw_gpu_block_pick pick, void *arg);
+/* The most pages (4 KiB) of its lazily mapped buffers a grid on a sample
+ * may touch: past them it is stopped as MW_GPU_SAMPLE_SCATTERED
+ * (MW_SIM_LAZY_MAX_PAGES, sim.h). */
+#define MW_GPU_SAMPLE_PAGES 16384
 /* Since the last mw_gpu_schedule_run: the blocks run, the blocks of their
  * grids, and whether a grid could not run on a sample: 1 too small (not
  * run), MW_GPU_SAMPLE_SCATTERED its blocks reached too many pages

@@ -272,8 +272,12 @@ size_t *mw_sample_indices(const mw_chapter *ch, size_t n, uint64_t seed, size_t 
     size_t edge = ch->sample_edge ? ch->sample_edge : (size_t)1 << 16;
     size_t random = ch->sample_random ? ch->sample_random : (size_t)1 << 18;
     if (sample_on_blocks) { /* a part of the GPU's sample (emulation.h) */
-        edge = edge < MW_EMULATION_SAMPLE_EDGE ? edge : MW_EMULATION_SAMPLE_EDGE;
-        random = random < MW_EMULATION_SAMPLE_RANDOM ? random : MW_EMULATION_SAMPLE_RANDOM;
+        size_t most_edge = ch->emulation_sample_edge ? ch->emulation_sample_edge
+                                                     : MW_EMULATION_SAMPLE_EDGE;
+        size_t most_random = ch->emulation_sample_random ? ch->emulation_sample_random
+                                                         : MW_EMULATION_SAMPLE_RANDOM;
+        edge = edge < most_edge ? edge : most_edge;
+        random = random < most_random ? random : most_random;
     }
     size_t cap = 5 * edge + random, m = 0;
     size_t *idx = malloc(cap * sizeof *idx);

@@ -31,6 +31,10 @@
  * always FP32. */
 #define MW_MAX_BUFS 6
 
+/* The most blocks mw_chapter.emulation_blocks names for one output: a few
+ * tile shapes or rows per block that fit the launched grid, each a block. */
+#define MW_EMULATION_BLOCKS 16
+
 struct mw_case;
 
 /* One kernel version: solutions/NN/<file>.cu defines `symbol`. */
@@ -107,6 +111,12 @@ typedef struct mw_case {
     const char *series;
     mw_dim_at_limit at;          /* optional: a dim set by the GPU's limits; dim[]
                                     holds the H100's value until a check resolves it */
+    int emulation_sampled;       /* 1: past the emulation's budget, the CPU emulation
+                                    runs it on a sample of its blocks and checks that
+                                    sample, as a sampled case (emulation.h), where a
+                                    GPU checks it whole; for a case that is small on a
+                                    GPU but costly there (chapter 04's lone class:
+                                    1031 blocks of up to 1024 threads) */
 } mw_case;
 
 /* One buffer of a case: inputs first, then the outputs.
@@ -300,14 +310,26 @@ typedef struct mw_chapter {
     /* Optional: the blocks that write flat output element i of a sampled
      * case under the chapter's canonical mappings (those of its reference
      * solutions, within its launch-shape rules), in a grid of grid[] blocks
-     * of block[] threads: up to 4 linear block indices (x fastest) in
-     * blocks[], and their count. Those outside the grid are left out, so 0
-     * says the grid is too small to give element i a block of its own (a
-     * grid-stride loop). With it, the CPU emulation runs a sampled case
-     * past its budget on the blocks its sample needs (emulation.h). NULL:
-     * such a case is past the budget as any other. */
+     * of block[] threads: up to MW_EMULATION_BLOCKS linear block indices (x
+     * fastest) in blocks[], and their count. Those outside the grid are left
+     * out, so 0 says the grid is too small to give element i a block of its
+     * own (a grid-stride loop). With it, the CPU emulation runs a sampled
+     * case past its budget on the blocks its sample needs (emulation.h).
+     * NULL: such a case is past the budget as any other. */
     int (*emulation_blocks)(const struct mw_case *c, size_t i, const unsigned grid[3],
-                            const unsigned block[3], uint64_t blocks[4]);
+                            const unsigned block[3], uint64_t blocks[MW_EMULATION_BLOCKS]);
+    /* Optional, with emulation_blocks: NULL when a grid of grid[] blocks of
+     * block[] threads is one whose blocks emulation_blocks can name for case
+     * c; else why not, a phrase for the skip's line ("a row split over
+     * several blocks, ..."). NULL hook: every grid is. */
+    const char *(*emulation_layout)(const struct mw_case *c, const unsigned grid[3],
+                                    const unsigned block[3]);
+    /* Optional, 0 for the defaults (MW_EMULATION_SAMPLE_EDGE and
+     * MW_EMULATION_SAMPLE_RANDOM, emulation.h): the emulation's sample of a
+     * case it runs on a sample, a part of the GPU's. A chapter whose blocks
+     * cost the emulation much (a GEMM tile: K multiply-adds a thread; a row
+     * of a thousand threads) takes fewer. */
+    size_t emulation_sample_edge, emulation_sample_random;
 } mw_chapter;
 
 /* The width of the version column in a chapter's listings and check lines:

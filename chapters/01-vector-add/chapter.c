@@ -174,7 +174,7 @@ static void model(const mw_case *c, double *read, double *write, double *flops)
  * threads', in block 0, which every sample runs. The CPU emulation runs
  * these blocks and no others (grader/emulation.h). */
 static int emulation_blocks(const mw_case *c, size_t i, const unsigned grid[3],
-                            const unsigned block[3], uint64_t blocks[4])
+                            const unsigned block[3], uint64_t blocks[MW_EMULATION_BLOCKS])
 {
     (void)c;
     const uint64_t nblocks = (uint64_t)grid[0] * grid[1] * grid[2];

@@ -586,6 +586,129 @@ static int explain(const mw_case *c, const mw_inputs *in, const mw_mismatch *per
     return 1;
 }
 
+/* ---- the CPU emulation's sample ----------------------------------------- */
+
+/* A tile of tm x tn outputs of C for a block of block[] threads, as the
+ * references launch them: each thread computes 1 (01_naive, 02_tiled) or
+ * 4, 16 or 64 of them (03_regblock and 04_tuned: 8 x 8), and a 2-D block
+ * covers its tile with whole rows and columns of threads. */
+static int tile_fits(size_t tm, size_t tn, const unsigned block[3])
+{
+    const size_t threads = (size_t)block[0] * block[1] * block[2], outputs = tm * tn;
+    if (outputs % threads != 0)
+        return 0;
+    const size_t per = outputs / threads;
+    if (per != 1 && per != 4 && per != 16 && per != 64)
+        return 0;
+    return block[1] == 1 || (tn % block[0] == 0 && tm % block[1] == 0);
+}
+
+/* How a grid lays out C's tiles: a 1-D grid of exactly the tiles, n fastest
+ * (the references); a 2-D grid with x along n and y along m; or x along m
+ * and y along n. */
+enum { ORDER_FLAT, ORDER_X_N, ORDER_X_M, ORDERS };
+
+/* The block of a grid in `order` that computes the tile (tile_m, tile_n) of
+ * a C cut into tiles_m x tiles_n tiles, or -1 when the grid does not fit
+ * that order. A 2-D grid with fewer blocks in y than tiles (a launch that
+ * keeps grid.y within 65535) gives the tile to the block a loop over y in
+ * steps of gridDim.y gives it: the grid-stride form of a 2-D launch. */
+static int64_t tile_block(int order, size_t tile_m, size_t tile_n, size_t tiles_m,
+                          size_t tiles_n, const unsigned grid[3])
+{
+    if (grid[2] != 1)
+        return -1;
+    if (order == ORDER_FLAT)
+        return grid[1] == 1 && tiles_m * tiles_n == grid[0] ? (int64_t)(tile_m * tiles_n + tile_n)
+                                                             : -1;
+    if (grid[1] == 1)
+        return -1;
+    if (order == ORDER_X_N)
+        return tiles_n == grid[0] && tiles_m >= grid[1]
+                   ? (int64_t)((tile_m % grid[1]) * grid[0] + tile_n)
+                   : -1;
+    return tiles_m == grid[0] && tiles_n >= grid[1]
+               ? (int64_t)((tile_n % grid[1]) * grid[0] + tile_m)
+               : -1;
+}
+
+/* Each tile shape of powers of two up to 256 a side that fits the block
+ * (tile_fits), in each order that fits the grid (tile_block), calls
+ * visit(tm, tn, order, arg); returns how many did. */
+static int each_layout(const mw_case *c, const unsigned grid[3], const unsigned block[3],
+                       void (*visit)(size_t tm, size_t tn, int order, void *arg), void *arg)
+{
+    const size_t M = c->dim[0], N = c->dim[1];
+    int count = 0;
+    for (size_t tm = 1; tm <= 256; tm *= 2)
+        for (size_t tn = 1; tn <= 256; tn *= 2)
+            for (int order = 0; order < ORDERS && tile_fits(tm, tn, block); order++)
+                if (tile_block(order, 0, 0, (M + tm - 1) / tm, (N + tn - 1) / tn, grid) >= 0) {
+                    if (visit)
+                        visit(tm, tn, order, arg);
+                    count++;
+                }
+    return count;
+}
+
+typedef struct element_blocks {
+    const mw_case *c;
+    size_t m, n;
+    const unsigned *grid;
+    uint64_t *blocks;
+    int count;
+} element_blocks;
+
+static void add_block(size_t tm, size_t tn, int order, void *arg)
+{
+    element_blocks *e = arg;
+    const size_t M = e->c->dim[0], N = e->c->dim[1];
+    uint64_t b = (uint64_t)tile_block(order, e->m / tm, e->n / tn, (M + tm - 1) / tm,
+                                      (N + tn - 1) / tn, e->grid);
+    for (int k = 0; k < e->count; k++)
+        if (e->blocks[k] == b)
+            return;
+    if (e->count < MW_EMULATION_BLOCKS) /* emulation_layout refuses more layouts */
+        e->blocks[e->count++] = b;
+}
+
+/* The blocks that compute C[m][n] in each layout the block and the grid
+ * fit (each_layout): the shape and order the student chose are not known,
+ * the grid and the output's shape tell them, up to a few candidates. 0: no
+ * layout fits (a 1-D grid too small: a grid-stride loop). */
+static int emulation_blocks(const mw_case *c, size_t i, const unsigned grid[3],
+                            const unsigned block[3], uint64_t blocks[MW_EMULATION_BLOCKS])
+{
+    element_blocks e = {c, i / c->dim[1], i % c->dim[1], grid, blocks, 0};
+    each_layout(c, grid, block, add_block, &e);
+    return e.count;
+}
+
+/* Launches a sample cannot follow: more layouts fit the grid than an
+ * output may name blocks (each is a candidate block); and, whatever the
+ * tiles, a case whose every output reads a whole column of B, K rows N
+ * floats apart, one page of 4 KiB a row once N is 1024 or more, past the
+ * pages a sample may touch (K = 81920 where B passes 2^32 elements). */
+static const char *emulation_layout(const mw_case *c, const unsigned grid[3],
+                                    const unsigned block[3])
+{
+    static char why[160];
+    const size_t N = c->dim[1], K = c->dim[2], per_page = 4096 / sizeof(float);
+    const size_t column_pages = N >= per_page ? K : (K * N + per_page - 1) / per_page;
+    const int layouts = each_layout(c, grid, block, NULL, NULL);
+    if (column_pages > MW_GPU_SAMPLE_PAGES)
+        snprintf(why, sizeof why,
+                 "a column of B spans %zu pages of 4 KiB, more than a sample may touch (%d)",
+                 column_pages, MW_GPU_SAMPLE_PAGES);
+    else if (layouts > MW_EMULATION_BLOCKS)
+        snprintf(why, sizeof why,
+                 "%d tile shapes and orders fit its grid, more than a sample follows (%d)",
+                 layouts, MW_EMULATION_BLOCKS);
+    else
+        return NULL;
+    return why;
+}
+
 const mw_chapter mw_chapter_def = {
     .prepare_reference = mw03_prepare_reference,
     .reference_threads = 1, /* once prepared, the inputs are only read */
@@ -625,4 +748,12 @@ const mw_chapter mw_chapter_def = {
     .sample_edge = 1024,
     .sample_random = 8192,
     .sample_above = (size_t)1 << 18,
+    .emulation_blocks = emulation_blocks,
+    .emulation_layout = emulation_layout,
+    /* A sampled output costs the emulation its block: up to 1024 threads,
+     * K multiply-adds each and a barrier pair every tile of K (02_tiled at
+     * M = 2^21 + 1, N = 1, K = 1024: tens of milliseconds a block). 128
+     * outputs at each edge, and 16 at random. */
+    .emulation_sample_edge = 128,
+    .emulation_sample_random = 16,
 };

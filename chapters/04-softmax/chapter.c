@@ -108,8 +108,13 @@ static const mw_case cases[] = {
      * one column (a loop ending one early, an index shifted by one in one
      * of a thread's loads) subtracts a max near 1 from 100: exp(99)
      * overflows. The dominant class cannot show this: its +100 entries are
-     * equal, and a missed one leaves another with the same value. */
-#define LONE(cols) {.group = "dominant", .dim = RC(1031, cols), .gen = MW_GEN_LONE, .scale = 1}
+     * equal, and a missed one leaves another with the same value. Small on
+     * a GPU, but 1031 blocks of up to 1024 threads on the CPU emulation,
+     * past its budget: it runs them there on a sample of rows, the first
+     * and last among them (emulation_sampled). */
+#define LONE(cols)                                                                            \
+    {.group = "dominant", .dim = RC(1031, cols), .gen = MW_GEN_LONE, .scale = 1,             \
+     .emulation_sampled = 1}
     LONE(1), LONE(31), LONE(33), LONE(257), LONE(1000), LONE(1024),
     /* The same for rows too long for one block or for a split over the
      * resident blocks (2^24 + 43 columns: 16.8 M, 201 MB each way for the
@@ -499,10 +504,55 @@ static double emulation_work(const mw_case *c)
     return (double)c->dim[0] * 16384;
 }
 
+/* The references' layouts of the rows over a 1-D grid, from their launch
+ * shapes: a block a row (01_three_pass, 03_online; 02_fused from 1025
+ * columns to what one block holds), or R rows a block (02_fused's short
+ * rows: a warp, or a group of G lanes, a row: R = blockDim / G), R a power
+ * of two up to the block's threads; y[row][col] in block row / R, R told by
+ * the grid: ceil(rows / R) blocks. A grid of fewer blocks than any R gives
+ * is too small (a grid-stride loop over the rows). The CPU emulation runs
+ * these blocks and no others (grader/emulation.h). */
+static int emulation_blocks(const mw_case *c, size_t i, const unsigned grid[3],
+                            const unsigned block[3], uint64_t blocks[MW_EMULATION_BLOCKS])
+{
+    const size_t rows = c->dim[0], row = i / c->dim[1];
+    const size_t threads = (size_t)block[0] * block[1] * block[2];
+    int n = 0;
+    for (size_t per = 1; per <= threads && n < MW_EMULATION_BLOCKS; per *= 2)
+        if ((rows + per - 1) / per == grid[0])
+            blocks[n++] = row / per;
+    return n;
+}
+
+/* Grids whose blocks emulation_blocks cannot name: more blocks than rows
+ * (a row split over several blocks, as 02_fused does past what one block
+ * holds: its blocks take their parts of a row by ticket and wait for each
+ * other, so that a sample of them would wait for blocks that never run),
+ * and rows on y or z. */
+static const char *emulation_layout(const mw_case *c, const unsigned grid[3],
+                                    const unsigned block[3])
+{
+    (void)block;
+    if (grid[1] > 1 || grid[2] > 1)
+        return "a grid over y or z (the references put the rows on x: which block writes "
+               "which row, a sample cannot tell)";
+    if (grid[0] > c->dim[0])
+        return "a row split over several blocks (more blocks than rows: which block writes "
+               "which part of a row, and which blocks wait for which, a sample cannot tell)";
+    return NULL;
+}
+
 const mw_chapter mw_chapter_def = {
     .prepare_reference = mw04_prepare_reference,
     .reference_threads = 1, /* once prepared, each row's statistics are only read */
     .emulation_work = emulation_work,
+    .emulation_blocks = emulation_blocks,
+    .emulation_layout = emulation_layout,
+    /* A row costs the emulation a block of up to 1024 threads: the rows of
+     * 16 elements at each edge and 8 rows at random, where chapter 01 takes
+     * 512 blocks of 256 cheap threads. */
+    .emulation_sample_edge = 16,
+    .emulation_sample_random = 8,
     .id = "04-softmax",
     .title = "Chapter 04: row softmax",
     .size_label = "row length (cols), 2^28 elements in all",
