@@ -78,9 +78,11 @@ static const mw_version versions[] = {
 /* ---- the cases, by construction ------------------------------------------
  *
  * Every sequence length with every head size, causal and not: N in {1, 2,
- * 31, 33, 64, 127, 1000, 4096} (1 and 2: a tile that is almost all
- * padding; 31, 33, 127, 1000: not a multiple of 16, 32 or 64; 64 and 4096:
- * whole tiles), d in {32, 64, 128}. (B, H) cycles through (1, 1), (1, 3),
+ * 31, 33, 64, 127, 128, 1000, 4096} (1 and 2: a tile that is almost all
+ * padding; 31, 33, 127, 1000: not a multiple of 16, 32 or 64; 64, 128 and
+ * 4096: whole tiles, one, two and many; 128 at one head is also the
+ * cheapest case of its class for racecheck, race_class below), d in {32,
+ * 64, 128}. (B, H) cycles through (1, 1), (1, 3),
  * (3, 1) and (2, 8) so that B and H are told apart and B H = 16 appears at
  * every length class. Scale: 1/sqrt(d), except at d = 64 where it is 0.3, so
  * that a kernel that ignores the argument fails (and two negative ones, in
@@ -152,6 +154,7 @@ static const mw_case cases[] = {
     EVERY_D("shape", 2, 8, 33, UNI, 1)
     EVERY_D("shape", 1, 1, 64, UNI, 1)
     EVERY_D("shape", 1, 3, 127, UNI, 1)
+    EVERY_D("shape", 1, 1, 128, UNI, 1)
     EVERY_D("shape", 3, 1, 1000, UNI, 1)
     EVERY_D("shape", 2, 8, 4096, UNI, 1)
     /* Inputs of magnitude 10: scores up to several hundred, past 88 where
@@ -376,7 +379,7 @@ static void model(const mw_case *c, double *read, double *write, double *flops)
  * d, the mask and where N falls against the tile sizes a kernel may take
  * (16 to 128 rows or keys): within one tile or past it, the last tile
  * whole or partial. B and H only add blocks that take the same paths. So
- * the small cases of a version, 116 of 60 shapes, are 30 classes, and
+ * the small cases of a version, 122 of 66 shapes, are 32 classes, and
  * racecheck, 0.3 to 14 s a case on the H100, runs the smallest of each. */
 static void race_class(const mw_case *c, char *key, size_t len)
 {
