@@ -546,11 +546,13 @@ grade: $(GRADER) $(REF_LIBS) $(BUILD)/tools/mw-batch
 # known-wrongs for the others), chapters 01 and 05: wall time, speedup and
 # whether the scores are the one-GPU run's, into $(RESULTS)/<gpu>/class-bench.csv,
 # each run's gradebook and reports into grades/class-bench/
-# (grader/mk/class-bench.sh). BENCH_CHAPTERS=, BENCH_GPUS=, BENCH_STUDENTS=.
+# (grader/mk/class-bench.sh). BENCH_CHAPTERS=, BENCH_GPUS=, BENCH_STUDENTS=;
+# BENCH_PART=I/P (BENCH_GPUS=1) makes the one-GPU run in P parts, one a command.
 class-bench:
 	$(Q)gpu=$$(nvidia-smi --query-gpu=name --format=csv,noheader -i 0 2>/dev/null | sed 's/[^A-Za-z0-9.-]/_/g'); \
 	[ -n "$$gpu" ] || { echo "make class-bench: no GPU (nvidia-smi lists none)" >&2; exit 77; }; \
-	mkdir -p $(RESULTS)/$$gpu && bash grader/mk/class-bench.sh $(RESULTS)/$$gpu/class-bench.csv \
+	mkdir -p $(RESULTS)/$$gpu && BENCH_PART='$(BENCH_PART)' bash grader/mk/class-bench.sh \
+	    $(RESULTS)/$$gpu/class-bench.csv \
 	    '$(or $(BENCH_CHAPTERS),01 05)' '$(or $(BENCH_GPUS),1 2 4)' '$(or $(BENCH_STUDENTS),32)'
 
 # The student edition: the tracked files less solutions/, tests/wrong/,

@@ -21,6 +21,16 @@
 # so that the runs can be made one at a time (BENCH_GPUS=1, then
 # BENCH_GPUS="2 4") where a command may only run so long; the others are
 # compared with the one-GPU run of the chapter, made first.
+#
+# A one-GPU run longer than a command may last is made in parts:
+# BENCH_PART=I/P (with BENCH_GPUS=1) grades the I-th of P consecutive
+# slices of the class, timed, into grades/class-bench/<chapter>-1-partI/,
+# and notes its wall time in grades/class-bench/<chapter>-1.parts. One GPU
+# grades one student at a time, so the class's wall time is the sum of its
+# parts' (each adds the batch's start, a few seconds): once every part is
+# there, the row is written from the sum, with <chapter>-1/ made of the
+# parts' students and gradebooks, and the parts may be made in any order,
+# one command each, keeping grades/class-bench/ between them.
 # speedup is the one-GPU run's wall time over this run's; same_scores says
 # whether every student's status and points are those of the one-GPU run,
 # the performance points within the timing noise (grader/mk/same-scores.awk:
@@ -35,6 +45,15 @@ csv=${1:?usage: $0 OUT.csv [CHAPTERS] [GPU_COUNTS] [STUDENTS]}
 chapters=${2:-01 05}
 counts=${3:-1 2 4}
 students=${4:-32}
+part=${BENCH_PART:-}
+if [ -n "$part" ]; then
+    part_i=${part%/*} parts=${part#*/}
+    if ! [ "$part_i" -ge 1 ] 2>/dev/null || ! [ "$parts" -ge "$part_i" ] 2>/dev/null ||
+        [ "$counts" != 1 ]; then
+        echo "class-bench: BENCH_PART=$part: give I/P with 1 <= I <= P, and BENCH_GPUS=1 (a run on several GPUs is timed whole)" >&2
+        exit 2
+    fi
+fi
 have=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU [0-9]*:')
 for n in $counts; do
     if [ "$n" -gt "$have" ]; then
@@ -94,6 +113,52 @@ make_class() { # make_class CHAPTER DIR
     chmod -R a+rX "$2"
 }
 
+# The I-th of P consecutive slices of a class folder's entries, copied.
+slice_class() { # slice_class FROM TO I P
+    local k=0 e
+    mkdir -p "$2"
+    for e in "$1"/*; do
+        [ $((k * $4 / students + 1)) -eq "$3" ] && cp -r "$e" "$2/"
+        k=$((k + 1))
+    done
+    chmod -R a+rX "$2"
+}
+
+# Part I of P of a one-GPU run, graded and timed: its wall time noted in
+# $keep/CHAPTER-1.parts ("P I SECONDS" lines). When every part of P is
+# there, $keep/CHAPTER-1/ is made of the parts (their students, their
+# gradebooks' rows under one header) and the sum is printed; else nothing.
+run_part() { # run_part CH CHAPTER
+    local ch=$1 chapter=$2 notes=$keep/$2-1.parts out=$keep/$2-1-part$part_i start end i
+    rm -rf "$out" "$work/part"
+    slice_class "$work/class-$chapter" "$work/part" "$part_i" "$parts"
+    start=$(date +%s.%N)
+    CUDA_VISIBLE_DEVICES=0 make -s --no-print-directory grade CH="$ch" SUBMISSIONS="$work/part" \
+        OUT="$out" FORCE=1 >"$out.log" 2>&1
+    end=$(date +%s.%N)
+    grep -q 'Error 77' "$out.log" &&
+        { echo "class-bench: $chapter, part $part: a GPU was missing or lost:" >&2
+          tail -n 20 "$out.log" >&2; return; }
+    touch "$notes"
+    awk -v p="$parts" -v i="$part_i" '$1 == p && $2 != i' "$notes" >"$notes.tmp"
+    awk -v p="$parts" -v i="$part_i" -v a="$start" -v b="$end" \
+        'BEGIN { printf "%d %d %.1f\n", p, i, b - a }' >>"$notes.tmp"
+    mv "$notes.tmp" "$notes"
+    echo "class-bench: $chapter on 1 GPU, part $part: $(awk -v i="$part_i" '$2 == i { print $3 }' "$notes") s" >&2
+    [ "$(wc -l <"$notes")" -eq "$parts" ] || return 0
+    rm -rf "$keep/$chapter-1"
+    mkdir -p "$keep/$chapter-1/students"
+    for i in $(seq 1 "$parts"); do
+        cp -r "$keep/$chapter-1-part$i/students/." "$keep/$chapter-1/students/"
+        if [ "$i" -eq 1 ]; then
+            cat "$keep/$chapter-1-part$i/gradebook.csv"
+        else
+            tail -n +2 "$keep/$chapter-1-part$i/gradebook.csv"
+        fi
+    done >"$keep/$chapter-1/gradebook.csv"
+    awk '{ s += $3 } END { printf "%.1f", s }' "$notes"
+}
+
 # A row of the CSV: the one of (gpus, chapter) replaced, the others kept, so
 # that the runs can be made one command at a time (BENCH_GPUS=1, then 2...).
 put_row() { # put_row GPUS CHAPTER ROW
@@ -117,9 +182,9 @@ step_totals() { # step_totals OUT
         "$1"/students/*/steps.csv 2>/dev/null || true
 }
 
-# Each run's OUT, kept (where make grade's own go, not in results/): the
-# one-GPU gradebook is what the others match.
-keep=grades/class-bench
+# Each run's OUT, kept (where make grade's own go, not in results/, or in
+# CLASS_BENCH_DIR): the one-GPU gradebook is what the others match.
+keep=${CLASS_BENCH_DIR:-grades/class-bench}
 for ch in $chapters; do
     chapter=$(sh grader/mk/chapter.sh "$ch")
     [ -n "$chapter" ] || { echo "class-bench: no chapter $ch" >&2; exit 2; }
@@ -132,20 +197,25 @@ for ch in $chapters; do
         [ "$n" -gt 1 ] && gpus=$(seq -s, 0 $((n - 1)))
         [ "$n" -gt 1 ] && [ "$n" -eq "$have" ] && gpus=all
         out=$keep/$chapter-$n
-        rm -rf "$out"
         mkdir -p "$keep"
-        start=$(date +%s.%N)
-        visible=${gpus:-0}
-        [ "$gpus" = all ] && visible=$(seq -s, 0 $((have - 1)))
-        CUDA_VISIBLE_DEVICES=$visible make -s --no-print-directory grade CH="$ch" \
-            SUBMISSIONS="$work/class-$chapter" OUT="$out" FORCE=1 ${gpus:+GPUS="$gpus"} \
-            >"$keep/$chapter-$n.log" 2>&1
-        end=$(date +%s.%N)
-        wall=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')
-        # make fails (2) where a student is not graded; mw-batch's 77 is no GPU.
-        grep -q 'Error 77' "$keep/$chapter-$n.log" &&
-            { echo "class-bench: $chapter on $n GPU(s): a GPU was missing or lost:" >&2
-              tail -n 20 "$keep/$chapter-$n.log" >&2; }
+        if [ -n "$part" ]; then
+            wall=$(run_part "$ch" "$chapter")
+            [ -n "$wall" ] || continue # parts left: no row yet
+        else
+            rm -rf "$out"
+            start=$(date +%s.%N)
+            visible=${gpus:-0}
+            [ "$gpus" = all ] && visible=$(seq -s, 0 $((have - 1)))
+            CUDA_VISIBLE_DEVICES=$visible make -s --no-print-directory grade CH="$ch" \
+                SUBMISSIONS="$work/class-$chapter" OUT="$out" FORCE=1 ${gpus:+GPUS="$gpus"} \
+                >"$keep/$chapter-$n.log" 2>&1
+            end=$(date +%s.%N)
+            wall=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')
+            # make fails (2) where a student is not graded; mw-batch's 77 is no GPU.
+            grep -q 'Error 77' "$keep/$chapter-$n.log" &&
+                { echo "class-bench: $chapter on $n GPU(s): a GPU was missing or lost:" >&2
+                  tail -n 20 "$keep/$chapter-$n.log" >&2; }
+        fi
         # Against the one-GPU run of this chapter, made now or before.
         base=$keep/$chapter-1/gradebook.csv
         base_wall=$(awk -F, -v c="$chapter" '$1 == 1 && $2 == c { print $4 }' "$csv" 2>/dev/null)

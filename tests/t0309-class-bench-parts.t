@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# grader/mk/class-bench.sh's one-GPU run in parts (BENCH_PART=I/P), with
+# stand-ins for nvidia-smi and make, so that it runs without a GPU: each
+# part grades its own consecutive slice of the class, the row waits for the
+# last part, then holds the sum of the parts' wall times, and the one-GPU
+# gradebook that the runs on several GPUs are matched against holds every
+# student of the class once. A part given wrong is refused.
+. tests/lib.sh
+[ -d tests/class/01-vector-add ] || skip_all "no fixture class (student edition)"
+
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+mkdir -p "$scratch/bin"
+cat >"$scratch/bin/nvidia-smi" <<'END'
+#!/bin/sh
+echo "GPU 0: Stand-in (UUID: GPU-0)"
+END
+# make grade: a gradebook row and a steps.csv per entry of SUBMISSIONS, after
+# a second; the grader's build: nothing.
+cat >"$scratch/bin/make" <<'END'
+#!/bin/sh
+subs= out=
+for a in "$@"; do
+    case $a in
+    SUBMISSIONS=*) subs=${a#SUBMISSIONS=} ;;
+    OUT=*) out=${a#OUT=} ;;
+    esac
+done
+[ -n "$out" ] || exit 0
+mkdir -p "$out/students"
+echo "student,total,max,status" >"$out/gradebook.csv"
+for e in "$subs"/*; do
+    name=$(basename "$e" .cu)
+    echo "$name,10,10,graded" >>"$out/gradebook.csv"
+    mkdir -p "$out/students/$name"
+    printf 'step,seconds\nbuild,1\ncheck,2\nsanitize,3\nperf,4\n' >"$out/students/$name/steps.csv"
+done
+echo "$subs" >"$out/graded-from"
+sleep 1
+END
+chmod +x "$scratch/bin/nvidia-smi" "$scratch/bin/make"
+
+bench() { # bench PART: the script on chapter 01, one GPU, a class of 5
+    PATH=$scratch/bin:$PATH CLASS_BENCH_DIR=$scratch/keep BENCH_PART=$1 \
+        bash grader/mk/class-bench.sh "$scratch/bench.csv" 01 1 5 2>"$scratch/err"
+}
+entries() { ls "$scratch/keep/01-vector-add-1-part$1/students" | tr '\n' ' '; }
+
+bench 2/2 >/dev/null
+[ ! -s "$scratch/bench.csv" ]
+ok $? "part 2 of 2 alone writes no row" || diag <"$scratch/bench.csv"
+grep -q -E '^class-bench: 01-vector-add on 1 GPU, part 2/2: [0-9.]+ s$' "$scratch/err"
+ok $? "part 2 of 2 says its time" || diag <"$scratch/err"
+row=$(bench 1/2 | head -n 1)
+grep -q -E '^1,01-vector-add,5,[0-9.]+,1.00,yes,0,' <<<"$row"
+ok $? "with part 1 of 2, the row is written: $row" || diag <"$scratch/err"
+
+p1=$(entries 1) p2=$(entries 2)
+n1=$(wc -w <<<"$p1") n2=$(wc -w <<<"$p2")
+[ "$n1" = 3 ] && [ "$n2" = 2 ] && [ -z "$(comm -12 <(tr ' ' '\n' <<<"$p1" | sort) <(tr ' ' '\n' <<<"$p2" | sort) | grep .)" ]
+ok $? "the parts are 3 and 2 students, none in both ($p1| $p2)"
+sum=$(awk '{ s += $3 } END { printf "%.1f", s }' "$scratch/keep/01-vector-add-1.parts")
+wall=$(cut -d, -f4 <<<"$row")
+[ "$wall" = "$sum" ] && awk -v w="$wall" 'BEGIN { exit !(w >= 2) }'
+ok $? "the row's wall time is the parts' sum ($wall s, parts $sum s, each at least 1 s)"
+book=$scratch/keep/01-vector-add-1/gradebook.csv
+[ "$(head -n 1 "$book")" = "student,total,max,status" ] && [ "$(tail -n +2 "$book" | cut -d, -f1 | sort -u | wc -l)" = 5 ] &&
+    [ "$(grep -c . "$book")" = 6 ]
+ok $? "the one-GPU gradebook: one header, every student once" || diag <"$book"
+[ "$(ls "$scratch/keep/01-vector-add-1/students" | wc -l)" = 5 ]
+ok $? "the one-GPU run's students/: all five, for the step totals"
+
+bench 3/2 >/dev/null
+[ $? = 2 ] && grep -q 'give I/P with 1 <= I <= P' "$scratch/err"
+ok $? "BENCH_PART=3/2 is refused, saying why" || diag <"$scratch/err"
+PATH=$scratch/bin:$PATH CLASS_BENCH_DIR=$scratch/keep BENCH_PART=1/2 \
+    bash grader/mk/class-bench.sh "$scratch/bench.csv" 01 "1 2" 5 >/dev/null 2>"$scratch/err"
+[ $? = 2 ] && grep -q 'BENCH_GPUS=1' "$scratch/err"
+ok $? "BENCH_PART with more than one GPU count is refused" || diag <"$scratch/err"
+done_testing
