@@ -829,7 +829,10 @@ static int emulation_blocks(const mw_case *c, size_t i, const unsigned grid[3],
 /* Launches a sample cannot follow: any grid that is none of the unfused
  * launches. The flash references' grids are persistent: their blocks take
  * query tiles from a counter as the grid runs, so which block computes a
- * row is decided then, and no sample picked before can hold it. */
+ * row is decided then, and no sample picked before can hold it. Nor, for
+ * its cost, a case that crosses no 2^31 index: in the reference's tiles a
+ * sampled row costs 32 rows' work, seconds at N = 16384, and a long row
+ * holds no index the small cases do not. */
 static const char *emulation_layout(const mw_case *c, const unsigned grid[3],
                                     const unsigned block[3])
 {
