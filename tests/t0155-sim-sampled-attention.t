@@ -4,7 +4,7 @@
 # three launches, every block that touches it (all the tiles or threads of
 # its scores, its softmax block, its P V block), in the reference's layout
 # and in the plain one the known-wrongs share. The reference passes the
-# head-offset limit case on a sample (the 9-head one in the long tier: 14 s),
+# head-offset limit case on a sample (the 9-head one in the long tier: 10 s),
 # and has N = 65537 skipped, its sample alone past the budget; the
 # known-wrongs int-index-scores and unsigned-index-scores fail as on a GPU;
 # 02_flash, whose persistent grid takes query tiles from a counter, is
@@ -72,7 +72,7 @@ if long_tests; then
     ok $? "reference 01_unfused: passes 9 heads of N = 16384 on a sample (exit $rc)" ||
         diag <<<"$out"
 else
-    skip_long "reference 01_unfused on 9 heads of N = 16384 (14 s)"
+    skip_long "reference 01_unfused on 9 heads of N = 16384 (10 s)"
 fi
 
 if built_or_say int-index-scores "known-wrong int-index-scores"; then
