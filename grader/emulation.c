@@ -22,6 +22,7 @@ double mw_emulation_budget(const mw_chapter *ch)
 int mw_emulation_on_sample(const mw_chapter *ch, const mw_case *c, size_t workspace_floats)
 {
     return (c->sampled || c->emulation_sampled) && ch->emulation_blocks &&
+           (!ch->emulation_samples || ch->emulation_samples(c)) &&
            mw_emulation_work(ch, c, workspace_floats) > mw_emulation_budget(ch);
 }
 

@@ -327,6 +327,11 @@ typedef struct mw_chapter {
      * several blocks, ..."). NULL hook: every grid is. */
     const char *(*emulation_layout)(const struct mw_case *c, const unsigned grid[3],
                                     const unsigned block[3]);
+    /* Optional, with emulation_blocks: 0 when sampled case c, past the
+     * budget, is left to a GPU as any case past it is (its sample would
+     * cost the emulation much and check nothing its small cases do not);
+     * 1 when it runs on a sample. NULL: every such case does. */
+    int (*emulation_samples)(const struct mw_case *c);
     /* Optional, 0 for the defaults (MW_EMULATION_SAMPLE_EDGE and
      * MW_EMULATION_SAMPLE_RANDOM, emulation.h): the emulation's sample of a
      * case it runs on a sample, a part of the GPU's. A chapter whose blocks

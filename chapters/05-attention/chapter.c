@@ -829,18 +829,10 @@ static int emulation_blocks(const mw_case *c, size_t i, const unsigned grid[3],
 /* Launches a sample cannot follow: any grid that is none of the unfused
  * launches. The flash references' grids are persistent: their blocks take
  * query tiles from a counter as the grid runs, so which block computes a
- * row is decided then, and no sample picked before can hold it. Nor, for
- * its cost, a case that crosses no 2^31 index: in the reference's tiles a
- * sampled row costs 32 rows' work, seconds at N = 16384, and a long row
- * holds no index the small cases do not. */
+ * row is decided then, and no sample picked before can hold it. */
 static const char *emulation_layout(const mw_case *c, const unsigned grid[3],
                                     const unsigned block[3])
 {
-    const uint64_t rows = DB(c) * DH(c) * DN(c), two31 = (uint64_t)1 << 31;
-    if (rows * DN(c) <= two31 && rows * DD(c) <= two31)
-        return "no index past 2^31 to cross (a sampled row costs the emulation seconds: N / 32 "
-               "blocks of 1024 threads in the reference's tiles; the small cases run the same "
-               "code)";
     if (row_blocks_most(c) > MW_EMULATION_BLOCKS)
         return "rows whose scores pass through more blocks than a sample follows";
     if (!unfused_launches(c, grid, block))
@@ -848,6 +840,16 @@ static const char *emulation_layout(const mw_case *c, const unsigned grid[3],
                "tiles from a counter as the grid runs: which block computes which rows, no "
                "sample can tell)";
     return NULL;
+}
+
+/* The limit cases, past a 2^31 index into S or into Q, K, V and O, run on
+ * a sample; the other long rows are left to a GPU: in the reference's
+ * tiles a sampled row costs 32 rows' work, seconds at N = 16384, and a
+ * long row holds no index that the small cases do not. */
+static int emulation_samples(const mw_case *c)
+{
+    const uint64_t rows = DB(c) * DH(c) * DN(c), two31 = (uint64_t)1 << 31;
+    return rows * DN(c) > two31 || rows * DD(c) > two31;
 }
 
 const mw_chapter mw_chapter_def = {
@@ -894,6 +896,7 @@ const mw_chapter mw_chapter_def = {
     .sample_above = (size_t)1 << 16,
     .emulation_blocks = emulation_blocks,
     .emulation_layout = emulation_layout,
+    .emulation_samples = emulation_samples,
     /* A sampled row costs the emulation every tile of its scores (N / 32
      * blocks of 1024 threads in the reference) and a P V over N keys: O's
      * first elements and L's last at the ends, and a row at random.
