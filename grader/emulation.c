@@ -22,6 +22,7 @@ double mw_emulation_budget(const mw_chapter *ch)
 int mw_emulation_on_sample(const mw_chapter *ch, const mw_case *c, size_t workspace_floats)
 {
     return (c->sampled || c->emulation_sampled) && ch->emulation_blocks &&
+           (!ch->emulation_samples || ch->emulation_samples(c)) &&
            mw_emulation_work(ch, c, workspace_floats) > mw_emulation_budget(ch);
 }
 
@@ -43,6 +44,17 @@ static double sample_work(const mw_emulation_sample *s, uint64_t picked, uint64_
            (double)picked * threads * MW_EMULATION_THREAD_WORK;
 }
 
+/* Sorts b[0..n) and leaves each block once at its start; returns how many. */
+static size_t sort_unique(uint64_t *b, size_t n)
+{
+    qsort(b, n, sizeof *b, compare_u64);
+    size_t unique = 0;
+    for (size_t j = 0; j < n; j++)
+        if (unique == 0 || b[j] != b[unique - 1])
+            b[unique++] = b[j];
+    return unique;
+}
+
 size_t mw_emulation_pick(void *arg, const unsigned grid[3], const unsigned block[3],
                          uint64_t **blocks)
 {
@@ -54,15 +66,30 @@ size_t mw_emulation_pick(void *arg, const unsigned grid[3], const unsigned block
         snprintf(s->why, sizeof s->why, "and %s", layout);
         return MW_GPU_GRID_TOO_SMALL;
     }
-    size_t cap = MW_EMULATION_BLOCKS * s->count + 2 * MW_EMULATION_SAMPLE_ENDS, n = 0;
+    /* Grown as outputs name blocks: most name one or a few, a row of
+     * chapter 05's scores thousands, and neighbouring outputs the same. */
+    const uint64_t ends = s->ch->emulation_sample_ends ? s->ch->emulation_sample_ends
+                                                       : MW_EMULATION_SAMPLE_ENDS;
+    size_t cap = 4 * s->count + 2 * ends + MW_EMULATION_BLOCKS, n = 0;
     uint64_t *b = malloc(cap * sizeof *b);
     if (!b)
         return MW_GPU_GRID_TOO_SMALL;
-    for (uint64_t k = 0; k < MW_EMULATION_SAMPLE_ENDS && k < nblocks; k++) {
+    for (uint64_t k = 0; k < ends && k < nblocks; k++) {
         b[n++] = k;
         b[n++] = nblocks - 1 - k;
     }
     for (size_t j = 0; j < s->count; j++) {
+        if (cap - n < MW_EMULATION_BLOCKS)
+            n = sort_unique(b, n);
+        if (cap - n < 2 * MW_EMULATION_BLOCKS) {
+            uint64_t *grown = realloc(b, 2 * cap * sizeof *b);
+            if (!grown) {
+                free(b);
+                return MW_GPU_GRID_TOO_SMALL;
+            }
+            b = grown;
+            cap *= 2;
+        }
         int got = s->ch->emulation_blocks(s->c, s->idx[j], grid, block, b + n);
         if (got == 0) {
             free(b);
@@ -70,13 +97,10 @@ size_t mw_emulation_pick(void *arg, const unsigned grid[3], const unsigned block
         }
         n += (size_t)got;
     }
-    qsort(b, n, sizeof *b, compare_u64);
-    size_t unique = 0;
-    for (size_t j = 0; j < n; j++)
-        if (unique == 0 || b[j] != b[unique - 1])
-            b[unique++] = b[j];
+    size_t unique = sort_unique(b, n);
     double work = sample_work(s, unique, nblocks, block);
-    if (work > mw_emulation_budget(s->ch)) {
+    if (work > (s->ch->emulation_sample_budget > 0 ? s->ch->emulation_sample_budget
+                                                   : mw_emulation_budget(s->ch))) {
         snprintf(s->why, sizeof s->why,
                  "and its sample alone (%zu of %llu blocks, %.3g units of work) is past it", unique,
                  (unsigned long long)nblocks, work);
@@ -109,9 +133,8 @@ static int was_picked(const mw_emulation_sample *s, uint64_t block)
 }
 
 /* Whether element i (flat) belongs to a picked block under a mapping. */
-static int picked_element(const mw_emulation_sample *s, size_t i)
+static int picked_element(const mw_emulation_sample *s, size_t i, uint64_t *cand)
 {
-    uint64_t cand[MW_EMULATION_BLOCKS];
     int n = s->ch->emulation_blocks(s->c, i, s->grid, s->block, cand);
     for (int k = 0; k < n; k++)
         if (was_picked(s, cand[k]))
@@ -123,15 +146,19 @@ int mw_emulation_strays(const mw_emulation_sample *s, const size_t *firsts, size
                         size_t count, size_t elem, size_t flat_first)
 {
     enum { PAGE = 4096 };
+    uint64_t *cand = malloc(MW_EMULATION_BLOCKS * sizeof *cand);
+    if (!cand)
+        return -1;
     /* Every element of a touched page is asked: a picked block's elements
      * may straddle into a page whose other elements are another block's. */
-    for (size_t p = 0; p < n; p++) {
+    int strays = 0;
+    for (size_t p = 0; p < n && !strays; p++) {
         size_t last = firsts[p] + PAGE / elem;
         int legit = 0;
         for (size_t e = firsts[p]; e < last && e < count && !legit; e++)
-            legit = picked_element(s, flat_first + e);
-        if (!legit)
-            return 1;
+            legit = picked_element(s, flat_first + e, cand);
+        strays = !legit;
     }
-    return 0;
+    free(cand);
+    return strays;
 }

@@ -20,7 +20,8 @@
 #define MW_EMULATION_SAMPLE_EDGE 1024
 #define MW_EMULATION_SAMPLE_RANDOM 512
 /* The first and last few blocks of every grid run as well: the edges of a
- * kernel's own layout (a head or a tail done by the first threads). */
+ * kernel's own layout (a head or a tail done by the first threads); a
+ * chapter may take fewer (mw_chapter.emulation_sample_ends). */
 #define MW_EMULATION_SAMPLE_ENDS 4
 /* What a thread costs the emulation beyond its loads and FLOPs, in units of
  * work: its fiber, its barriers and warp collectives. A block of 1024
@@ -37,7 +38,8 @@ double mw_emulation_budget(const mw_chapter *ch);
 /* 1 when the emulation runs case c (as a version runs it) on a sample of
  * its blocks: a sampled case (or one marked emulation_sampled) past the
  * budget, in a chapter that says which blocks write which outputs
- * (mw_chapter.emulation_blocks). */
+ * (mw_chapter.emulation_blocks) and, where it says which cases, names it
+ * (mw_chapter.emulation_samples). */
 int mw_emulation_on_sample(const mw_chapter *ch, const mw_case *c, size_t workspace_floats);
 
 /* The sample a case runs on: its checked outputs (flat indices, sorted);
@@ -59,12 +61,14 @@ void mw_emulation_sample_free(mw_emulation_sample *s);
 
 /* An mw_gpu_block_pick (gpu.h) for arg, an mw_emulation_sample: the
  * blocks that write its outputs under the chapter's mappings, and the
- * first and last MW_EMULATION_SAMPLE_ENDS; MW_GPU_GRID_TOO_SMALL when an
- * output has no block of its own in the grid, and, with s->why said, when
- * the chapter cannot name the grid's blocks (mw_chapter.emulation_layout)
- * or the picked blocks alone cost more than the budget: the case's work
- * in the share of its blocks picked, plus MW_EMULATION_THREAD_WORK for
- * each of their threads. */
+ * first and last MW_EMULATION_SAMPLE_ENDS (or the chapter's
+ * emulation_sample_ends); MW_GPU_GRID_TOO_SMALL when an output has no
+ * block of its own in the grid, and, with s->why said, when the chapter
+ * cannot name the grid's blocks (mw_chapter.emulation_layout) or the
+ * picked blocks alone cost more than the budget (the chapter's
+ * emulation_sample_budget, or its emulation budget): the case's work in
+ * the share of its blocks picked, plus MW_EMULATION_THREAD_WORK for each
+ * of their threads. */
 size_t mw_emulation_pick(void *arg, const unsigned grid[3], const unsigned block[3],
                          uint64_t **blocks);
 
@@ -72,11 +76,11 @@ size_t mw_emulation_pick(void *arg, const unsigned grid[3], const unsigned block
  * view (count elements of elem bytes, flat index flat_first of its first;
  * the view index of each touched page's first element in firsts[0..n), as
  * mw_gpu_sample_touched gives them) holds no element of a picked block
- * under the chapter's mappings; else 0. The blocks that ran were picked
- * for the sampled outputs under the reference's layouts; a kernel of
- * another layout, right or not, writes elsewhere, and a sampled output it
- * left unwritten tells nothing: which block writes it, the sample cannot
- * say. */
+ * under the chapter's mappings; else 0; -1: no memory. The blocks that
+ * ran were picked for the sampled outputs under the reference's layouts; a
+ * kernel of another layout, right or not, writes elsewhere, and a sampled
+ * output it left unwritten tells nothing: which block writes it, the
+ * sample cannot say. */
 int mw_emulation_strays(const mw_emulation_sample *s, const size_t *firsts, size_t n,
                         size_t count, size_t elem, size_t flat_first);
 

@@ -32,8 +32,11 @@
 #define MW_MAX_BUFS 6
 
 /* The most blocks mw_chapter.emulation_blocks names for one output: a few
- * tile shapes or rows per block that fit the launched grid, each a block. */
-#define MW_EMULATION_BLOCKS 16
+ * tile shapes or rows per block that fit the launched grid, each a block;
+ * or every block that an output's row passes through on its way, as the
+ * tiles of scores of one query row in chapter 05's unfused form (2049 of
+ * 32 keys at N = 65537). */
+#define MW_EMULATION_BLOCKS 4096
 
 struct mw_case;
 
@@ -324,12 +327,27 @@ typedef struct mw_chapter {
      * several blocks, ..."). NULL hook: every grid is. */
     const char *(*emulation_layout)(const struct mw_case *c, const unsigned grid[3],
                                     const unsigned block[3]);
+    /* Optional, with emulation_blocks: 0 when sampled case c, past the
+     * budget, is left to a GPU as any case past it is (its sample would
+     * cost the emulation much and check nothing its small cases do not);
+     * 1 when it runs on a sample. NULL: every such case does. */
+    int (*emulation_samples)(const struct mw_case *c);
     /* Optional, 0 for the defaults (MW_EMULATION_SAMPLE_EDGE and
      * MW_EMULATION_SAMPLE_RANDOM, emulation.h): the emulation's sample of a
      * case it runs on a sample, a part of the GPU's. A chapter whose blocks
      * cost the emulation much (a GEMM tile: K multiply-adds a thread; a row
      * of a thousand threads) takes fewer. */
     size_t emulation_sample_edge, emulation_sample_random;
+    /* Optional, 0 for MW_EMULATION_SAMPLE_ENDS (emulation.h): how many
+     * blocks at each end of every grid a sample runs besides those its
+     * outputs need. A chapter whose sampled outputs already hold both ends
+     * of every grid, and whose blocks cost much, takes fewer. */
+    size_t emulation_sample_ends;
+    /* Optional, 0 for the chapter's budget (emulation_budget): the most
+     * work the blocks of a sample may cost (mw_emulation_pick's measure).
+     * A chapter whose sampled rows cost more than a whole small case sets
+     * more. */
+    double emulation_sample_budget;
 } mw_chapter;
 
 /* The width of the version column in a chapter's listings and check lines:

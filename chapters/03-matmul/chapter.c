@@ -608,6 +608,11 @@ static int tile_fits(size_t tm, size_t tn, const unsigned block[3])
  * and y along n. */
 enum { ORDER_FLAT, ORDER_X_N, ORDER_X_M, ORDERS };
 
+/* The most layouts a sample follows at once: each is a candidate block for
+ * every sampled output, so a grid that many shapes fit costs a sample that
+ * many blocks an output, and a few shapes is what a real grid fits. */
+#define MM_LAYOUTS_FOLLOWED 16
+
 /* The block of a grid in `order` that computes the tile (tile_m, tile_n) of
  * a C cut into tiles_m x tiles_n tiles, or -1 when the grid does not fit
  * that order. A 2-D grid with fewer blocks in y than tiles (a launch that
@@ -668,7 +673,7 @@ static void add_block(size_t tm, size_t tn, int order, void *arg)
     for (int k = 0; k < e->count; k++)
         if (e->blocks[k] == b)
             return;
-    if (e->count < MW_EMULATION_BLOCKS) /* emulation_layout refuses more layouts */
+    if (e->count < MM_LAYOUTS_FOLLOWED) /* emulation_layout refuses more layouts */
         e->blocks[e->count++] = b;
 }
 
@@ -700,10 +705,10 @@ static const char *emulation_layout(const mw_case *c, const unsigned grid[3],
         snprintf(why, sizeof why,
                  "a column of B spans %zu pages of 4 KiB, more than a sample may touch (%d)",
                  column_pages, MW_GPU_SAMPLE_PAGES);
-    else if (layouts > MW_EMULATION_BLOCKS)
+    else if (layouts > MM_LAYOUTS_FOLLOWED)
         snprintf(why, sizeof why,
                  "%d tile shapes and orders fit its grid, more than a sample follows (%d)",
-                 layouts, MW_EMULATION_BLOCKS);
+                 layouts, MM_LAYOUTS_FOLLOWED);
     else
         return NULL;
     return why;

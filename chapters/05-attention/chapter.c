@@ -732,6 +732,126 @@ static void verdict(const mw_result *r, int count, double copy_gbps)
     verdict_bf16(r, count);
 }
 
+/* ---- the CPU emulation's sample ----------------------------------------- */
+
+/* The launches of the unfused layouts, on 1-D grids, told apart by their
+ * blocks and their grids' sizes: the reference's (01_unfused.cu: 32 x 32
+ * tiles of S and of O, B H (N / 32)^2 and B H (N / 32) (d / 32) blocks; a
+ * warp a row of the softmax, 8 rows a block of 256 threads), and the plain
+ * form (one thread a score, B H N^2 / 256 blocks of 256; a block of 256 a
+ * row of the softmax; one thread an output of O, B H N d / 256 blocks). A
+ * grid that several fit (at d = 32 the plain P V has as many blocks as the
+ * reference's softmax) gives the blocks of each. */
+#define UNFUSED_TILE 32
+#define UNFUSED_THREADS 256
+#define UNFUSED_WARP_ROWS 8
+enum { SCORE_TILES, PV_TILES, SOFTMAX_WARPS, SCORE_THREADS, SOFTMAX_BLOCKS, PV_THREADS };
+
+static uint64_t ceil_div(uint64_t a, uint64_t b)
+{
+    return (a + b - 1) / b;
+}
+
+/* The unfused launches grid[] of block[] threads can be (1u << kind each). */
+static unsigned unfused_launches(const mw_case *c, const unsigned grid[3], const unsigned block[3])
+{
+    const uint64_t blocks = grid[0], BH = DB(c) * DH(c), N = DN(c), d = DD(c), rows = BH * N;
+    const uint64_t tiles = ceil_div(N, UNFUSED_TILE);
+    unsigned kinds = 0;
+    if (grid[1] != 1 || grid[2] != 1 || block[2] != 1)
+        return 0;
+    if (block[0] == UNFUSED_TILE && block[1] == UNFUSED_TILE) {
+        kinds |= (blocks == BH * tiles * tiles) << SCORE_TILES;
+        kinds |= (d % UNFUSED_TILE == 0 && blocks == BH * tiles * (d / UNFUSED_TILE)) << PV_TILES;
+    }
+    if (block[0] == UNFUSED_THREADS && block[1] == 1) {
+        kinds |= (blocks == ceil_div(rows, UNFUSED_WARP_ROWS)) << SOFTMAX_WARPS;
+        kinds |= (blocks == ceil_div(rows * N, UNFUSED_THREADS)) << SCORE_THREADS;
+        kinds |= (blocks == rows) << SOFTMAX_BLOCKS;
+        kinds |= (blocks == ceil_div(rows * d, UNFUSED_THREADS)) << PV_THREADS;
+    }
+    return kinds;
+}
+
+/* blocks[n..] = first, first + 1, ..., last; the new count. */
+static int block_range(uint64_t *blocks, int n, uint64_t first, uint64_t last)
+{
+    for (uint64_t b = first; b <= last; b++)
+        blocks[n++] = b;
+    return n;
+}
+
+/* The most blocks emulation_blocks names for an output of c, every layout
+ * fitting one launch: a row's tiles of scores (N / 32), its scores a
+ * thread each (N / 256 + 2 blocks), its tiles of O (d / 32), its softmax
+ * (a block in each layout), its outputs of O a thread each (d / 256 + 2). */
+static uint64_t row_blocks_most(const mw_case *c)
+{
+    const uint64_t N = DN(c), d = DD(c), T = UNFUSED_THREADS;
+    return ceil_div(N, UNFUSED_TILE) + (N / T + 2) + d / UNFUSED_TILE + 2 + (d / T + 2);
+}
+
+/* The blocks that output i (O[b,h,i,k], or L[b,h,i]) needs in this launch:
+ * all that compute its row's scores, the one that softmaxes that row, the
+ * one that sums its P V (for L, which P V does not write, those of its
+ * row). A sampled output's row then runs whole through the three kernels. */
+static int emulation_blocks(const mw_case *c, size_t i, const unsigned grid[3],
+                            const unsigned block[3], uint64_t blocks[MW_EMULATION_BLOCKS])
+{
+    const uint64_t N = DN(c), d = DD(c), o_count = DB(c) * DH(c) * N * d;
+    const uint64_t row = i < o_count ? i / d : i - o_count, bh = row / N;
+    const uint64_t tiles = ceil_div(N, UNFUSED_TILE), ti = row % N / UNFUSED_TILE;
+    const uint64_t col_tiles = d / UNFUSED_TILE, T = UNFUSED_THREADS;
+    const unsigned kinds = unfused_launches(c, grid, block);
+    if (row_blocks_most(c) > MW_EMULATION_BLOCKS)
+        return 0; /* emulation_layout refuses it */
+    int n = 0;
+    if (kinds & 1u << SCORE_TILES)
+        n = block_range(blocks, n, (bh * tiles + ti) * tiles, (bh * tiles + ti + 1) * tiles - 1);
+    if (kinds & 1u << PV_TILES) {
+        const uint64_t first = (bh * tiles + ti) * col_tiles;
+        n = i < o_count ? block_range(blocks, n, first + i % d / UNFUSED_TILE,
+                                      first + i % d / UNFUSED_TILE)
+                        : block_range(blocks, n, first, first + col_tiles - 1);
+    }
+    if (kinds & 1u << SOFTMAX_WARPS)
+        n = block_range(blocks, n, row / UNFUSED_WARP_ROWS, row / UNFUSED_WARP_ROWS);
+    if (kinds & 1u << SCORE_THREADS)
+        n = block_range(blocks, n, row * N / T, (row * N + N - 1) / T);
+    if (kinds & 1u << SOFTMAX_BLOCKS)
+        n = block_range(blocks, n, row, row);
+    if (kinds & 1u << PV_THREADS)
+        n = i < o_count ? block_range(blocks, n, i / T, i / T)
+                        : block_range(blocks, n, row * d / T, (row * d + d - 1) / T);
+    return n;
+}
+
+/* Launches a sample cannot follow: any grid that is none of the unfused
+ * launches. The flash references' grids are persistent: their blocks take
+ * query tiles from a counter as the grid runs, so which block computes a
+ * row is decided then, and no sample picked before can hold it. */
+static const char *emulation_layout(const mw_case *c, const unsigned grid[3],
+                                    const unsigned block[3])
+{
+    if (row_blocks_most(c) > MW_EMULATION_BLOCKS)
+        return "rows whose scores pass through more blocks than a sample follows";
+    if (!unfused_launches(c, grid, block))
+        return "a grid that is none of the unfused layouts (a flash kernel's blocks take query "
+               "tiles from a counter as the grid runs: which block computes which rows, no "
+               "sample can tell)";
+    return NULL;
+}
+
+/* The limit cases, past a 2^31 index into S or into Q, K, V and O, run on
+ * a sample; the other long rows are left to a GPU: in the reference's
+ * tiles a sampled row costs 32 rows' work, seconds at N = 16384, and a
+ * long row holds no index that the small cases do not. */
+static int emulation_samples(const mw_case *c)
+{
+    const uint64_t rows = DB(c) * DH(c) * DN(c), two31 = (uint64_t)1 << 31;
+    return rows * DN(c) > two31 || rows * DD(c) > two31;
+}
+
 const mw_chapter mw_chapter_def = {
     .id = "05-attention",
     .title = "Chapter 05: flash attention",
@@ -774,4 +894,20 @@ const mw_chapter mw_chapter_def = {
     .sample_edge = 256,
     .sample_random = 384,
     .sample_above = (size_t)1 << 16,
+    .emulation_blocks = emulation_blocks,
+    .emulation_layout = emulation_layout,
+    .emulation_samples = emulation_samples,
+    /* A sampled row costs the emulation every tile of its scores (N / 32
+     * blocks of 1024 threads in the reference) and a P V over N keys: O's
+     * first elements and L's last at the ends, and a row at random.
+     * Those ends are the first and last blocks of every grid in every
+     * layout: one more block at each end, a P V tile of 1024 threads over
+     * N keys, is all the sample would add. */
+    .emulation_sample_edge = 2,
+    .emulation_sample_random = 1,
+    .emulation_sample_ends = 1,
+    /* The reference's sample of 9 heads of N = 16384 measures 2.3e8 (10 s
+     * on one core for its two runs), N = 65537 1.2e9: its tiles of 32 rows
+     * make a sampled row cost 32 rows' work. */
+    .emulation_sample_budget = 536870912.0,
 };
