@@ -40,7 +40,36 @@ skip_all_unless_sim_compiler() {
         >/dev/null 2>&1 || skip_all "g++ not installed: the emulation compiles kernel files with it"
 }
 
+# skip_all_unless_known_wrongs: the known-wrong submissions are here (the
+# student edition leaves tests/wrong/ out).
+skip_all_unless_known_wrongs() {
+    [ -d tests/wrong ] || skip_all "no tests/wrong/ here (the student edition leaves it out)"
+}
+
 skip() { T_COUNT=$((T_COUNT + 1)); echo "ok $T_COUNT # SKIP $*"; }
+
+# For the tests of the emulation's samples (t0153 to t0155):
+# sample_lines: the lines of the cases run on a sample of their blocks.
+sample_lines() { grep -E '\(emulated on a sample: [0-9]+ of [0-9]+ blocks\)$'; }
+# sim_check CHAPTER LIBDIR VERSION ARGS...: one version's emulated check at
+# seed 7, its output in $out and its exit code in $rc.
+sim_check() {
+    local ch=$1 lib=$2 version=$3
+    shift 3
+    out=$(build/sim/$ch/mw-chapter check --lib-dir "$lib" --version "$version" --seed 7 "$@" 2>&1)
+    rc=$?
+}
+# no_failure: $out holds no failed, erring or crashed case.
+no_failure() { ! grep -q -E '^  (FAIL|ERROR)|crashed' <<<"$out"; }
+# built_or_say LIB WHAT: 0 when LIB was built for the emulation
+# (build_sim_libs); else a failed test that says WHAT does not build, with
+# the end of LIB.log.
+built_or_say() {
+    built "$1" && return 0
+    ok 1 "$2 builds for the emulation"
+    tail -n 5 "$1.log" | diag
+    return 1
+}
 
 # diag TEXT...: comment lines; with no arguments, comments standard input.
 diag() {

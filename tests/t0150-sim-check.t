@@ -10,7 +10,7 @@
 . tests/lib.sh
 skip_all_unless_full_tree
 skip_all_unless_sim_compiler
-[ -d tests/wrong ] || skip_all "no tests/wrong/ here (the student edition leaves it out)"
+skip_all_unless_known_wrongs
 
 MAKE_Q="make -s --no-print-directory"
 scratch=$(mktemp -d)

@@ -3,7 +3,7 @@
 # for each known-wrong submission is what tests/wrong/agreement.sh makes of
 # the `expect` files today (the answers t0510 and t0151 check).
 . tests/lib.sh
-[ -d tests/wrong ] || skip_all "no tests/wrong/ here (the student edition leaves it out)"
+skip_all_unless_known_wrongs
 want=$(sh tests/wrong/agreement.sh)
 ok $? "agreement.sh runs"
 have=$(sed -n '/^<!-- BEGIN agreement -->$/,/^<!-- END agreement -->$/p' tests/wrong/README.md | sed '1d;$d')

@@ -11,7 +11,7 @@
 . tests/lib.sh
 skip_all_unless_full_tree
 skip_all_unless_sim_compiler
-[ -d tests/wrong ] || skip_all "no tests/wrong/ here (the student edition leaves it out)"
+skip_all_unless_known_wrongs
 
 MAKE_Q="make -s --no-print-directory"
 scratch=$(mktemp -d)
@@ -70,7 +70,6 @@ ok $? "the reversed kernel is the reference with its index changed"
 build_sim_libs "$scratch/list"
 
 # The sample's note, K of B blocks, with K < B.
-sample_lines() { grep -E '\(emulated on a sample: [0-9]+ of [0-9]+ blocks\)$'; }
 fewer_blocks() {
     sed -E 's/.*\(emulated on a sample: ([0-9]+) of ([0-9]+) blocks\)$/\1 \2/' |
         awk '$1 == 0 || $1 >= $2 { bad = 1 } END { exit bad || NR == 0 }'

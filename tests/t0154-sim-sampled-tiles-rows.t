@@ -12,7 +12,7 @@
 . tests/lib.sh
 skip_all_unless_full_tree
 skip_all_unless_sim_compiler
-[ -d tests/wrong ] || skip_all "no tests/wrong/ here (the student edition leaves it out)"
+skip_all_unless_known_wrongs
 
 MAKE_Q="make -s --no-print-directory"
 scratch=$(mktemp -d)
@@ -92,27 +92,8 @@ ok $? "the reversed-rows kernel is 04.1's reference with its row changed"
 } >"$scratch/list"
 build_sim_libs "$scratch/list"
 
-sample_lines() { grep -E '\(emulated on a sample: [0-9]+ of [0-9]+ blocks\)$'; }
-# check CHAPTER LIBDIR VERSION ARGS...: the emulated check's output; its
-# exit code in $rc.
-check() {
-    local ch=$1 lib=$2 version=$3
-    shift 3
-    out=$(build/sim/$ch/mw-chapter check --lib-dir "$lib" --version "$version" --seed 7 "$@" 2>&1)
-    rc=$?
-}
-no_failure() { ! grep -q -E '^  (FAIL|ERROR)|crashed' <<<"$out"; }
-# built_or_say NAME WHAT: 0 when $scratch/NAME was built for the emulation;
-# else a failed test that says WHAT does not build, with its log.
-built_or_say() {
-    built "$scratch/$1" && return 0
-    ok 1 "$2 builds for the emulation"
-    tail -n 5 "$scratch/$1.log" | diag
-    return 1
-}
-
 # ---- chapter 03 ------------------------------------------------------------
-check 03-matmul build/sim/solutions/03-matmul 01_naive $MM_SAMPLED
+sim_check 03-matmul build/sim/solutions/03-matmul 01_naive $MM_SAMPLED
 passed=$(grep -E '^  PASS ' <<<"$out" | sample_lines | grep -c .)
 [ $rc = 0 ] && [ "$passed" = 6 ] && no_failure
 ok $? "reference 01_naive: 6 sampled cases (grid.y, C and A past 2^31 and 2^32) pass on a sample (exit $rc, $passed)" ||
@@ -120,30 +101,30 @@ ok $? "reference 01_naive: 6 sampled cases (grid.y, C and A past 2^31 and 2^32) 
 grep -q -E "^  SKIP .* M=4 N=65536 K=81920 .*a column of B spans 81920 pages of 4 KiB, more than a sample may touch" <<<"$out"
 ok $? "01_naive: B past 2^32 elements is skipped, saying why no sample can follow it" || diag <<<"$out"
 
-check 03-matmul build/sim/solutions/03-matmul 02_tiled $MM_GRID_Y
+sim_check 03-matmul build/sim/solutions/03-matmul 02_tiled $MM_GRID_Y
 passed=$(grep -E '^  PASS ' <<<"$out" | sample_lines | grep -c .)
 [ $rc = 0 ] && [ "$passed" = 2 ]
 ok $? "reference 02_tiled: its 32 x 32 tiles pass both grid.y cases on a sample (exit $rc)" ||
     diag <<<"$out"
 
-if built_or_say grid-y-clamped "known-wrong grid-y-clamped"; then
-    check 03-matmul "$scratch/grid-y-clamped" 01_naive $MM_GRID_Y
+if built_or_say "$scratch/grid-y-clamped" "known-wrong grid-y-clamped"; then
+    sim_check 03-matmul "$scratch/grid-y-clamped" 01_naive $MM_GRID_Y
     [ $rc = 1 ] && grep -E '^  FAIL .* M=1000003 N=2 K=3 ' <<<"$out" | sample_lines | grep -q . &&
         grep -q -F 'where a grid of 65535 blocks in y runs out' <<<"$out"
     ok $? "known-wrong grid-y-clamped: fails M = 1000003 on a sample with the GPU's hint (exit $rc)" ||
         diag <<<"$out"
 fi
 
-if built_or_say y-stride "the y-stride kernel"; then
-    check 03-matmul "$scratch/y-stride" 01_naive $MM_GRID_Y
+if built_or_say "$scratch/y-stride" "the y-stride kernel"; then
+    sim_check 03-matmul "$scratch/y-stride" 01_naive $MM_GRID_Y
     passed=$(grep -E '^  PASS .* M=1000003 N=2 K=3 ' <<<"$out" | sample_lines | grep -c .)
     [ $rc = 0 ] && [ "$passed" = 1 ]
     ok $? "a right kernel on grid-y-clamped's grid, looping over y: passes M = 1000003 on a sample (exit $rc)" ||
         diag <<<"$out"
 fi
 
-if built_or_say m-fastest "the m-fastest kernel"; then
-    check 03-matmul "$scratch/m-fastest" 01_naive $MM_SAMPLED
+if built_or_say "$scratch/m-fastest" "the m-fastest kernel"; then
+    sim_check 03-matmul "$scratch/m-fastest" 01_naive $MM_SAMPLED
     skips=$(grep -c -E "^  SKIP .* M=(46341|65537) .*\(emulated\): past the emulation's budget .*write outputs where the reference's layout puts none of the sampled ones.*: a GPU runs it$" <<<"$out")
     [ $rc = 0 ] && [ "$skips" = 2 ] && no_failure
     ok $? "a right kernel with its tiles in another order: C past 2^31 and 2^32 skipped, saying why, never failed (exit $rc)" ||
@@ -152,7 +133,7 @@ fi
 
 # ---- chapter 04 ------------------------------------------------------------
 for version in 01_three_pass 03_online; do
-    check 04-softmax build/sim/solutions/04-softmax $version $SM_HUGE
+    sim_check 04-softmax build/sim/solutions/04-softmax $version $SM_HUGE
     passed=$(grep -E '^  PASS ' <<<"$out" | sample_lines | grep -c .)
     [ $rc = 0 ] && [ "$passed" = 5 ] && no_failure &&
         grep -q -E "^  SKIP .* rows=1 cols=2147483652 .*and its sample alone \(1 of 1 blocks, .*\) is past it" <<<"$out"
@@ -160,34 +141,34 @@ for version in 01_three_pass 03_online; do
         diag <<<"$out"
 done
 
-check 04-softmax build/sim/solutions/04-softmax 02_fused $SM_HUGE
+sim_check 04-softmax build/sim/solutions/04-softmax 02_fused $SM_HUGE
 passed=$(grep -E '^  PASS ' <<<"$out" | sample_lines | grep -c .)
 [ $rc = 0 ] && [ "$passed" = 4 ] && no_failure &&
     grep -q -E "^  SKIP .* rows=65537 cols=32769 .*\(emulated\): .*and a row split over several blocks" <<<"$out"
 ok $? "reference 02_fused: 4 huge cases pass on a sample; its rows split over blocks are skipped, saying why (exit $rc)" ||
     diag <<<"$out"
 
-if built_or_say split-rows-on-y "known-wrong split-rows-on-y"; then
-    check 04-softmax "$scratch/split-rows-on-y" 02_fused $SM_HUGE
+if built_or_say "$scratch/split-rows-on-y" "known-wrong split-rows-on-y"; then
+    sim_check 04-softmax "$scratch/split-rows-on-y" 02_fused $SM_HUGE
     [ $rc = 2 ] && grep -q -E '^  ERROR .* rows=65537 cols=32769 .*\(emulated\)$' <<<"$out" &&
         grep -q -F 'grid.y and grid.z at most 65535' <<<"$out"
     ok $? "known-wrong split-rows-on-y: its launch refused, as on a GPU (exit $rc)" || diag <<<"$out"
 fi
 
-if built_or_say max-misses-column "known-wrong max-misses-column"; then
-    check 04-softmax "$scratch/max-misses-column" 01_three_pass $SM_LONE
+if built_or_say "$scratch/max-misses-column" "known-wrong max-misses-column"; then
+    sim_check 04-softmax "$scratch/max-misses-column" 01_three_pass $SM_LONE
     failed=$(grep -E '^  FAIL .* rows=1031 .*alone in its row' <<<"$out" | sample_lines | grep -c .)
     [ $rc = 1 ] && [ "$failed" = 2 ]
     ok $? "known-wrong max-misses-column: fails the lone class at 1000 and 1024 columns on a sample (exit $rc)" ||
         diag <<<"$out"
 fi
-check 04-softmax build/sim/solutions/04-softmax 01_three_pass $SM_LONE
+sim_check 04-softmax build/sim/solutions/04-softmax 01_three_pass $SM_LONE
 passed=$(grep -E '^  PASS .* rows=1031 ' <<<"$out" | sample_lines | grep -c .)
 [ $rc = 0 ] && [ "$passed" = 2 ]
 ok $? "reference 01_three_pass: passes the same lone cases on a sample (exit $rc)" || diag <<<"$out"
 
-if built_or_say rows-reversed "the reversed-rows kernel"; then
-    check 04-softmax "$scratch/rows-reversed" 01_three_pass $SM_HUGE
+if built_or_say "$scratch/rows-reversed" "the reversed-rows kernel"; then
+    sim_check 04-softmax "$scratch/rows-reversed" 01_three_pass $SM_HUGE
     skips=$(grep -c -E "^  SKIP .*\(emulated\): past the emulation's budget .*write outputs where the reference's layout puts none of the sampled ones.*: a GPU runs it$" <<<"$out")
     [ $rc = 77 ] && [ "$skips" = 5 ] && no_failure
     ok $? "a right kernel that takes its rows from the end: 5 huge cases skipped, saying why, never failed (exit $rc)" ||

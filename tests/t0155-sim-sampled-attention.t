@@ -12,7 +12,7 @@
 . tests/lib.sh
 skip_all_unless_full_tree
 skip_all_unless_sim_compiler
-[ -d tests/wrong ] || skip_all "no tests/wrong/ here (the student edition leaves it out)"
+skip_all_unless_known_wrongs
 
 MAKE_Q="make -s --no-print-directory"
 scratch=$(mktemp -d)
@@ -35,38 +35,22 @@ for w in int-index-scores unsigned-index-scores; do
 done >"$scratch/list"
 build_sim_libs "$scratch/list"
 
-sample_lines() { grep -E '\(emulated on a sample: [0-9]+ of [0-9]+ blocks\)$'; }
-# check LIBDIR VERSION ARGS...: the emulated check's output; its exit code in $rc.
-check() {
-    local lib=$1 version=$2
-    shift 2
-    out=$(build/sim/05-attention/mw-chapter check --lib-dir "$lib" --version "$version" --seed 7 \
-        "$@" 2>&1)
-    rc=$?
-}
-no_failure() { ! grep -q -E '^  (FAIL|ERROR)|crashed' <<<"$out"; }
-built_or_say() {
-    built "$scratch/$1" && return 0
-    ok 1 "$2 builds for the emulation"
-    tail -n 5 "$scratch/$1.log" | diag
-    return 1
-}
 REF=build/sim/solutions/05-attention
 
-check $REF 01_unfused $HEAD_OFFSET
+sim_check 05-attention $REF 01_unfused $HEAD_OFFSET
 passed=$(grep -E '^  PASS .* B=2 H=65537 N=128 d=128 ' <<<"$out" | sample_lines | grep -c .)
 [ $rc = 0 ] && [ "$passed" = 1 ] && no_failure
 ok $? "reference 01_unfused: its 32 x 32 tiles pass 2 x 65537 heads on a sample (exit $rc)" ||
     diag <<<"$out"
 
-check $REF 01_unfused $N65537
+sim_check 05-attention $REF 01_unfused $N65537
 [ $rc = 77 ] && no_failure &&
     grep -q -E "^  SKIP .* N=65537 .*\(emulated\): .*and its sample alone \([0-9]+ of [0-9]+ blocks, .*\) is past it" <<<"$out"
 ok $? "reference 01_unfused: N = 65537 is skipped, its sample alone past the budget (exit $rc)" ||
     diag <<<"$out"
 
 if long_tests; then
-    check $REF 01_unfused $NINE_HEADS
+    sim_check 05-attention $REF 01_unfused $NINE_HEADS
     passed=$(grep -E '^  PASS .* B=1 H=9 N=16384 d=32 ' <<<"$out" | sample_lines | grep -c .)
     [ $rc = 0 ] && [ "$passed" = 1 ]
     ok $? "reference 01_unfused: passes 9 heads of N = 16384 on a sample (exit $rc)" ||
@@ -75,16 +59,16 @@ else
     skip_long "reference 01_unfused on 9 heads of N = 16384 (10 s)"
 fi
 
-if built_or_say int-index-scores "known-wrong int-index-scores"; then
-    check "$scratch/int-index-scores" 01_unfused $NINE_HEADS
+if built_or_say "$scratch/int-index-scores" "known-wrong int-index-scores"; then
+    sim_check 05-attention "$scratch/int-index-scores" 01_unfused $NINE_HEADS
     [ $rc = 2 ] && grep -E '^  ERROR .* B=1 H=9 N=16384 d=32 ' <<<"$out" | sample_lines | grep -q . &&
         grep -q -F 'cudaErrorIllegalAddress' <<<"$out"
     ok $? "known-wrong int-index-scores: an illegal address on 9 heads of N = 16384, as on a GPU (exit $rc)" ||
         diag <<<"$out"
 fi
 
-if built_or_say unsigned-index-scores "known-wrong unsigned-index-scores"; then
-    check "$scratch/unsigned-index-scores" 01_unfused $N65537
+if built_or_say "$scratch/unsigned-index-scores" "known-wrong unsigned-index-scores"; then
+    sim_check 05-attention "$scratch/unsigned-index-scores" 01_unfused $N65537
     [ $rc = 1 ] && grep -E '^  FAIL .* B=1 H=1 N=65537 d=32 ' <<<"$out" | sample_lines | grep -q . &&
         grep -q -F 'sampled elements of O wrong' <<<"$out" &&
         grep -q -F 'L[b=0,h=0,i=65536] got -nan (never written)' <<<"$out"
@@ -92,7 +76,7 @@ if built_or_say unsigned-index-scores "known-wrong unsigned-index-scores"; then
         diag <<<"$out"
 fi
 
-check $REF 02_flash $NINE_HEADS
+sim_check 05-attention $REF 02_flash $NINE_HEADS
 [ $rc = 77 ] && no_failure &&
     grep -q -E "^  SKIP .* B=1 H=9 N=16384 d=32 .*\(emulated\): .*a flash kernel's blocks take query tiles from a counter as the grid runs" <<<"$out"
 ok $? "reference 02_flash: its persistent grid is skipped, saying why no sample can follow it (exit $rc)" ||
