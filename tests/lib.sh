@@ -60,7 +60,7 @@ sim_check() {
     rc=$?
 }
 # no_failure: $out holds no failed, erring or crashed case.
-no_failure() { ! grep -q -E '^  (FAIL|ERROR)|crashed' <<<"$out"; }
+no_failure() { ! printf '%s\n' "$out" | grep -q -E '^  (FAIL|ERROR)|crashed'; }
 # built_or_say LIB WHAT: 0 when LIB was built for the emulation
 # (build_sim_libs); else a failed test that says WHAT does not build, with
 # the end of LIB.log.
