@@ -21,8 +21,8 @@ double mw_emulation_budget(const mw_chapter *ch)
 
 int mw_emulation_on_sample(const mw_chapter *ch, const mw_case *c, size_t workspace_floats)
 {
-    return (c->sampled || c->emulation_sampled) && ch->emulation_blocks &&
-           (!ch->emulation_samples || ch->emulation_samples(c)) &&
+    const int named = ch->emulation_samples ? ch->emulation_samples(c) : c->sampled;
+    return ch->emulation_blocks && named &&
            mw_emulation_work(ch, c, workspace_floats) > mw_emulation_budget(ch);
 }
 

@@ -36,10 +36,10 @@ double mw_emulation_work(const mw_chapter *ch, const mw_case *c, size_t workspac
 double mw_emulation_budget(const mw_chapter *ch);
 
 /* 1 when the emulation runs case c (as a version runs it) on a sample of
- * its blocks: a sampled case (or one marked emulation_sampled) past the
- * budget, in a chapter that says which blocks write which outputs
- * (mw_chapter.emulation_blocks) and, where it says which cases, names it
- * (mw_chapter.emulation_samples). */
+ * its blocks: a case past the budget, in a chapter that says which blocks
+ * write which outputs (mw_chapter.emulation_blocks), that the chapter
+ * names (mw_chapter.emulation_samples), or a sampled case where it names
+ * none. */
 int mw_emulation_on_sample(const mw_chapter *ch, const mw_case *c, size_t workspace_floats);
 
 /* The sample a case runs on: its checked outputs (flat indices, sorted);

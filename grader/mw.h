@@ -114,12 +114,6 @@ typedef struct mw_case {
     const char *series;
     mw_dim_at_limit at;          /* optional: a dim set by the GPU's limits; dim[]
                                     holds the H100's value until a check resolves it */
-    int emulation_sampled;       /* 1: past the emulation's budget, the CPU emulation
-                                    runs it on a sample of its blocks and checks that
-                                    sample, as a sampled case (emulation.h), where a
-                                    GPU checks it whole; for a case that is small on a
-                                    GPU but costly there (chapter 04's lone class:
-                                    1031 blocks of up to 1024 threads) */
 } mw_case;
 
 /* One buffer of a case: inputs first, then the outputs.
@@ -327,10 +321,13 @@ typedef struct mw_chapter {
      * several blocks, ..."). NULL hook: every grid is. */
     const char *(*emulation_layout)(const struct mw_case *c, const unsigned grid[3],
                                     const unsigned block[3]);
-    /* Optional, with emulation_blocks: 0 when sampled case c, past the
-     * budget, is left to a GPU as any case past it is (its sample would
-     * cost the emulation much and check nothing its small cases do not);
-     * 1 when it runs on a sample. NULL: every such case does. */
+    /* Optional, with emulation_blocks: 1 when case c, past the budget, runs
+     * on a sample of its blocks (and is checked on a sample, as a sampled
+     * case); 0 when it is left to a GPU as any case past it is. A chapter
+     * may leave out sampled cases whose sample would cost the emulation
+     * much and check nothing its small cases do not (chapter 05's long
+     * rows), and add cases a GPU checks whole that are small there but past
+     * the budget (chapter 04's lone class). NULL: the sampled cases. */
     int (*emulation_samples)(const struct mw_case *c);
     /* Optional, 0 for the defaults (MW_EMULATION_SAMPLE_EDGE and
      * MW_EMULATION_SAMPLE_RANDOM, emulation.h): the emulation's sample of a

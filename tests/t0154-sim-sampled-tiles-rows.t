@@ -5,7 +5,7 @@
 # references pass them or have them skipped with the reason (a row split
 # over blocks, a sample past the budget, a column of B over more pages than
 # a sample may touch); the known-wrongs grid-y-clamped, split-rows-on-y and
-# max-misses-column (the lone class, marked emulation_sampled) fail as on a
+# max-misses-column (the lone class, which emulation_samples adds) fail as on a
 # GPU, where a right kernel on the same clamped grid that loops over y
 # passes; a right kernel in another layout (C's tiles in another order,
 # rows from the end) is skipped, saying why: never failed.

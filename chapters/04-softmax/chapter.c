@@ -111,10 +111,8 @@ static const mw_case cases[] = {
      * equal, and a missed one leaves another with the same value. Small on
      * a GPU, but 1031 blocks of up to 1024 threads on the CPU emulation,
      * past its budget: it runs them there on a sample of rows, the first
-     * and last among them (emulation_sampled). */
-#define LONE(cols)                                                                            \
-    {.group = "dominant", .dim = RC(1031, cols), .gen = MW_GEN_LONE, .scale = 1,             \
-     .emulation_sampled = 1}
+     * and last among them (emulation_samples). */
+#define LONE(cols) {.group = "dominant", .dim = RC(1031, cols), .gen = MW_GEN_LONE, .scale = 1}
     LONE(1), LONE(31), LONE(33), LONE(257), LONE(1000), LONE(1024),
     /* The same for rows too long for one block or for a split over the
      * resident blocks (2^24 + 43 columns: 16.8 M, 201 MB each way for the
@@ -542,12 +540,21 @@ static const char *emulation_layout(const mw_case *c, const unsigned grid[3],
     return NULL;
 }
 
+/* The sampled cases, and the lone class: small on a GPU, which checks it
+ * whole, but 1031 blocks of up to 1024 threads on the emulation, past its
+ * budget. */
+static int emulation_samples(const mw_case *c)
+{
+    return c->sampled || c->gen == MW_GEN_LONE;
+}
+
 const mw_chapter mw_chapter_def = {
     .prepare_reference = mw04_prepare_reference,
     .reference_threads = 1, /* once prepared, each row's statistics are only read */
     .emulation_work = emulation_work,
     .emulation_blocks = emulation_blocks,
     .emulation_layout = emulation_layout,
+    .emulation_samples = emulation_samples,
     /* A row costs the emulation a block of up to 1024 threads: the rows of
      * 16 elements at each edge and 8 rows at random, where chapter 01 takes
      * 512 blocks of 256 cheap threads. */

@@ -849,7 +849,7 @@ static const char *emulation_layout(const mw_case *c, const unsigned grid[3],
 static int emulation_samples(const mw_case *c)
 {
     const uint64_t rows = DB(c) * DH(c) * DN(c), two31 = (uint64_t)1 << 31;
-    return rows * DN(c) > two31 || rows * DD(c) > two31;
+    return c->sampled && (rows * DN(c) > two31 || rows * DD(c) > two31);
 }
 
 const mw_chapter mw_chapter_def = {
