@@ -415,7 +415,6 @@ static int launch_once(checker *k, void *fn, const mw_case *c, mw_views *v, char
     return -1;
 }
 
-
 /* Why job j is not run in the emulation: "past the emulation's budget (W
  * units of work, B allowed)", then ", " and `more` where it is not empty,
  * then ": a GPU runs it". */
@@ -429,6 +428,7 @@ static void budget_phrase(const checker *k, const job *j, const char *more, char
              mw_emulation_work(k->ch, &c, ver->workspace ? ver->workspace(&c) : 0),
              mw_emulation_budget(k->ch), more[0] ? ", " : "", more);
 }
+
 /* On the emulation, whether job j's case is past the chapter's budget;
  * then `why` says so, with the numbers. */
 static int past_emulation_budget(const checker *k, const job *j, char *why, size_t len)
