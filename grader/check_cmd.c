@@ -487,7 +487,7 @@ static int grid_too_small(checker *k, const job *j, int jnum, const char *label,
  * block's elements lie (mw_emulation_strays). -1: no memory. */
 static int sample_strays(const mw_views *v, const mw_emulation_sample *s)
 {
-    enum { CAP = 1 << 16 }; /* past the pages a sample may touch (sim.h) */
+    enum { CAP = MW_GPU_SAMPLE_PAGES }; /* no sample touches more */
     size_t *firsts = malloc(CAP * sizeof *firsts), first = 0;
     if (!firsts)
         return -1;
