@@ -197,6 +197,17 @@ if grep -q 'c < cols - 1' "$so"; then
     printf '  ERROR 01_sample    shape    n=3\n        timed out after 10 s: the kernel never finished\n'
     echo $$ >>"$FAKE_PIDS"
     exec sleep 600
+elif grep -q 'row + c + 1' "$so" && [ $small = 0 ] && [ ! -f "$lib/slow" ]; then
+    # Its first check on every case times out (as beside other checks, whose
+    # kernels take the GPU's time); graded again, alone, it fails a case.
+    : >"$lib/slow"
+    printf '  ERROR 01_sample    huge     n=2147483651 (sampled check)\n        timed out after 14 s (TIMEOUT=10 and 4 s for the case'"'"'s size): the kernel never finished\n'
+    echo "0 passed, 1 failed"; exit 2
+elif grep -q 'row + c + 1' "$so" && [ $small = 0 ]; then
+    printf '  FAIL  01_sample    huge     n=2147483651 (sampled check)\n        3 of 1000 wrong\n'
+    echo "0 passed, 1 failed"; exit 1
+elif grep -q 'row + c + 1' "$so"; then
+    echo "  PASS  01_sample    edge     n=1"; echo "1 passed, 0 failed"; exit 0
 elif grep -q 'int row' "$so" && [ -n "${FAKE_STRICT:-}" ]; then
     printf '  FAIL  01_sample    edge     n=1\n        1 of 1 wrong\n'; echo "0 passed, 1 failed"; exit 1
 elif grep -q 'int row' "$so"; then
@@ -311,6 +322,9 @@ printf '%s' "$out" | grep -q 'grading those on every case, 4 at a time (the larg
     printf '%s' "$out" | grep -q -x 'mutants: 1 passed with a case skipped: grading those again, alone' &&
     ! printf '%s' "$out" | grep -q 'SURVIVED 01_sample.cu:32:24'
 ok $? "every case, as many at once as the GPU's memory holds; a pass with a case skipped graded again alone"
+grep -q -x -F '99-fake,01_sample.cu,36,29,index-inc,row + c,row + c + 1,killed,huge n=2147483651 (sampled check) (wrong answer)' "$csv" &&
+    printf '%s' "$out" | grep -q -x 'mutants: 1 killed by a timeout beside other checks: grading those again, alone'
+ok $? "a kill by a timeout beside other checks is graded again alone, and that result is the mutant's"
 grep -q -x -F '99-fake,01_sample.cu,35,38,loop-early,cols,cols - 1,killed,shape n=3 (timed out after 10 s: the kernel never finished)' "$csv" &&
     grep -q -x -F '99-fake,01_sample.cu,31,18,ninf-zero,-INFINITY,0.f,killed,"offset n=33 (views offset by 3,3,3 floats) (wrong answer)"' "$csv"
 ok $? "killed_by names the first failing case, its group and shape, and why (quoted when it holds a comma)"

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # On a GPU: every reference solution passes every case; every skeleton (as
 # generated from the solutions) reports "not implemented" with exit 77; EX=,
-# SEED= and the last-line contract hold. Long (make test-full): chapter 03's
-# tuned reference and chapter 05's bf16 one forced to each of their
-# configurations, and 05.4's reference to each of its kernels.
+# SEED= and the last-line contract hold; chapter 03's tuned reference with
+# packing forced passes the small cases. Long (make test-full): it passes
+# every case so, chapter 03's tuned reference and chapter 05's bf16 one
+# forced to each of their configurations, and 05.4's reference to each of
+# its kernels.
 . tests/lib.sh
 have_gpu || skip_all "$GPU_REASON"
 
@@ -73,6 +75,20 @@ if [ -f solutions/03-matmul/04_tuned.cu ]; then
     else
         skip_long "03-matmul: 04_tuned forced to each configuration passes every case ($(echo $configs))"
     fi
+    # Packing (A and B copied into rows padded for float4) runs by default
+    # only on large unaligned shapes; forced, it must pass every case too,
+    # the offset views and odd K and N above all. The small cases always,
+    # every case in the long tier.
+    if long_tests; then which="every case"; only=; else which="the small cases"; only=--small; fi
+    out=$(MW_TUNED_PACK=always build/03-matmul/mw-chapter check --lib-dir build/solutions/03-matmul \
+        --version 04 --seed 7 $only 2>&1)
+    rc=$?
+    ok $rc "03-matmul: 04_tuned packing every shape float4 cannot take passes $which"
+    [ $rc -ne 0 ] && printf '%s\n' "$out" | grep -v '^  PASS' | head -n 20 | diag
+    out=$(MW_TUNED_PACK=sometimes build/03-matmul/mw-chapter check --lib-dir build/solutions/03-matmul \
+        --version 04 --small 2>&1)
+    [ $? -ne 0 ] && printf '%s\n' "$out" | grep -q 'MW_TUNED_PACK=sometimes is not always or never'
+    ok $? "03-matmul: 04_tuned refuses an MW_TUNED_PACK it does not know, saying so"
     # The cache file it writes beside the library names this GPU.
     tune=build/solutions/03-matmul/04_tuned.tune
     build/03-matmul/mw-chapter check --lib-dir build/solutions/03-matmul --version 04 --small >/dev/null 2>&1

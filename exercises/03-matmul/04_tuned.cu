@@ -22,7 +22,11 @@
  *     at once share the same A rows and B columns in the 50 MB L2;
  *   - float4 global loads and stores when K and N are multiples of 4 and
  *     the pointers 16-byte aligned, scalar ones otherwise; every load and
- *     store is bounds-checked, so any M, N, K is correct (zero-filled edges).
+ *     store is bounds-checked, so any M, N, K is correct (zero-filled edges);
+ *   - packing, for large shapes that float4 cannot take (K or N not a
+ *     multiple of 4, or a pointer off 16 bytes): A and B are first copied
+ *     into scratch rows padded to a multiple of 4 floats, and the float4
+ *     kernel runs on the copies (C keeps scalar stores if it must).
  *
  * Autotuning: the best tile shape depends on the GPU and on the problem (a
  * 128 x 128 tile leaves most of 132 SMs idle at 512^2). At the first call
@@ -32,7 +36,8 @@
  * this library (04_tuned.tune, or the file MW_TUNE_CACHE names), so that
  * later processes skip the search. The tuning calls write the same correct
  * C, and the call itself then runs the chosen configuration. MW_TUNED_CONFIG
- * forces one configuration by name (the tests check each one this way).
+ * forces one configuration by name (the tests check each one this way);
+ * MW_TUNED_PACK=always packs every shape float4 cannot take, =never none.
  *
  * Check it:  make check CH=03 EX=04      Time it:  make bench CH=03 */
 #include "matmul.h"

@@ -456,17 +456,28 @@ sanitize_next=$(command -v compute-sanitizer >/dev/null 2>&1 && echo 1 || echo 0
 export sanitize_next
 mutants_split=$split mutants_beside=$((full_jobs > 1)) xargs -P "$full_jobs" -L 1 sh "$self" \
     --grade-one "$grader" "$timeout" "$seed" full "$work" "$scratch" <"$work/full.list"
-# A mutant that passed with a case skipped may have lost that case's memory
-# to a check beside it: graded again, alone.
+# Beside other checks, a mutant that passed with a case skipped may have
+# lost that case's memory to them, and one killed by a timeout its GPU time
+# (a slow case's kernels wait their turn behind theirs, and the reference
+# itself would time out so): both are graded again, alone, and that result
+# is theirs.
 if [ "$full_jobs" -gt 1 ]; then
     : >"$work/again.list"
+    skipped=0 timed_out=0
     while read -r version k; do
-        [ "$(cat "$work/$version/$k/full.result")" = passed ] &&
-            tail -n 1 "$work/$version/$k/full.log" | grep -q 'skipped$' &&
-            echo "$version $k" >>"$work/again.list"
+        result=$work/$version/$k/full.result
+        if [ "$(cat "$result")" = passed ] && tail -n 1 "$work/$version/$k/full.log" | grep -q 'skipped$'; then
+            skipped=$((skipped + 1))
+        elif [ "$(cut -f 1 "$result")" = killed ] && cut -f 2 "$result" | grep -q '(timed out after '; then
+            timed_out=$((timed_out + 1))
+        else
+            continue
+        fi
+        echo "$version $k" >>"$work/again.list"
     done <"$work/full.list"
     if [ -s "$work/again.list" ]; then
-        echo "mutants: $(wc -l <"$work/again.list") passed with a case skipped: grading those again, alone"
+        [ $skipped -gt 0 ] && echo "mutants: $skipped passed with a case skipped: grading those again, alone"
+        [ $timed_out -gt 0 ] && echo "mutants: $timed_out killed by a timeout beside other checks: grading those again, alone"
         # Their first result goes, or --resume would keep it.
         while read -r version k; do rm -f "$work/$version/$k/full.result"; done <"$work/again.list"
         mutants_split=$split xargs -P 1 -L 1 sh "$self" --grade-one "$grader" "$timeout" "$seed" \

@@ -22,7 +22,11 @@
  *     at once share the same A rows and B columns in the 50 MB L2;
  *   - float4 global loads and stores when K and N are multiples of 4 and
  *     the pointers 16-byte aligned, scalar ones otherwise; every load and
- *     store is bounds-checked, so any M, N, K is correct (zero-filled edges).
+ *     store is bounds-checked, so any M, N, K is correct (zero-filled edges);
+ *   - packing, for large shapes that float4 cannot take (K or N not a
+ *     multiple of 4, or a pointer off 16 bytes): A and B are first copied
+ *     into scratch rows padded to a multiple of 4 floats, and the float4
+ *     kernel runs on the copies (C keeps scalar stores if it must).
  *
  * Autotuning: the best tile shape depends on the GPU and on the problem (a
  * 128 x 128 tile leaves most of 132 SMs idle at 512^2). At the first call
@@ -32,7 +36,8 @@
  * this library (04_tuned.tune, or the file MW_TUNE_CACHE names), so that
  * later processes skip the search. The tuning calls write the same correct
  * C, and the call itself then runs the chosen configuration. MW_TUNED_CONFIG
- * forces one configuration by name (the tests check each one this way).
+ * forces one configuration by name (the tests check each one this way);
+ * MW_TUNED_PACK=always packs every shape float4 cannot take, =never none.
  *
  * Check it:  make check CH=03 EX=04      Time it:  make bench CH=03 */
 #include "matmul.h"
@@ -95,11 +100,12 @@ __device__ __forceinline__ void copy_wait_all()
 }
 
 template <bool VEC>
-__device__ __forceinline__ void store4(float *p, int rows, int cols, int row, int col, float4 v)
+__device__ __forceinline__ void store4(float *p, int ld, int rows, int cols, int row, int col,
+                                       float4 v)
 {
     if (row >= rows)
         return;
-    float *q = p + (size_t)row * cols + col;
+    float *q = p + (size_t)row * ld + col;
     if (VEC) {
         if (col < cols)
             *reinterpret_cast<float4 *>(q) = v;
@@ -144,17 +150,23 @@ __device__ __forceinline__ float4 load4(const float *__restrict__ p, bool row_ok
     return v;
 }
 
-/* MIN_BLOCKS caps the registers: at 2, a 256-thread block gets 128 (two
+/* C = A B for row-major A (M x K, rows lda floats apart), B (K x N, ldb)
+ * and C (M x N, ldc). VEC_IN: A and B by float4 (lda and ldb multiples of
+ * 4, A and B 16-byte aligned, and anything in a row between K or N and the
+ * next multiple of 4 readable, and zero in A: the launcher's packed copies
+ * have it so); VEC_OUT: C by float4.
+ *
+ * MIN_BLOCKS caps the registers: at 2, a 256-thread block gets 128 (two
  * blocks, 16 warps per SM). Uncapped, nvcc takes about 150 for 128 x 128
  * and one block fits. Measured on an H100: 128 x 128 x 8 runs as fast
  * either way at 4096^3 and 11% faster capped at 4000 x 4001 x 3999;
  * 128 x 128 x 16 spills under the cap (the prefetched slab is stored to
  * local memory as soon as it arrives, which waits for it) and runs 5%
  * faster uncapped. */
-template <int BM, int BN, int BK, int MIN_BLOCKS, bool VEC>
+template <int BM, int BN, int BK, int MIN_BLOCKS, bool VEC_IN, bool VEC_OUT>
 __global__ void __launch_bounds__(tile_config<BM, BN, BK>::threads, MIN_BLOCKS)
-    sgemm_tuned(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C,
-                int M, int N, int K)
+    sgemm_tuned(const float *__restrict__ A, int lda, const float *__restrict__ B, int ldb,
+                float *__restrict__ C, int ldc, int M, int N, int K)
 {
     typedef tile_config<BM, BN, BK, MIN_BLOCKS> cfg;
     const int threads = cfg::threads;
@@ -186,13 +198,13 @@ __global__ void __launch_bounds__(tile_config<BM, BN, BK>::threads, MIN_BLOCKS)
         a_m[i] = g / (BK / 4);
         a_k[i] = (g % (BK / 4)) * 4;
         a_row_ok[i] = m0 + a_m[i] < M;
-        a_off[i] = (size_t)(a_row_ok[i] ? m0 + a_m[i] : 0) * K + a_k[i];
+        a_off[i] = (size_t)(a_row_ok[i] ? m0 + a_m[i] : 0) * lda + a_k[i];
     }
     float4 a_next[a_groups];
     auto load_a = [&](int k0) {
 #pragma unroll
         for (int i = 0; i < a_groups; i++)
-            a_next[i] = load4<VEC>(A + a_off[i] + k0, a_row_ok[i], K - k0 - a_k[i]);
+            a_next[i] = load4<VEC_IN>(A + a_off[i] + k0, a_row_ok[i], K - k0 - a_k[i]);
     };
     auto store_a = [&](int buf) {
 #pragma unroll
@@ -203,32 +215,32 @@ __global__ void __launch_bounds__(tile_config<BM, BN, BK>::threads, MIN_BLOCKS)
             As[buf][a_k[i] + 3][a_m[i]] = a_next[i].w;
         }
     };
-    /* B: with VEC, 16-byte asynchronous copies straight into shared memory
+    /* B: with VEC_IN, 16-byte asynchronous copies straight into shared memory
      * (no registers held while they fly); else 4 floats at a time through
      * registers, like A. */
     const int b_groups = BK * BN / 4 / threads;
     const int b_n = (tid % (BN / 4)) * 4; /* the same columns for every group */
     const bool b_col_ok = n0 + b_n < N;
-    float4 b_next[VEC ? 1 : b_groups];
+    float4 b_next[VEC_IN ? 1 : b_groups];
     auto load_b = [&](int k0, int buf) {
 #pragma unroll
         for (int i = 0; i < b_groups; i++) {
             const int k = (tid + i * threads) / (BN / 4);
             const bool inside = b_col_ok && k0 + k < K;
-            const float *src = B + (inside ? (size_t)(k0 + k) * N + n0 + b_n : 0);
-            if (VEC)
+            const float *src = B + (inside ? (size_t)(k0 + k) * ldb + n0 + b_n : 0);
+            if (VEC_IN)
                 copy16_async(&Bs[buf][k][b_n], src, inside);
             else
-                b_next[VEC ? 0 : i] = load4<false>(src, inside, N - n0 - b_n);
+                b_next[VEC_IN ? 0 : i] = load4<false>(src, inside, N - n0 - b_n);
         }
         copy_commit();
     };
     auto store_b = [&](int buf) {
-        if (!VEC) {
+        if (!VEC_IN) {
 #pragma unroll
             for (int i = 0; i < b_groups; i++) {
                 const int k = (tid + i * threads) / (BN / 4);
-                *reinterpret_cast<float4 *>(&Bs[buf][k][b_n]) = b_next[VEC ? 0 : i];
+                *reinterpret_cast<float4 *>(&Bs[buf][k][b_n]) = b_next[VEC_IN ? 0 : i];
             }
         }
         copy_wait_all();
@@ -277,7 +289,7 @@ __global__ void __launch_bounds__(tile_config<BM, BN, BK>::threads, MIN_BLOCKS)
 #pragma unroll
         for (int h = 0; h < 2; h++) {
             const int col = n0 + wn + ln + h * 16;
-            store4<VEC>(C, M, N, row, col,
+            store4<VEC_OUT>(C, ldc, M, N, row, col,
                         make_float4(acc[i][4 * h], acc[i][4 * h + 1], acc[i][4 * h + 2],
                                     acc[i][4 * h + 3]));
         }
@@ -286,21 +298,40 @@ __global__ void __launch_bounds__(tile_config<BM, BN, BK>::threads, MIN_BLOCKS)
 
 /* ---- configurations and the launcher ------------------------------------ */
 
-typedef cudaError_t (*sgemm_launch)(const float *, const float *, float *, int, int, int, bool,
-                                    cudaStream_t);
+/* What one launch multiplies: the operands as the kernel reads them (the
+ * caller's, or packed copies with wider rows), and which accesses may be
+ * float4. */
+struct operands {
+    const float *A, *B;
+    float *C;
+    int M, N, K, lda, ldb, ldc;
+    bool vec_in, vec_out;
+};
 
-template <int BM, int BN, int BK, int MIN_BLOCKS>
-static cudaError_t launch_config(const float *A, const float *B, float *C, int M, int N, int K,
-                                 bool vec, cudaStream_t s)
+typedef cudaError_t (*sgemm_launch)(const operands &, cudaStream_t);
+
+template <int BM, int BN, int BK, int MIN_BLOCKS, bool VEC_IN, bool VEC_OUT>
+static void launch_instance(const operands &o, unsigned blocks, cudaStream_t s)
 {
-    const size_t blocks = (size_t)((M + BM - 1) / BM) * ((N + BN - 1) / BN);
+    const int threads = tile_config<BM, BN, BK, MIN_BLOCKS>::threads;
+    sgemm_tuned<BM, BN, BK, MIN_BLOCKS, VEC_IN, VEC_OUT>
+        <<<blocks, threads, 0, s>>>(o.A, o.lda, o.B, o.ldb, o.C, o.ldc, o.M, o.N, o.K);
+}
+
+/* Three instances: all float4, all scalar, and float4 loads from packed
+ * copies with scalar stores into a C whose rows are not aligned. */
+template <int BM, int BN, int BK, int MIN_BLOCKS>
+static cudaError_t launch_config(const operands &o, cudaStream_t s)
+{
+    const size_t blocks = (size_t)((o.M + BM - 1) / BM) * ((o.N + BN - 1) / BN);
     if (blocks > 0x7fffffff)
         return cudaErrorInvalidValue;
-    const int threads = tile_config<BM, BN, BK, MIN_BLOCKS>::threads;
-    if (vec)
-        sgemm_tuned<BM, BN, BK, MIN_BLOCKS, true><<<(unsigned)blocks, threads, 0, s>>>(A, B, C, M, N, K);
+    if (o.vec_in && o.vec_out)
+        launch_instance<BM, BN, BK, MIN_BLOCKS, true, true>(o, (unsigned)blocks, s);
+    else if (o.vec_in)
+        launch_instance<BM, BN, BK, MIN_BLOCKS, true, false>(o, (unsigned)blocks, s);
     else
-        sgemm_tuned<BM, BN, BK, MIN_BLOCKS, false><<<(unsigned)blocks, threads, 0, s>>>(A, B, C, M, N, K);
+        launch_instance<BM, BN, BK, MIN_BLOCKS, false, false>(o, (unsigned)blocks, s);
     return cudaGetLastError();
 }
 
@@ -328,13 +359,164 @@ static int find_config(const char *name)
     return -1;
 }
 
+/* ---- packing ------------------------------------------------------------- */
+
+/* dst (rows x ld floats, ld a multiple of 4, 16-byte aligned) = src (rows x
+ * cols, packed), zero past cols. A thread writes one float4 of a row of dst
+ * from 4 floats of src: consecutive threads read consecutive floats, so a
+ * warp's loads are coalesced whatever src's alignment. The grid's y walks
+ * the rows (in steps of gridDim.y past 65535), so that no thread divides a
+ * 64-bit index: an emulated 64-bit division per float4 would cost more
+ * integer work than the copy's memory time. */
+__global__ void pack_rows(const float *__restrict__ src, float *__restrict__ dst, size_t rows,
+                          int cols, int ld)
+{
+    const int c = (blockIdx.x * blockDim.x + threadIdx.x) * 4;
+    if (c >= ld)
+        return;
+    for (size_t r = blockIdx.y; r < rows; r += gridDim.y) {
+        const float *p = src + r * cols + c;
+        float4 v;
+        v.x = c + 0 < cols ? p[0] : 0.f;
+        v.y = c + 1 < cols ? p[1] : 0.f;
+        v.z = c + 2 < cols ? p[2] : 0.f;
+        v.w = c + 3 < cols ? p[3] : 0.f;
+        *reinterpret_cast<float4 *>(dst + r * ld + c) = v;
+    }
+}
+
+static cudaError_t pack(const float *src, float *dst, size_t rows, int cols, int ld,
+                        cudaStream_t s)
+{
+    const int threads = 256;
+    const dim3 grid((unsigned)((ld / 4 + threads - 1) / threads),
+                    (unsigned)(rows < 65535 ? rows : 65535));
+    pack_rows<<<grid, threads, 0, s>>>(src, dst, rows, cols, ld);
+    return cudaGetLastError();
+}
+
+static bool aligned16(const void *p)
+{
+    return ((uintptr_t)p & 15) == 0;
+}
+
+static int round4(int n)
+{
+    return (n + 3) / 4 * 4;
+}
+
+/* Packing moves 8 (M K + K N) bytes (each float read once and written
+ * once); the product is 2 M N K FLOP. At the copy's 3.2 TB/s and the
+ * product's 45 TFLOP/s its share is 56 (1/M + 1/N) of the product's time,
+ * K cancelling. Measured on an H100 at 4000 x 4001 x 3999: two copies of
+ * 40 us each, and the float4 product on them takes 2.95 ms where the scalar
+ * one takes 3.33 ms (the call: 3.03 ms packed). Packing pays while its
+ * share stays below that 11%, 1/M + 1/N below about 1/500; it is done up to
+ * 1/1000 (a share of 5.6%), half the gain, as the estimate is rough. Below
+ * K = 256 the product is short and its own loads dominate. */
+static bool pack_pays(const operands &o)
+{
+    const uint64_t m = (uint64_t)o.M, n = (uint64_t)o.N;
+    return (m + n) * 1000 <= m * n && o.K >= 256;
+}
+
+/* Whether to pack operands that float4 cannot take: 1 yes, 0 no (nothing
+ * to multiply, or it does not pay), -1 MW_TUNED_PACK names neither always
+ * nor never. */
+static int pack_wanted(const operands &o)
+{
+    if (o.M <= 0 || o.N <= 0 || o.K <= 0)
+        return 0;
+    const char *env = getenv("MW_TUNED_PACK");
+    if (env && strcmp(env, "always") == 0)
+        return 1;
+    if (env && strcmp(env, "never") == 0)
+        return 0;
+    if (env && *env) {
+        fprintf(stderr, "matmul_tuned: MW_TUNED_PACK=%s is not always or never\n", env);
+        return -1;
+    }
+    return pack_pays(o);
+}
+
+/* The packed copies live in one scratch buffer per device, grown as shapes
+ * need and kept for the process. A call on another stream than the last
+ * waits for the last call's product to be done with it. */
+enum { MAX_DEVICES = 64 };
+static struct scratch {
+    float *floats;
+    size_t size; /* in floats */
+    cudaEvent_t released;
+} scratches[MAX_DEVICES];
+
+/* `size` floats of scratch, ordered after its previous use; NULL (and no
+ * error left pending) when the device has not that much free. */
+static float *scratch_take(size_t size, cudaStream_t s)
+{
+    int device;
+    if (cudaGetDevice(&device) != cudaSuccess || device < 0 || device >= MAX_DEVICES)
+        return NULL;
+    struct scratch *sc = &scratches[device];
+    if (!sc->released && cudaEventCreateWithFlags(&sc->released, cudaEventDisableTiming))
+        return NULL;
+    if (sc->size < size) {
+        cudaFree(sc->floats); /* waits for the device, so no call still reads it */
+        sc->floats = NULL;
+        sc->size = 0;
+        if (cudaMalloc((void **)&sc->floats, size * sizeof(float)) != cudaSuccess) {
+            cudaGetLastError();
+            sc->floats = NULL;
+            return NULL;
+        }
+        sc->size = size;
+    }
+    if (cudaStreamWaitEvent(s, sc->released, 0) != cudaSuccess)
+        return NULL;
+    return sc->floats;
+}
+
+static cudaError_t scratch_give_back(cudaStream_t s)
+{
+    int device;
+    cudaError_t err = cudaGetDevice(&device);
+    return err != cudaSuccess ? err : cudaEventRecord(scratches[device].released, s);
+}
+
+/* Replaces A (or B) in o by a copy with rows padded to a multiple of 4
+ * floats when float4 cannot read it as it is; *packed says whether the
+ * scratch was taken. Left as it is when the scratch cannot be had: the
+ * scalar kernel is slower, not wrong. */
+static cudaError_t pack_operands(operands &o, cudaStream_t s, bool *packed)
+{
+    *packed = false;
+    const bool a_ok = o.K % 4 == 0 && aligned16(o.A), b_ok = o.N % 4 == 0 && aligned16(o.B);
+    const int kp = round4(o.K), np = round4(o.N);
+    const size_t a_size = a_ok ? 0 : (size_t)o.M * kp, b_size = b_ok ? 0 : (size_t)o.K * np;
+    float *scratch = scratch_take(a_size + b_size, s);
+    if (!scratch)
+        return cudaSuccess;
+    cudaError_t err = cudaSuccess;
+    if (!a_ok && (err = pack(o.A, scratch, o.M, o.K, kp, s)) == cudaSuccess) {
+        o.A = scratch;
+        o.lda = kp;
+    }
+    if (!b_ok && err == cudaSuccess && (err = pack(o.B, scratch + a_size, o.K, o.N, np, s)) == cudaSuccess) {
+        o.B = scratch + a_size;
+        o.ldb = np;
+    }
+    o.vec_in = err == cudaSuccess;
+    *packed = true;
+    return err;
+}
+
 /* ---- the tuning cache ---------------------------------------------------- */
 
-/* A shape class: ceil(log2) of M, N and K, and whether float4 applies. */
-static unsigned shape_class(int M, int N, int K, bool vec)
+/* A shape class: ceil(log2) of M, N and K, and which instance runs: 0
+ * scalar, 1 float4, 2 float4 loads and scalar stores. */
+static unsigned shape_class(const operands &o)
 {
-    unsigned c = vec;
-    const int dims[3] = {M, N, K};
+    unsigned c = o.vec_in ? (o.vec_out ? 1 : 2) : 0;
+    const int dims[3] = {o.M, o.N, o.K};
     for (int d = 0; d < 3; d++) {
         unsigned l = 0;
         while ((1u << l) < (unsigned)dims[d] && l < 31)
@@ -412,13 +594,12 @@ static void write_cache(void)
 }
 
 /* Milliseconds of one call of configuration c. */
-static cudaError_t time_config(int c, const float *A, const float *B, float *C, int M, int N,
-                               int K, bool vec, cudaStream_t s, cudaEvent_t start,
+static cudaError_t time_config(int c, const operands &o, cudaStream_t s, cudaEvent_t start,
                                cudaEvent_t stop, float *ms)
 {
     cudaError_t err = cudaEventRecord(start, s);
     if (err == cudaSuccess)
-        err = configs[c].launch(A, B, C, M, N, K, vec, s);
+        err = configs[c].launch(o, s);
     if (err == cudaSuccess)
         err = cudaEventRecord(stop, s);
     if (err == cudaSuccess)
@@ -433,8 +614,7 @@ static cudaError_t time_config(int c, const float *A, const float *B, float *C, 
  * risen before anything is compared (an idle GPU starts slow, and the
  * first candidate timed would lose), then three rounds over all the
  * candidates, keeping each one's best. */
-static cudaError_t tune(const float *A, const float *B, float *C, int M, int N, int K, bool vec,
-                       cudaStream_t s, int *best)
+static cudaError_t tune(const operands &o, cudaStream_t s, int *best)
 {
     cudaEvent_t start, stop;
     cudaError_t err = cudaEventCreate(&start);
@@ -446,12 +626,12 @@ static cudaError_t tune(const float *A, const float *B, float *C, int M, int N, 
     }
     float warm = 0, ms = 0, fastest[sizeof configs / sizeof configs[0]];
     for (int i = 0; i < 200 && warm < 20 && err == cudaSuccess; i++) {
-        err = time_config(0, A, B, C, M, N, K, vec, s, start, stop, &ms);
+        err = time_config(0, o, s, start, stop, &ms);
         warm += ms;
     }
     for (int round = 0; round < 3 && err == cudaSuccess; round++)
         for (int c = 0; c < nconfigs && err == cudaSuccess; c++) {
-            err = time_config(c, A, B, C, M, N, K, vec, s, start, stop, &ms);
+            err = time_config(c, o, s, start, stop, &ms);
             if (round == 0 || ms < fastest[c])
                 fastest[c] = ms;
         }
@@ -489,8 +669,7 @@ static cudaError_t gpu_name(const char **name)
     return cudaSuccess;
 }
 
-static cudaError_t pick_config(const float *A, const float *B, float *C, int M, int N, int K,
-                               bool vec, cudaStream_t s, int *config)
+static cudaError_t pick_config(const operands &o, cudaStream_t s, int *config)
 {
     const char *forced = getenv("MW_TUNED_CONFIG");
     if (forced && *forced) {
@@ -508,7 +687,7 @@ static cudaError_t pick_config(const float *A, const float *B, float *C, int M, 
     cudaError_t err = gpu_name(&gpu);
     if (err != cudaSuccess)
         return err;
-    const unsigned shape = shape_class(M, N, K, vec);
+    const unsigned shape = shape_class(o);
     if (nchoices < 0)
         read_cache();
     for (int i = 0; i < nchoices; i++)
@@ -516,7 +695,7 @@ static cudaError_t pick_config(const float *A, const float *B, float *C, int M, 
             *config = choices[i].config;
             return cudaSuccess;
         }
-    err = tune(A, B, C, M, N, K, vec, s, config);
+    err = tune(o, s, config);
     if (err != cudaSuccess)
         return err;
     if (nchoices < MAX_CHOICES) {
@@ -536,12 +715,25 @@ cudaError_t matmul_tuned(const float *A, const float *B, float *C, int M, int N,
     // BEGIN SOLUTION
     // TODO: launch your fastest kernel on `stream` and return cudaGetLastError().
     // STUB: return MW_NOT_IMPLEMENTED;
-    const bool vec = K % 4 == 0 && N % 4 == 0 &&
-                     (((uintptr_t)A | (uintptr_t)B | (uintptr_t)C) & 15) == 0;
+    operands o = {A, B, C, M, N, K, K, N, N, false, false};
+    o.vec_out = N % 4 == 0 && aligned16(C);
+    o.vec_in = K % 4 == 0 && o.vec_out && aligned16(A) && aligned16(B);
+    bool packed = false;
+    cudaError_t err = cudaSuccess;
+    if (!o.vec_in) {
+        const int want = pack_wanted(o);
+        if (want < 0)
+            return cudaErrorInvalidValue;
+        if (want && (err = pack_operands(o, stream, &packed)) != cudaSuccess)
+            return err;
+    }
     int config = 0;
-    cudaError_t err = pick_config(A, B, C, M, N, K, vec, stream, &config);
-    if (err != cudaSuccess)
-        return err;
-    return configs[config].launch(A, B, C, M, N, K, vec, stream);
+    if ((err = pick_config(o, stream, &config)) == cudaSuccess)
+        err = configs[config].launch(o, stream);
+    if (packed) {
+        const cudaError_t given = scratch_give_back(stream);
+        err = err != cudaSuccess ? err : given;
+    }
+    return err;
     // END SOLUTION
 }
