@@ -395,7 +395,7 @@ help:
 	@echo '  make class-bench      make grade on 1, 2 and 4 GPUs of this host, a class of 32,'
 	@echo '                        chapters 01 and 05: $(RESULTS)/<gpu>/class-bench.csv'
 	@echo '                        with BENCH_CHAPTERS="01 05" BENCH_GPUS="1 2 4" BENCH_STUDENTS=32;'
-	@echo '                        BENCH_GPUS=1 BENCH_PART=1/4 (then 2/4...): the one-GPU run in parts'
+	@echo '                        BENCH_GPUS=1 BENCH_PART=1/4 (then 2/4...): a run in parts'
 	@echo '  make mutants CH=01    mutation testing of the grader: plant one mistake at a time in'
 	@echo '                        the solutions and grade each (TIMEOUT=10 per case, EX=, SEED=;'
 	@echo '                        RESUME=1 goes on from a run that was cut off);'
@@ -548,7 +548,7 @@ grade: $(GRADER) $(REF_LIBS) $(BUILD)/tools/mw-batch
 # whether the scores are the one-GPU run's, into $(RESULTS)/<gpu>/class-bench.csv,
 # each run's gradebook and reports into grades/class-bench/
 # (grader/mk/class-bench.sh). BENCH_CHAPTERS=, BENCH_GPUS=, BENCH_STUDENTS=;
-# BENCH_PART=I/P (BENCH_GPUS=1) makes the one-GPU run in P parts, one a command.
+# BENCH_PART=I/P (one count in BENCH_GPUS) makes that run in P parts, one a command.
 class-bench:
 	$(Q)gpu=$$(nvidia-smi --query-gpu=name --format=csv,noheader -i 0 2>/dev/null | sed 's/[^A-Za-z0-9.-]/_/g'); \
 	[ -n "$$gpu" ] || { echo "make class-bench: no GPU (nvidia-smi lists none)" >&2; exit 77; }; \

@@ -167,14 +167,30 @@ capture_mutants_no_gpu() {
     make -s --no-print-directory mutants CH=01 2>&1 |
         sed -E 's/built in [0-9]+ s/built in N s/; s/building them, [0-9]+ at a time/building them, J at a time/'
 }
+# stale_versions CHAPTER CSV: "FILE:N" for each version of CSV whose
+# solution mw-mutate now finds other mutants in (N of them) than CSV lists;
+# nothing where the solutions are not here (the student edition).
+stale_versions() {
+    for v in $(tail -n +2 "$2" | cut -d, -f2 | sort -u); do
+        [ -f "solutions/$1/$v" ] || continue
+        now=$(build/tools/mw-mutate "solutions/$1/$v" | tail -n +2 | cut -d, -f1-4 | sort)
+        graded=$(tail -n +2 "$2" | awk -F, -v v="$v" '$2 == v' | cut -d, -f2-5 | sort)
+        [ "$now" = "$graded" ] || printf '%s:%s ' "$v" "$(printf '%s\n' "$now" | grep -c .)"
+    done
+}
+
 capture_mutants_table() {
     # Not a command's output: the mutation scores that make mutants wrote
     # in results/<gpu>/<chapter>/mutants.csv, one row per version, so that
-    # the table follows each run of make mutants.
+    # the table follows each run of make mutants. A version whose solution
+    # has other mutants now than the run graded (it was edited since) says
+    # so in its score: that score is an older file's.
+    make -s --no-print-directory build/tools/mw-mutate >/dev/null || exit 2
     for f in results/*/*/mutants.csv; do
         [ -f "$f" ] || continue
         gpu=$(basename "$(dirname "$(dirname "$f")")")
-        awk -f plots/csv.awk -v gpu="$gpu" -f /dev/fd/3 "$f" 3<<'AWK'
+        ch=$(basename "$(dirname "$f")")
+        awk -f plots/csv.awk -v gpu="$gpu" -v stale="$(stale_versions "$ch" "$f")" -f /dev/fd/3 "$f" 3<<'AWK'
 NR == 1 { next }
 {
     csvsplit($0, f); ch = f[1]; v = f[2]; sub(/\.cu$/, "", v)
@@ -186,9 +202,14 @@ END {
     for (i = 1; i <= n; i++) {
         v = order[i]; k = st[v, "killed"] + 0; s = st[v, "survived"] + 0
         other = count[v] - k - s - st[v, "equivalent"] - st[v, "stillborn"]
+        score = k + s ? sprintf("%.1f%%", 100 * k / (k + s)) : "-"
+        padded = " " stale " "
+        if (match(padded, " " v ".cu:[0-9]+ ")) {
+            now = substr(padded, RSTART + length(" " v ".cu:")); sub(/ .*/, "", now)
+            score = score " (of an older file: " now " mutants now)"
+        }
         printf "| %s | %s | %s | %d | %d | %d | %d | %d | %d | %d | %s |\n", ch, v, gpu, count[v],
-            st[v, "stillborn"], k, san[v], st[v, "equivalent"], s, other,
-            k + s ? sprintf("%.1f%%", 100 * k / (k + s)) : "-"
+            st[v, "stillborn"], k, san[v], st[v, "equivalent"], s, other, score
     }
 }
 AWK

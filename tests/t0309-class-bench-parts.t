@@ -4,7 +4,8 @@
 # part grades its own consecutive slice of the class, the row waits for the
 # last part, then holds the sum of the parts' wall times, and the one-GPU
 # gradebook that the runs on several GPUs are matched against holds every
-# student of the class once. A part given wrong is refused.
+# student of the class once. A part given wrong is refused. On two GPUs, in
+# parts: each graded on both, the row the sum, matched with one GPU's.
 . tests/lib.sh
 [ -d tests/class/01-vector-add ] || skip_all "no fixture class (student edition)"
 
@@ -36,6 +37,7 @@ for e in "$subs"/*; do
     printf 'step,seconds\nbuild,1\ncheck,2\nsanitize,3\nperf,4\n' >"$out/students/$name/steps.csv"
 done
 echo "$subs" >"$out/graded-from"
+echo "$*" >"$out/args"
 sleep 1
 END
 chmod +x "$scratch/bin/nvidia-smi" "$scratch/bin/make"
@@ -75,6 +77,28 @@ bench 3/2 >/dev/null
 ok $? "BENCH_PART=3/2 is refused, saying why" || diag <"$scratch/err"
 PATH=$scratch/bin:$PATH CLASS_BENCH_DIR=$scratch/keep BENCH_PART=1/2 \
     bash grader/mk/class-bench.sh "$scratch/bench.csv" 01 "1 2" 5 >/dev/null 2>"$scratch/err"
-[ $? = 2 ] && grep -q 'BENCH_GPUS=1' "$scratch/err"
+[ $? = 2 ] && grep -q 'one GPU count' "$scratch/err"
 ok $? "BENCH_PART with more than one GPU count is refused" || diag <"$scratch/err"
+
+# On two GPUs, in parts: each part graded with GPUS=all on both, the row
+# (the sum) compared with the one-GPU run above.
+cat >"$scratch/bin/nvidia-smi" <<'END'
+#!/bin/sh
+echo "GPU 0: Stand-in (UUID: GPU-0)"
+echo "GPU 1: Stand-in (UUID: GPU-1)"
+END
+bench2() {
+    PATH=$scratch/bin:$PATH CLASS_BENCH_DIR=$scratch/keep BENCH_PART=$1 \
+        bash grader/mk/class-bench.sh "$scratch/bench.csv" 01 2 5 2>"$scratch/err"
+}
+bench2 1/2 >/dev/null
+grep -q -E '^class-bench: 01-vector-add on 2 GPUs, part 1/2: [0-9.]+ s$' "$scratch/err" &&
+    ! grep -q '^2,' "$scratch/bench.csv"
+ok $? "part 1 of 2 on two GPUs says its time and writes no row" || diag <"$scratch/err"
+row2=$(bench2 2/2 | head -n 1)
+sum2=$(awk '{ s += $3 } END { printf "%.1f", s }' "$scratch/keep/01-vector-add-2.parts")
+grep -q -E "^2,01-vector-add,5,$sum2,[0-9.]+,yes,0," <<<"$row2" && grep -q '^1,01-vector-add,' "$scratch/bench.csv"
+ok $? "with part 2, the two-GPU row: the parts' sum ($sum2 s), the same scores as one GPU: $row2" || diag <"$scratch/err"
+grep -q -x 'GPUS=all' <(tr ' ' '\n' <"$scratch/keep/01-vector-add-2-part1/args")
+ok $? "each part on two GPUs is graded with GPUS=all" || diag <"$scratch/keep/01-vector-add-2-part1/args"
 done_testing

@@ -22,15 +22,18 @@
 # BENCH_GPUS="2 4") where a command may only run so long; the others are
 # compared with the one-GPU run of the chapter, made first.
 #
-# A one-GPU run longer than a command may last is made in parts:
-# BENCH_PART=I/P (with BENCH_GPUS=1) grades the I-th of P consecutive
-# slices of the class, timed, into grades/class-bench/<chapter>-1-partI/,
-# and notes its wall time in grades/class-bench/<chapter>-1.parts. One GPU
-# grades one student at a time, so the class's wall time is the sum of its
-# parts' (each adds the batch's start, a few seconds): once every part is
-# there, the row is written from the sum, with <chapter>-1/ made of the
-# parts' students and gradebooks, and the parts may be made in any order,
-# one command each, keeping grades/class-bench/ between them.
+# A run longer than a command may last is made in parts: BENCH_PART=I/P
+# (with one GPU count, BENCH_GPUS=N) grades the I-th of P consecutive
+# slices of the class on N GPUs, timed, into grades/class-bench/
+# <chapter>-N-partI/, and notes its wall time in grades/class-bench/
+# <chapter>-N.parts. The class's wall time is the sum of its parts'. On one
+# GPU, which grades one student at a time, that is the whole run's (each
+# part adds the batch's start, a few seconds); on several, each part also
+# ends with GPUs idle while the last students finish, so the sum is longer
+# than one run and the speedup it gives is a lower bound. Once every part
+# is there, the row is written from the sum, with <chapter>-N/ made of the
+# parts' students and gradebooks; the parts may be made in any order, one
+# command each, keeping grades/class-bench/ between them.
 # speedup is the one-GPU run's wall time over this run's; same_scores says
 # whether every student's status and points are those of the one-GPU run,
 # the performance points within the timing noise (grader/mk/same-scores.awk:
@@ -49,8 +52,8 @@ part=${BENCH_PART:-}
 if [ -n "$part" ]; then
     part_i=${part%/*} parts=${part#*/}
     if ! [ "$part_i" -ge 1 ] 2>/dev/null || ! [ "$parts" -ge "$part_i" ] 2>/dev/null ||
-        [ "$counts" != 1 ]; then
-        echo "class-bench: BENCH_PART=$part: give I/P with 1 <= I <= P, and BENCH_GPUS=1 (a run on several GPUs is timed whole)" >&2
+        ! [ "$counts" -ge 1 ] 2>/dev/null; then
+        echo "class-bench: BENCH_PART=$part: give I/P with 1 <= I <= P, and one GPU count (BENCH_GPUS=N: the parts of one run)" >&2
         exit 2
     fi
 fi
@@ -124,17 +127,18 @@ slice_class() { # slice_class FROM TO I P
     chmod -R a+rX "$2"
 }
 
-# Part I of P of a one-GPU run, graded and timed: its wall time noted in
-# $keep/CHAPTER-1.parts ("P I SECONDS" lines). When every part of P is
-# there, $keep/CHAPTER-1/ is made of the parts (their students, their
+# Part I of P of a run on N GPUs, graded and timed: its wall time noted in
+# $keep/CHAPTER-N.parts ("P I SECONDS" lines). When every part of P is
+# there, $keep/CHAPTER-N/ is made of the parts (their students, their
 # gradebooks' rows under one header) and the sum is printed; else nothing.
-run_part() { # run_part CH CHAPTER
-    local ch=$1 chapter=$2 notes=$keep/$2-1.parts out=$keep/$2-1-part$part_i start end i
+run_part() { # run_part CH CHAPTER N GPUS VISIBLE
+    local ch=$1 chapter=$2 n=$3 gpus=$4 visible=$5 start end i
+    local notes=$keep/$2-$3.parts out=$keep/$2-$3-part$part_i
     rm -rf "$out" "$work/part"
     slice_class "$work/class-$chapter" "$work/part" "$part_i" "$parts"
     start=$(date +%s.%N)
-    CUDA_VISIBLE_DEVICES=0 make -s --no-print-directory grade CH="$ch" SUBMISSIONS="$work/part" \
-        OUT="$out" FORCE=1 >"$out.log" 2>&1
+    CUDA_VISIBLE_DEVICES=$visible make -s --no-print-directory grade CH="$ch" SUBMISSIONS="$work/part" \
+        OUT="$out" FORCE=1 ${gpus:+GPUS="$gpus"} >"$out.log" 2>&1
     end=$(date +%s.%N)
     grep -q 'Error 77' "$out.log" &&
         { echo "class-bench: $chapter, part $part: a GPU was missing or lost:" >&2
@@ -144,18 +148,20 @@ run_part() { # run_part CH CHAPTER
     awk -v p="$parts" -v i="$part_i" -v a="$start" -v b="$end" \
         'BEGIN { printf "%d %d %.1f\n", p, i, b - a }' >>"$notes.tmp"
     mv "$notes.tmp" "$notes"
-    echo "class-bench: $chapter on 1 GPU, part $part: $(awk -v i="$part_i" '$2 == i { print $3 }' "$notes") s" >&2
+    local unit=GPU
+    [ "$n" -gt 1 ] && unit=GPUs
+    echo "class-bench: $chapter on $n $unit, part $part: $(awk -v i="$part_i" '$2 == i { print $3 }' "$notes") s" >&2
     [ "$(wc -l <"$notes")" -eq "$parts" ] || return 0
-    rm -rf "$keep/$chapter-1"
-    mkdir -p "$keep/$chapter-1/students"
+    rm -rf "$keep/$chapter-$n"
+    mkdir -p "$keep/$chapter-$n/students"
     for i in $(seq 1 "$parts"); do
-        cp -r "$keep/$chapter-1-part$i/students/." "$keep/$chapter-1/students/"
+        cp -r "$keep/$chapter-$n-part$i/students/." "$keep/$chapter-$n/students/"
         if [ "$i" -eq 1 ]; then
-            cat "$keep/$chapter-1-part$i/gradebook.csv"
+            cat "$keep/$chapter-$n-part$i/gradebook.csv"
         else
-            tail -n +2 "$keep/$chapter-1-part$i/gradebook.csv"
+            tail -n +2 "$keep/$chapter-$n-part$i/gradebook.csv"
         fi
-    done >"$keep/$chapter-1/gradebook.csv"
+    done >"$keep/$chapter-$n/gradebook.csv"
     awk '{ s += $3 } END { printf "%.1f", s }' "$notes"
 }
 
@@ -198,14 +204,14 @@ for ch in $chapters; do
         [ "$n" -gt 1 ] && [ "$n" -eq "$have" ] && gpus=all
         out=$keep/$chapter-$n
         mkdir -p "$keep"
+        visible=${gpus:-0}
+        [ "$gpus" = all ] && visible=$(seq -s, 0 $((have - 1)))
         if [ -n "$part" ]; then
-            wall=$(run_part "$ch" "$chapter")
+            wall=$(run_part "$ch" "$chapter" "$n" "$gpus" "$visible")
             [ -n "$wall" ] || continue # parts left: no row yet
         else
             rm -rf "$out"
             start=$(date +%s.%N)
-            visible=${gpus:-0}
-            [ "$gpus" = all ] && visible=$(seq -s, 0 $((have - 1)))
             CUDA_VISIBLE_DEVICES=$visible make -s --no-print-directory grade CH="$ch" \
                 SUBMISSIONS="$work/class-$chapter" OUT="$out" FORCE=1 ${gpus:+GPUS="$gpus"} \
                 >"$keep/$chapter-$n.log" 2>&1
