@@ -47,6 +47,7 @@
 // TODO: shared memory, double buffering, float4 loads, block order for L2). The reference also
 // TODO: picks its tile shape per GPU and problem by timing the candidates at first use.
 #include <dlfcn.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -371,8 +372,8 @@ static int find_config(const char *name)
 __global__ void pack_rows(const float *__restrict__ src, float *__restrict__ dst, size_t rows,
                           int cols, int ld)
 {
-    const int c = (blockIdx.x * blockDim.x + threadIdx.x) * 4;
-    if (c >= ld)
+    const size_t c = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) * 4;
+    if (c >= (size_t)ld)
         return;
     for (size_t r = blockIdx.y; r < rows; r += gridDim.y) {
         const float *p = src + r * cols + c;
@@ -400,6 +401,7 @@ static bool aligned16(const void *p)
     return ((uintptr_t)p & 15) == 0;
 }
 
+/* n rounded up to a multiple of 4; n at most INT_MAX - 3. */
 static int round4(int n)
 {
     return (n + 3) / 4 * 4;
@@ -489,6 +491,8 @@ static cudaError_t scratch_give_back(cudaStream_t s)
 static cudaError_t pack_operands(operands &o, cudaStream_t s, bool *packed)
 {
     *packed = false;
+    if (o.K > INT_MAX - 3 || o.N > INT_MAX - 3) /* a padded row's length must fit an int */
+        return cudaSuccess;
     const bool a_ok = o.K % 4 == 0 && aligned16(o.A), b_ok = o.N % 4 == 0 && aligned16(o.B);
     const int kp = round4(o.K), np = round4(o.N);
     const size_t a_size = a_ok ? 0 : (size_t)o.M * kp, b_size = b_ok ? 0 : (size_t)o.K * np;
@@ -500,7 +504,8 @@ static cudaError_t pack_operands(operands &o, cudaStream_t s, bool *packed)
         o.A = scratch;
         o.lda = kp;
     }
-    if (!b_ok && err == cudaSuccess && (err = pack(o.B, scratch + a_size, o.K, o.N, np, s)) == cudaSuccess) {
+    if (!b_ok && err == cudaSuccess &&
+        (err = pack(o.B, scratch + a_size, o.K, o.N, np, s)) == cudaSuccess) {
         o.B = scratch + a_size;
         o.ldb = np;
     }
