@@ -164,6 +164,10 @@ if [ "${1:-}" = --grade-one ]; then
     [ "$mode" = small ] && cases=--small
     [ "$mode" = full ] && [ "${mutants_split:-0}" -gt 0 ] && cases="--smallest-first --below $mutants_split"
     [ "$mode" = big ] && cases="--smallest-first --from $mutants_split"
+    # The log emptied first: the loop below reads it as soon as the check
+    # starts, and a grading of this mutant before (graded again, alone) left
+    # its lines there, which the check's own redirection may not have cleared yet.
+    : >"$log"
     # timeout(1) runs the check in a process group of its own: a TERM sent
     # to it reaches the check's forked child too, even one stuck in a kernel.
     timeout -k 5 86400 "$grader" check --lib-dir "$scratch/$version/$k" \
@@ -174,7 +178,14 @@ if [ "${1:-}" = --grade-one ]; then
     while :; do
         first=$(grep -m 1 -E '^  (FAIL|ERROR) ' "$log")
         if [ -n "$first" ]; then
-            sleep 0.3 # the detail line under it
+            # The detail line under it says why (a timeout is graded again
+            # alone, below): wait for it, up to 5 s, before stopping the check.
+            waited=0
+            while [ $waited -lt 50 ] && kill -0 "$pid" 2>/dev/null &&
+                [ -z "$(grep -A 1 -m 1 -F -x -e "$first" "$log" | sed -n 2p)" ]; do
+                sleep 0.1
+                waited=$((waited + 1))
+            done
             kill -TERM "$pid" 2>/dev/null
             break
         fi
