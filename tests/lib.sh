@@ -51,6 +51,9 @@ skip() { T_COUNT=$((T_COUNT + 1)); echo "ok $T_COUNT # SKIP $*"; }
 # For the tests of the emulation's samples (t0153 to t0155):
 # sample_lines: the lines of the cases run on a sample of their blocks.
 sample_lines() { grep -E '\(emulated on a sample: [0-9]+ of [0-9]+ blocks\)$'; }
+# on_sample REGEX: how many lines of $out match ^  REGEX (after the
+# two-space indent) and ran on a sample.
+on_sample() { printf '%s\n' "$out" | grep -E "^  $1" | sample_lines | grep -c .; }
 # sim_check CHAPTER LIBDIR VERSION ARGS...: one version's emulated check at
 # seed 7, its output in $out and its exit code in $rc.
 sim_check() {

@@ -94,7 +94,7 @@ build_sim_libs "$scratch/list"
 
 # ---- chapter 03 ------------------------------------------------------------
 sim_check 03-matmul build/sim/solutions/03-matmul 01_naive $MM_SAMPLED
-passed=$(grep -E '^  PASS ' <<<"$out" | sample_lines | grep -c .)
+passed=$(on_sample 'PASS ')
 [ $rc = 0 ] && [ "$passed" = 6 ] && no_failure
 ok $? "reference 01_naive: 6 sampled cases (grid.y, C and A past 2^31 and 2^32) pass on a sample (exit $rc, $passed)" ||
     diag <<<"$out"
@@ -102,14 +102,14 @@ grep -q -E "^  SKIP .* M=4 N=65536 K=81920 .*a column of B spans 81920 pages of 
 ok $? "01_naive: B past 2^32 elements is skipped, saying why no sample can follow it" || diag <<<"$out"
 
 sim_check 03-matmul build/sim/solutions/03-matmul 02_tiled $MM_GRID_Y
-passed=$(grep -E '^  PASS ' <<<"$out" | sample_lines | grep -c .)
+passed=$(on_sample 'PASS ')
 [ $rc = 0 ] && [ "$passed" = 2 ]
 ok $? "reference 02_tiled: its 32 x 32 tiles pass both grid.y cases on a sample (exit $rc)" ||
     diag <<<"$out"
 
 if built_or_say "$scratch/grid-y-clamped" "known-wrong grid-y-clamped"; then
     sim_check 03-matmul "$scratch/grid-y-clamped" 01_naive $MM_GRID_Y
-    [ $rc = 1 ] && grep -E '^  FAIL .* M=1000003 N=2 K=3 ' <<<"$out" | sample_lines | grep -q . &&
+    [ $rc = 1 ] && [ "$(on_sample 'FAIL .* M=1000003 N=2 K=3 ')" -gt 0 ] &&
         grep -q -F 'where a grid of 65535 blocks in y runs out' <<<"$out"
     ok $? "known-wrong grid-y-clamped: fails M = 1000003 on a sample with the GPU's hint (exit $rc)" ||
         diag <<<"$out"
@@ -117,7 +117,7 @@ fi
 
 if built_or_say "$scratch/y-stride" "the y-stride kernel"; then
     sim_check 03-matmul "$scratch/y-stride" 01_naive $MM_GRID_Y
-    passed=$(grep -E '^  PASS .* M=1000003 N=2 K=3 ' <<<"$out" | sample_lines | grep -c .)
+    passed=$(on_sample 'PASS .* M=1000003 N=2 K=3 ')
     [ $rc = 0 ] && [ "$passed" = 1 ]
     ok $? "a right kernel on grid-y-clamped's grid, looping over y: passes M = 1000003 on a sample (exit $rc)" ||
         diag <<<"$out"
@@ -134,7 +134,7 @@ fi
 # ---- chapter 04 ------------------------------------------------------------
 for version in 01_three_pass 03_online; do
     sim_check 04-softmax build/sim/solutions/04-softmax $version $SM_HUGE
-    passed=$(grep -E '^  PASS ' <<<"$out" | sample_lines | grep -c .)
+    passed=$(on_sample 'PASS ')
     [ $rc = 0 ] && [ "$passed" = 5 ] && no_failure &&
         grep -q -E "^  SKIP .* rows=1 cols=2147483652 .*and its sample alone \(1 of 1 blocks, .*\) is past it" <<<"$out"
     ok $? "reference $version: 5 huge cases pass on a sample; the one row of 2^31 + 4, one block, is skipped (exit $rc)" ||
@@ -142,7 +142,7 @@ for version in 01_three_pass 03_online; do
 done
 
 sim_check 04-softmax build/sim/solutions/04-softmax 02_fused $SM_HUGE
-passed=$(grep -E '^  PASS ' <<<"$out" | sample_lines | grep -c .)
+passed=$(on_sample 'PASS ')
 [ $rc = 0 ] && [ "$passed" = 4 ] && no_failure &&
     grep -q -E "^  SKIP .* rows=65537 cols=32769 .*\(emulated\): .*and a row split over several blocks" <<<"$out"
 ok $? "reference 02_fused: 4 huge cases pass on a sample; its rows split over blocks are skipped, saying why (exit $rc)" ||
@@ -157,13 +157,13 @@ fi
 
 if built_or_say "$scratch/max-misses-column" "known-wrong max-misses-column"; then
     sim_check 04-softmax "$scratch/max-misses-column" 01_three_pass $SM_LONE
-    failed=$(grep -E '^  FAIL .* rows=1031 .*alone in its row' <<<"$out" | sample_lines | grep -c .)
+    failed=$(on_sample 'FAIL .* rows=1031 .*alone in its row')
     [ $rc = 1 ] && [ "$failed" = 2 ]
     ok $? "known-wrong max-misses-column: fails the lone class at 1000 and 1024 columns on a sample (exit $rc)" ||
         diag <<<"$out"
 fi
 sim_check 04-softmax build/sim/solutions/04-softmax 01_three_pass $SM_LONE
-passed=$(grep -E '^  PASS .* rows=1031 ' <<<"$out" | sample_lines | grep -c .)
+passed=$(on_sample 'PASS .* rows=1031 ')
 [ $rc = 0 ] && [ "$passed" = 2 ]
 ok $? "reference 01_three_pass: passes the same lone cases on a sample (exit $rc)" || diag <<<"$out"
 
