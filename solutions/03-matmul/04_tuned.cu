@@ -451,9 +451,10 @@ static struct scratch {
     cudaEvent_t released;
 } scratches[MAX_DEVICES];
 
-/* `size` floats of scratch, ordered after its previous use; NULL (and no
- * error left pending) when the device has not that much free. */
-static float *scratch_take(size_t size, cudaStream_t s)
+/* This device's scratch with `size` floats, ordered after its previous use
+ * (give it back with scratch_give_back); NULL (and no error left pending)
+ * when the device has not that much free. */
+static struct scratch *scratch_take(size_t size, cudaStream_t s)
 {
     int device;
     if (cudaGetDevice(&device) != cudaSuccess || device < 0 || device >= MAX_DEVICES)
@@ -474,31 +475,31 @@ static float *scratch_take(size_t size, cudaStream_t s)
     }
     if (cudaStreamWaitEvent(s, sc->released, 0) != cudaSuccess)
         return NULL;
-    return sc->floats;
+    return sc;
 }
 
-static cudaError_t scratch_give_back(cudaStream_t s)
+/* The scratch free again once what `s` has queued so far is done. */
+static cudaError_t scratch_give_back(struct scratch *sc, cudaStream_t s)
 {
-    int device;
-    cudaError_t err = cudaGetDevice(&device);
-    return err != cudaSuccess ? err : cudaEventRecord(scratches[device].released, s);
+    return cudaEventRecord(sc->released, s);
 }
 
 /* Replaces A (or B) in o by a copy with rows padded to a multiple of 4
- * floats when float4 cannot read it as it is; *packed says whether the
- * scratch was taken. Left as it is when the scratch cannot be had: the
- * scalar kernel is slower, not wrong. */
-static cudaError_t pack_operands(operands &o, cudaStream_t s, bool *packed)
+ * floats when float4 cannot read it as it is; *taken is the scratch that
+ * holds the copies (NULL: none). Left as it is when the scratch cannot be
+ * had: the scalar kernel is slower, not wrong. */
+static cudaError_t pack_operands(operands &o, cudaStream_t s, struct scratch **taken)
 {
-    *packed = false;
+    *taken = NULL;
     if (o.K > INT_MAX - 3 || o.N > INT_MAX - 3) /* a padded row's length must fit an int */
         return cudaSuccess;
     const bool a_ok = o.K % 4 == 0 && aligned16(o.A), b_ok = o.N % 4 == 0 && aligned16(o.B);
     const int kp = round4(o.K), np = round4(o.N);
     const size_t a_size = a_ok ? 0 : (size_t)o.M * kp, b_size = b_ok ? 0 : (size_t)o.K * np;
-    float *scratch = scratch_take(a_size + b_size, s);
-    if (!scratch)
+    struct scratch *sc = scratch_take(a_size + b_size, s);
+    if (!sc)
         return cudaSuccess;
+    float *const scratch = sc->floats;
     cudaError_t err = cudaSuccess;
     if (!a_ok && (err = pack(o.A, scratch, o.M, o.K, kp, s)) == cudaSuccess) {
         o.A = scratch;
@@ -510,7 +511,7 @@ static cudaError_t pack_operands(operands &o, cudaStream_t s, bool *packed)
         o.ldb = np;
     }
     o.vec_in = err == cudaSuccess;
-    *packed = true;
+    *taken = sc;
     return err;
 }
 
@@ -723,7 +724,7 @@ cudaError_t matmul_tuned(const float *A, const float *B, float *C, int M, int N,
     operands o = {A, B, C, M, N, K, K, N, N, false, false};
     o.vec_out = N % 4 == 0 && aligned16(C);
     o.vec_in = K % 4 == 0 && o.vec_out && aligned16(A) && aligned16(B);
-    bool packed = false;
+    struct scratch *packed = NULL;
     cudaError_t err = cudaSuccess;
     if (!o.vec_in) {
         const int want = pack_wanted(o);
@@ -736,7 +737,7 @@ cudaError_t matmul_tuned(const float *A, const float *B, float *C, int M, int N,
     if ((err = pick_config(o, stream, &config)) == cudaSuccess)
         err = configs[config].launch(o, stream);
     if (packed) {
-        const cudaError_t given = scratch_give_back(stream);
+        const cudaError_t given = scratch_give_back(packed, stream);
         err = err != cudaSuccess ? err : given;
     }
     return err;
