@@ -178,8 +178,11 @@ $(BUILD)/tools/mw-batch $(BUILD)/tools/mw-facts $(BUILD)/tools/mw-strip $(BUILD)
 LIB_PREFIXES := cublas cudnn cufft curand cusparse cusolver cutensor nccl nvjpeg npp
 # so_flags SOURCE.cu: NVFLAGS, with the architecture-specific -gencode pair
 # in place of GENCODE for a version that needs one (ARCH_SPECIFIC below).
-so_flags = $(if $(filter $(notdir $(1)),$(ARCH_SPECIFIC)),$(filter-out $(GENCODE),$(NVFLAGS)) \
-    $(ARCH_SPECIFIC_GENCODE),$(NVFLAGS))
+# A version tuned for that target (TUNED_HERE below) gets the pair too, and
+# MW_ARCH_SPECIFIC.
+so_flags = $(if $(filter $(notdir $(1)),$(ARCH_SPECIFIC) $(TUNED_HERE)), \
+    $(filter-out $(GENCODE),$(NVFLAGS)) $(ARCH_SPECIFIC_GENCODE) \
+    $(if $(filter $(notdir $(1)),$(TUNED_HERE)),-DMW_ARCH_SPECIFIC=$(ARCH_LEVEL)),$(NVFLAGS))
 so_build = @$(if $(Q),,echo '$(NVCC) $(call so_flags,$(3)) -Ichapters/$(1) $(SO_FLAGS) -o $(2) $(3)';) \
     log=$$(mktemp) || exit 2; \
     $(NVCC) $(call so_flags,$(3)) -Ichapters/$(1) $(SO_FLAGS) -o $(2) $(3) 2>$$log; rc=$$?; cat $$log >&2; \
@@ -267,6 +270,17 @@ NEEDS_NEWER := $(if $(ARCH_LEVEL),$(shell printf '%s %s %s\n' $(NEEDS_LINES) | \
 # (a submission's path is its own), and that target's -gencode pair.
 ARCH_SPECIFIC := $(notdir $(shell printf '%s %s %s\n' $(NEEDS_LINES) | awk '$$2 == "xa" { print $$3 }'))
 ARCH_SPECIFIC_GENCODE := -gencode arch=compute_$(ARCH_LEVEL)a$(comma)code=sm_$(ARCH_LEVEL)a
+
+# " * Tuned for: sm_90a (what)" in a solution's header: a version that runs
+# everywhere but has a path of its own for an architecture-specific target.
+# Where ARCH_LEVEL is that number it is built for that target, with
+# MW_ARCH_SPECIFIC defined to the number so that its host code knows the
+# path is in; elsewhere, and in the CPU emulation, as any other version. By
+# file name, as ARCH_SPECIFIC: a submission or a mutant of the file too.
+TUNED_LINES := $(shell grep -s -m1 -H -E '^ \* Tuned for: sm_[0-9]+a' solutions/*/*.cu | \
+                 sed -n 's/^\([^:]*\.cu\): \* Tuned for: sm_\([0-9]*\)a.*/\2 \1/p')
+TUNED_HERE  := $(if $(ARCH_LEVEL),$(notdir $(shell printf '%s %s\n' $(TUNED_LINES) | \
+                 awk '$$1 == "$(ARCH_LEVEL)" { print $$2 }')))
 
 # lib_of SOURCE.cu: what make builds for it, its .so or its marker.
 lib_of = $(if $(filter $(1),$(NEEDS_NEWER)),$(BUILD)/$(1:.cu=.skip),$(BUILD)/$(1:.cu=.so))

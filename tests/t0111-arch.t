@@ -66,6 +66,18 @@ for arch in $archs; do
     want=$(for x in $expect; do echo "$x"; done | sort | tr '\n' ' ')
     [ "$got" = "$want" ]
     ok $? "$arch: skipped: ${expect:-nothing}" || diag "skipped: ${got:-nothing}"
+    # A solution "Tuned for: sm_90a" is built for sm_90a with
+    # MW_ARCH_SPECIFIC=90 where the level is 90, as any other elsewhere.
+    for f in $(grep -s -l -E '^ \* Tuned for: sm_90a' solutions/*/*.cu); do
+        line=$(grep -E -- "-o $b/${f%.cu}\.so " "$scratch/plan" | head -n 1)
+        case $arch in
+        sm_90*) printf '%s' "$line" | grep -q -- '-DMW_ARCH_SPECIFIC=90' &&
+            printf '%s' "$line" | grep -q -- 'code=sm_90a' ;;
+        *) [ -n "$line" ] && ! printf '%s' "$line" | grep -q -- 'MW_ARCH_SPECIFIC' ;;
+        esac
+        ok $? "$arch: $f (tuned for sm_90a) built $(case $arch in sm_90*) echo with ;; *) echo without ;; esac) its sm_90a path" ||
+            diag "${line:-no nvcc line for $f}"
+    done
     missing=
     for f in chapters/*/*.cu; do
         [ -e "$f" ] || continue # the student edition ships them compiled (*.cu.o)

@@ -16,7 +16,9 @@
  * the student's lines. What it cannot rewrite faithfully (shared memory at
  * namespace scope, a launch it cannot parse, a launch in device code, PTX the
  * emulation does not run, any of the three inside a macro) is refused with
- * file:line and exit status 2, at build time rather than as a wrong answer. */
+ * file:line and exit status 2, at build time rather than as a wrong answer.
+ * PTX in an `#ifdef MW_ARCH_SPECIFIC` branch is not checked: only an
+ * architecture-specific GPU build defines it. */
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -619,9 +621,45 @@ static void decode_string(buf *b, size_t t)
     }
 }
 
+/* Conditional blocks open at this point of the file, innermost last: 1 for
+ * the branch of an `#ifdef MW_ARCH_SPECIFIC` (or `#if
+ * defined(MW_ARCH_SPECIFIC)`), 0 for any other. The Makefile defines it only
+ * for an architecture-specific build ("Tuned for" in the header), never
+ * here: PTX in such a branch never reaches the emulation, so it is not
+ * checked. */
+static char conds[64];
+static int nconds, arch_specific_open;
+
+static void track_conditional(size_t t)
+{
+    const char *s = src + toks[t].start + 1, *e = src + toks[t].end;
+    while (s < e && (*s == ' ' || *s == '\t'))
+        s++;
+    size_t n = (size_t)(e - s);
+#define STARTS(word) (n >= strlen(word) && !strncmp(s, word, strlen(word)))
+    if (STARTS("if")) {
+        int mine = STARTS("ifdef MW_ARCH_SPECIFIC") || STARTS("if defined(MW_ARCH_SPECIFIC)");
+        if (nconds < (int)sizeof conds)
+            conds[nconds] = (char)mine;
+        nconds++;
+        arch_specific_open += mine;
+    } else if ((STARTS("else") || STARTS("elif")) && nconds > 0 && nconds <= (int)sizeof conds &&
+               conds[nconds - 1]) {
+        conds[nconds - 1] = 0;
+        arch_specific_open--;
+    } else if (STARTS("endif") && nconds > 0) {
+        nconds--;
+        if (nconds < (int)sizeof conds && conds[nconds])
+            arch_specific_open--;
+    }
+#undef STARTS
+}
+
 /* Refuses a template holding an instruction the emulation does not run. */
 static void check_ptx(const char *tmpl, int line)
 {
+    if (arch_specific_open > 0)
+        return;
     const char *s = tmpl;
     while (*s) {
         while (*s && (isspace((unsigned char)*s) || *s == ';'))
@@ -814,6 +852,7 @@ static void rewrite(buf *out)
     for (size_t t = 0; t < ntoks; t++) {
         if (toks[t].kind == T_PP) {
             check_directive(t);
+            track_conditional(t);
             continue;
         }
         if (is(t, "{")) {

@@ -91,6 +91,12 @@
  * 8.03 ms (34.2 TFLOP/s), causal 4.36 ms; d = 128: 11.79 ms (46.6), causal
  * 6.14 ms. cuBLAS SGEMM peaks at 51.7 TFLOP/s; 05.1 takes 56.6 ms.
  *
+ * On the H100 and H200 the reference runs d = 128 on tensor cores instead,
+ * in 3xTF32, at FP32's accuracy (the section "d = 128 on Hopper" below;
+ * MW_FLASH_TF32X3=never turns it off). Your kernel is graded at d = 64.
+ *
+ * Tuned for: sm_90a (wgmma: the 3xTF32 path at d = 128)
+ *
  * Check it:  make check CH=05 EX=02      Time it:  make bench CH=05 */
 #include "attention.h"
 
@@ -466,8 +472,12 @@ template <class C>
 __global__ void __launch_bounds__(C::THREADS, C::MINB)
     flash_kernel(const float *__restrict__ Q, const float *__restrict__ K,
                  const float *__restrict__ V, float *__restrict__ O, float *__restrict__ L,
-                 int BH, int N, float qscale, int causal)
+                 int BH, int N, float qscale, int causal, const int *only_if)
 {
+    /* The fallback of the tensor-core path at d = 128 (below): nothing to do
+     * unless its scan found an input that path cannot take. */
+    if (only_if && *only_if == 0)
+        return;
     extern __shared__ float4 smem[];
     float *Qs = reinterpret_cast<float *>(smem); /* Q_i^T: D x QP */
     float *Ks = Qs + C::D * C::QP;               /* K_j:   BC x KP */
@@ -504,7 +514,8 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB)
 
 template <class C>
 static cudaError_t launch(const float *Q, const float *K, const float *V, float *O, float *L,
-                          int BH, int N, float scale, int causal, cudaStream_t stream)
+                          int BH, int N, float scale, int causal, cudaStream_t stream,
+                          const int *only_if)
 {
     const size_t smem = C::SMEM_FLOATS * sizeof(float);
     static bool configured = false; /* once per configuration */
@@ -537,13 +548,13 @@ static cudaError_t launch(const float *Q, const float *K, const float *V, float 
         return cudaErrorInvalidValue;
     /* Non-causal: a persistent grid, at most one block per slot. */
     const size_t blocks = !causal && tiles > (size_t)slots ? (size_t)slots : tiles;
-    flash_kernel<C><<<(unsigned)blocks, C::THREADS, smem, stream>>>(Q, K, V, O, L, BH, N,
-                                                                    scale * kLog2e, causal);
+    flash_kernel<C><<<(unsigned)blocks, C::THREADS, smem, stream>>>(
+        Q, K, V, O, L, BH, N, scale * kLog2e, causal, only_if);
     return cudaGetLastError();
 }
 
 typedef cudaError_t (*flash_launch)(const float *, const float *, const float *, float *,
-                                    float *, int, int, float, int, cudaStream_t);
+                                    float *, int, int, float, int, cudaStream_t, const int *);
 
 struct flash_choice {
     const char *name;
@@ -560,6 +571,472 @@ static const flash_choice choices[] = {
     {"d32_128x64_t128_g8", 32, launch<flash_config<32, 128, 64, 128, 8, 2>>},
     {"d32_64x64_t128_g8", 32, launch<flash_config<32, 64, 64, 128, 8, 3>>},
 };
+
+/* ---- d = 128 on Hopper: the two products on tensor cores, in 3xTF32 -------------
+ *
+ * Where ARCH is sm_90 (H100, H200) this file is built for sm_90a, whose
+ * wgmma this path needs, with MW_ARCH_SPECIFIC defined (the "Tuned for" line
+ * of the header; see the Makefile). Elsewhere, and in the CPU emulation, it
+ * is left out and d = 128 runs the FFMA kernel above.
+ *
+ * Why: at d = 128 the FFMA kernel stays near 40 TFLOP/s, under the FFMA roof
+ * (64 on the H100) and under PyTorch's FP32 attention (46). A TF32 wgmma
+ * multiplies 10-bit mantissas at 495 TFLOP/s. Split each float x into
+ * big = x rounded to TF32 and small = x - big (exact, |small| <= 2^-11 |x|):
+ * a b = big_a big_b + big_a small_b + small_a big_b + small_a small_b, where
+ * the last term is below 2^-22 |a b|. Dropping it leaves three TF32
+ * products (3xTF32), about FP32's accuracy at a third of TF32's rate: a
+ * bound of 165 TFLOP/s where FFMA has 64.
+ *
+ * One block = two warpgroups, 64 query rows:
+ *   producer (warpgroup 0): Q_i, times scale * log2(e), split into big and
+ *     small once; then, per tile, K_j and V_j from global memory, split, and
+ *     written into shared memory in the K-major layout with the 128-byte
+ *     swizzle that wgmma reads; V_j transposed, since TF32 wgmma reads both
+ *     operands K-major only. Two stages, full and empty mbarriers;
+ *   consumer (warpgroup 1), per tile j:
+ *     S_ij = Q_i K_j^T       3 x 16 wgmma m64n32k8, both from shared memory
+ *     m_new, P_ij, l_i       the online softmax on the accumulator fragment
+ *     O_i += P_ij V_j        3 x 4 wgmma m64n128k8, P_ij split in registers
+ *   then O_i / l_i and L_i.
+ * P_ij goes to the second product from registers: the accumulator holds
+ * (row g, keys 2t, 2t + 1) of each chunk of 8 keys, and the A fragment
+ * wants (row g, k = t) and (g, k = t + 4). So V_j^T stores key e of each
+ * chunk at position e / 2 + 4 (e % 2), and P needs no shuffle.
+ *
+ * Bc = 32, two stages: Q_i 64 KB (big, small) + 2 x 64 KB (K_j, V_j^T, big
+ * and small) = 193 KB, one block per SM. Measured on an H200 at N = 4096
+ * (B H = 64): 57 TFLOP/s; Bc = 16 in one stage, two blocks per SM, 48;
+ * Bc = 16 in two stages, 34.
+ *
+ * Block order: (b, h)-major, query tiles in order, causal too. The blocks in
+ * flight share one or two heads' K and V in the L2; heads-minor order (every
+ * head's tile i, then tile i + 1) runs 27% slower. Causal, the shortest
+ * tiles first measured 61.5 TFLOP/s at N = 16384 where the longest first
+ * did 49: the blocks that start together then walk the same keys.
+ *
+ * What it cannot take: NaN, Inf, and magnitudes of 2^59 or more (after the
+ * scale for Q): Inf splits into Inf + NaN, and a product of two such could
+ * overflow where FP32 does not. A scan reads Q, K and V first (1.3% of the
+ * time at N = 4096) and sets a flag; this kernel does nothing when it is
+ * set, the FFMA kernel nothing unless it is. One of the two writes O and L,
+ * and the host never waits. The flag is one per device, like the FFMA
+ * kernel's tile counter: two calls at once on two streams would share it.
+ *
+ * MW_FLASH_TF32X3=never runs the FFMA kernel at d = 128 here too (the
+ * lesson's comparison; make mutants grades the FFMA path under it). */
+#ifdef MW_ARCH_SPECIFIC
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+namespace tf32x3 {
+
+constexpr int D = 128, BR = 64, BC = 32, STAGES = 2;
+constexpr int Q_TILE = BR * D * 4; /* 32 KB: 4 column blocks of 64 rows x 128 bytes */
+constexpr int Q_CB = BR * 128;     /* one column block: 8 KB */
+constexpr int K_TILE = BC * D * 4; /* 16 KB: 4 column blocks of 32 rows x 128 bytes */
+constexpr int K_CB = BC * 128;
+constexpr int VT_ROW = BC * 4;     /* a V_j^T row: 32 keys, 128 bytes */
+constexpr int STAGE = 4 * K_TILE;  /* K big, K small, V^T big, V^T small */
+constexpr int SMEM = 1024 + 2 * Q_TILE + STAGES * STAGE + 64; /* 1024: alignment slack */
+constexpr float kTooBig = 0x1p59f; /* |S| <= 3 x 128 x 2^118 < FLT_MAX */
+
+__device__ int unsafe; /* the scan's flag: 1 when an input is one this path cannot take */
+
+__device__ __forceinline__ uint32_t smem_u32(const void *p)
+{
+    return (uint32_t)__cvta_generic_to_shared(p);
+}
+
+/* A shared-memory matrix descriptor: K-major, rows of 128 bytes with the
+ * 128-byte swizzle (layout 1); the leading offset is unused there (16), the
+ * stride offset is 8 rows (1024 bytes). */
+__device__ __forceinline__ uint64_t desc(uint32_t addr)
+{
+    return (uint64_t)((addr & 0x3ffff) >> 4) | ((uint64_t)(16 >> 4) << 16) |
+           ((uint64_t)(1024 >> 4) << 32) | (1ull << 62);
+}
+
+__device__ __forceinline__ float tf32_big(float x)
+{
+    uint32_t r;
+    asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(x));
+    return __uint_as_float(r);
+}
+
+__device__ __forceinline__ void mbar_init(uint32_t bar, int count)
+{
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(bar), "r"(count) : "memory");
+}
+
+__device__ __forceinline__ void mbar_arrive(uint32_t bar)
+{
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(bar) : "memory");
+}
+
+__device__ __forceinline__ void mbar_wait(uint32_t bar, uint32_t parity)
+{
+    asm volatile("{\n.reg .pred done;\nwait_%=:\n"
+                 "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
+                 "@!done bra wait_%=;\n}\n" ::"r"(bar),
+                 "r"(parity)
+                 : "memory");
+}
+
+/* The generic-proxy stores into shared memory, made visible to wgmma. */
+__device__ __forceinline__ void fence_async_smem()
+{
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+}
+
+__device__ __forceinline__ void wgmma_fence()
+{
+    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+}
+
+/* Waits for this warpgroup's wgmmas; the accumulator is live until then. */
+template <int R> __device__ __forceinline__ void wgmma_wait(float (&acc)[R])
+{
+    asm volatile("wgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 0;\n" ::
+                     : "memory");
+#pragma unroll
+    for (int i = 0; i < R; i++)
+        asm volatile("" : "+f"(acc[i])::"memory");
+}
+
+/* acc (m64n32: 16 a thread) += A B, both K-major in shared memory. */
+__device__ __forceinline__ void wgmma_ss(float (&acc)[16], uint64_t da, uint64_t db)
+{
+    asm volatile("wgmma.mma_async.sync.aligned.m64n32k8.f32.tf32.tf32 {"
+                 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15}, "
+                 "%16, %17, 1, 1, 1;\n"
+                 : "+f"(acc[0]), "+f"(acc[1]), "+f"(acc[2]), "+f"(acc[3]), "+f"(acc[4]),
+                   "+f"(acc[5]), "+f"(acc[6]), "+f"(acc[7]), "+f"(acc[8]), "+f"(acc[9]),
+                   "+f"(acc[10]), "+f"(acc[11]), "+f"(acc[12]), "+f"(acc[13]), "+f"(acc[14]),
+                   "+f"(acc[15])
+                 : "l"(da), "l"(db));
+}
+
+/* acc (m64n128: 64 a thread) += A B, A from registers (4 TF32), B K-major. */
+__device__ __forceinline__ void wgmma_rs(float (&acc)[64], const uint32_t (&a)[4], uint64_t db)
+{
+    asm volatile("wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 {"
+                 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11,"
+                 "%12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23,"
+                 "%24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35,"
+                 "%36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
+                 "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59,"
+                 "%60, %61, %62, %63}, "
+                 "{%64, %65, %66, %67}, %68, 1, 1, 1;\n"
+                 : "+f"(acc[0]), "+f"(acc[1]), "+f"(acc[2]), "+f"(acc[3]), "+f"(acc[4]),
+                   "+f"(acc[5]), "+f"(acc[6]), "+f"(acc[7]), "+f"(acc[8]), "+f"(acc[9]),
+                   "+f"(acc[10]), "+f"(acc[11]), "+f"(acc[12]), "+f"(acc[13]), "+f"(acc[14]),
+                   "+f"(acc[15]), "+f"(acc[16]), "+f"(acc[17]), "+f"(acc[18]), "+f"(acc[19]),
+                   "+f"(acc[20]), "+f"(acc[21]), "+f"(acc[22]), "+f"(acc[23]), "+f"(acc[24]),
+                   "+f"(acc[25]), "+f"(acc[26]), "+f"(acc[27]), "+f"(acc[28]), "+f"(acc[29]),
+                   "+f"(acc[30]), "+f"(acc[31]), "+f"(acc[32]), "+f"(acc[33]), "+f"(acc[34]),
+                   "+f"(acc[35]), "+f"(acc[36]), "+f"(acc[37]), "+f"(acc[38]), "+f"(acc[39]),
+                   "+f"(acc[40]), "+f"(acc[41]), "+f"(acc[42]), "+f"(acc[43]), "+f"(acc[44]),
+                   "+f"(acc[45]), "+f"(acc[46]), "+f"(acc[47]), "+f"(acc[48]), "+f"(acc[49]),
+                   "+f"(acc[50]), "+f"(acc[51]), "+f"(acc[52]), "+f"(acc[53]), "+f"(acc[54]),
+                   "+f"(acc[55]), "+f"(acc[56]), "+f"(acc[57]), "+f"(acc[58]), "+f"(acc[59]),
+                   "+f"(acc[60]), "+f"(acc[61]), "+f"(acc[62]), "+f"(acc[63])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db));
+}
+
+__device__ __forceinline__ float ex2(float x)
+{
+    float y;
+    asm("ex2.approx.ftz.f32 %0, %1;\n" : "=f"(y) : "f"(x));
+    return y;
+}
+
+/* Byte offset of float column c (0..127) of row r in a K-major swizzled
+ * tile of `rows` rows: column block c / 32, 16-byte chunk (c % 32) / 4
+ * XOR r % 8, the 128-byte swizzle. */
+__device__ __forceinline__ uint32_t kmajor_off(int r, int c, int rows)
+{
+    const int cb = c >> 5, chunk = ((c & 31) >> 2) ^ (r & 7);
+    return (uint32_t)(cb * rows * 128 + r * 128 + chunk * 16 + (c & 3) * 4);
+}
+
+__device__ __forceinline__ void split4(float4 x, float4 &b, float4 &s)
+{
+    b = make_float4(tf32_big(x.x), tf32_big(x.y), tf32_big(x.z), tf32_big(x.w));
+    s = make_float4(x.x - b.x, x.y - b.y, x.z - b.z, x.w - b.w);
+}
+
+/* `rows` rows of 128 floats from src, times mul (zeros from row `valid`
+ * on), as big and small K-major swizzled tiles; tid < 128. */
+__device__ __forceinline__ void put_rows(const float *__restrict__ src, float mul,
+                                         unsigned char *big, unsigned char *small, int rows,
+                                         int valid, int tid)
+{
+    for (int i = tid; i < rows * 32; i += 128) {
+        const int r = i >> 5, c = (i & 31) * 4;
+        float4 x = make_float4(0.f, 0.f, 0.f, 0.f);
+        if (r < valid) {
+            x = *reinterpret_cast<const float4 *>(src + (size_t)r * D + c);
+            x = make_float4(x.x * mul, x.y * mul, x.z * mul, x.w * mul);
+        }
+        float4 b, s;
+        split4(x, b, s);
+        const uint32_t off = kmajor_off(r, c, rows);
+        *reinterpret_cast<float4 *>(big + off) = b;
+        *reinterpret_cast<float4 *>(small + off) = s;
+    }
+}
+
+/* V_j (32 keys x 128) as V_j^T: row d (thread tid = d) holds the 32 keys,
+ * 128 bytes swizzled (chunk k at k XOR d % 8), keys permuted within each
+ * chunk of 8 as P_ij's fragment has them (key e at position e / 2 + 4 (e % 2)). */
+__device__ __forceinline__ void put_vt(const float *__restrict__ src, unsigned char *big,
+                                       unsigned char *small, int valid, int tid)
+{
+    const int d = tid;
+#pragma unroll
+    for (int kc = 0; kc < BC / 8; kc++) {
+        float v[8];
+#pragma unroll
+        for (int e = 0; e < 8; e++)
+            v[e] = 8 * kc + e < valid ? src[(size_t)(8 * kc + e) * D + d] : 0.f;
+        const float4 half[2] = {make_float4(v[0], v[2], v[4], v[6]),
+                                make_float4(v[1], v[3], v[5], v[7])};
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+            float4 b, s;
+            split4(half[h], b, s);
+            const uint32_t off = (uint32_t)(d * VT_ROW + (((2 * kc + h) ^ (d & 7)) * 16));
+            *reinterpret_cast<float4 *>(big + off) = b;
+            *reinterpret_cast<float4 *>(small + off) = s;
+        }
+    }
+}
+
+/* Sets `unsafe` when an element of Q (times qscale) or of K or V is NaN,
+ * Inf or of magnitude 2^59 or more. n4: the float4s of each. */
+__global__ void scan(const float4 *__restrict__ Q, const float4 *__restrict__ K,
+                     const float4 *__restrict__ V, size_t n4, float qscale)
+{
+    bool bad = false;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n4;
+         i += (size_t)gridDim.x * blockDim.x) {
+        const float4 q = Q[i], k = K[i], v = V[i];
+        const float x[12] = {q.x * qscale, q.y * qscale, q.z * qscale, q.w * qscale,
+                             k.x, k.y, k.z, k.w, v.x, v.y, v.z, v.w};
+#pragma unroll
+        for (int e = 0; e < 12; e++)
+            bad |= !(fabsf(x[e]) < kTooBig); /* NaN fails every comparison */
+    }
+    if (__syncthreads_or(bad) && threadIdx.x == 0)
+        unsafe = 1;
+}
+
+__global__ void __launch_bounds__(256, 1)
+    kernel(const float *__restrict__ Q, const float *__restrict__ K, const float *__restrict__ V,
+           float *__restrict__ O, float *__restrict__ L, int N, float qscale, int causal)
+{
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    if (unsafe)
+        return; /* the FFMA kernel's work */
+    extern __shared__ unsigned char smem_raw[];
+    /* the 128-byte swizzle repeats every 1024 bytes: tiles start on one */
+    unsigned char *smem = (unsigned char *)(((uintptr_t)smem_raw + 1023) & ~(uintptr_t)1023);
+    unsigned char *q_big = smem, *q_small = smem + Q_TILE, *stages = smem + 2 * Q_TILE;
+    uint64_t *bars = reinterpret_cast<uint64_t *>(stages + STAGES * STAGE);
+    const uint32_t full0 = smem_u32(&bars[0]), empty0 = smem_u32(&bars[STAGES]);
+
+    const int Tr = (N + BR - 1) / BR;
+    const size_t bh = blockIdx.x / Tr;
+    const int q0 = (int)(blockIdx.x % Tr) * BR;
+    const float *Qh = Q + bh * N * D, *Kh = K + bh * N * D, *Vh = V + bh * N * D;
+    const int keys = causal ? min(N, q0 + BR) : N; /* keys 0 .. keys - 1 reach a row here */
+    const int tiles = (keys + BC - 1) / BC;
+    const int tid = threadIdx.x & 127, wg = threadIdx.x >> 7;
+
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < STAGES; s++) {
+            mbar_init(full0 + 8 * s, 128);  /* the producer's 128 threads */
+            mbar_init(empty0 + 8 * s, 128); /* the consumer's */
+        }
+        asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+    }
+    if (wg == 0)
+        put_rows(Qh + (size_t)q0 * D, qscale, q_big, q_small, BR, N - q0, tid);
+    fence_async_smem();
+    __syncthreads();
+
+    if (wg == 0) {
+        /* ---- producer: K_j and V_j^T into stage j % STAGES ---- */
+        for (int j = 0; j < tiles; j++) {
+            const int s = j % STAGES;
+            if (j >= STAGES) /* the consumer is done with tile j - STAGES */
+                mbar_wait(empty0 + 8 * s, ((j / STAGES) - 1) & 1);
+            unsigned char *st = stages + s * STAGE;
+            put_rows(Kh + (size_t)j * BC * D, 1.f, st, st + K_TILE, BC, N - j * BC, tid);
+            put_vt(Vh + (size_t)j * BC * D, st + 2 * K_TILE, st + 3 * K_TILE, N - j * BC, tid);
+            fence_async_smem();
+            mbar_arrive(full0 + 8 * s);
+        }
+        return;
+    }
+
+    /* ---- consumer: lane 4 g + t of warp w holds rows 16 w + g and 16 w + g + 8 ---- */
+    const int lane = tid & 31, w = tid >> 5, g = lane >> 2, t = lane & 3;
+    const int row0 = q0 + 16 * w + g;
+    float o[64], m[2] = {-INFINITY, -INFINITY}, l[2] = {0.f, 0.f};
+#pragma unroll
+    for (int i = 0; i < 64; i++)
+        o[i] = 0.f;
+    const uint32_t sq_big = smem_u32(q_big), sq_small = smem_u32(q_small);
+    for (int j = 0; j < tiles; j++) {
+        const int s = j % STAGES;
+        mbar_wait(full0 + 8 * s, (j / STAGES) & 1);
+        const uint32_t st = smem_u32(stages + s * STAGE);
+        const uint32_t sk_big = st, sk_small = st + K_TILE, svt_big = st + 2 * K_TILE,
+                       svt_small = st + 3 * K_TILE;
+
+        /* S_ij = Q_i K_j^T: per 8 of d, big big + big small + small big */
+        float sc[16];
+#pragma unroll
+        for (int i = 0; i < 16; i++)
+            sc[i] = 0.f;
+        wgmma_fence();
+#pragma unroll
+        for (int kd = 0; kd < D / 8; kd++) {
+            const uint32_t qo = (kd >> 2) * Q_CB + (kd & 3) * 32, ko = (kd >> 2) * K_CB + (kd & 3) * 32;
+            wgmma_ss(sc, desc(sq_big + qo), desc(sk_big + ko));
+            wgmma_ss(sc, desc(sq_big + qo), desc(sk_small + ko));
+            wgmma_ss(sc, desc(sq_small + qo), desc(sk_big + ko));
+        }
+        wgmma_wait(sc);
+
+        /* m_new = max(m_i, rowmax(S_ij)); register i: row g + 8 ((i / 2) % 2),
+         * key 8 (i / 4) + 2 t + i % 2. Keys past N or after the row get -inf. */
+        const bool edge = (j + 1) * BC > N || (causal && (j + 1) * BC > q0);
+        float mx[2] = {-INFINITY, -INFINITY};
+#pragma unroll
+        for (int i = 0; i < 16; i++) {
+            const int key = j * BC + 8 * (i >> 2) + 2 * t + (i & 1), r = (i >> 1) & 1;
+            const bool keep = !edge || (key < N && (!causal || key <= row0 + 8 * r));
+            sc[i] = keep ? sc[i] : -INFINITY;
+            mx[r] = fmaxf(mx[r], sc[i]);
+        }
+        float alpha[2], mu[2];
+#pragma unroll
+        for (int r = 0; r < 2; r++) { /* the row's 4 lanes */
+            mx[r] = fmaxf(mx[r], __shfl_xor_sync(0xffffffffu, mx[r], 1));
+            mx[r] = fmaxf(mx[r], __shfl_xor_sync(0xffffffffu, mx[r], 2));
+            const float m_new = fmaxf(m[r], mx[r]);
+            mu[r] = m_new == -INFINITY ? 0.f : m_new; /* no key yet: subtract 0 */
+            alpha[r] = ex2(m[r] - mu[r]);
+            m[r] = m_new;
+            l[r] *= alpha[r];
+        }
+        /* P_ij = 2^(S_ij - m_new), split; register i is k-step i / 4, A
+         * fragment element (i % 2) 2 + (i % 4) / 2 */
+        uint32_t p_big[BC / 8][4], p_small[BC / 8][4];
+#pragma unroll
+        for (int i = 0; i < 16; i++) {
+            const int r = (i >> 1) & 1, a = (i & 1) * 2 + ((i & 3) >> 1);
+            const float p = ex2(sc[i] - mu[r]);
+            l[r] += p;
+            const float b = tf32_big(p);
+            p_big[i >> 2][a] = __float_as_uint(b);
+            p_small[i >> 2][a] = __float_as_uint(p - b);
+        }
+        /* O_i = 2^(m_i - m_new) O_i + P_ij V_j; register i: row g + 8 ((i / 2) % 2) */
+#pragma unroll
+        for (int i = 0; i < 64; i++)
+            o[i] *= alpha[(i >> 1) & 1];
+        wgmma_fence();
+#pragma unroll
+        for (int kk = 0; kk < BC / 8; kk++) {
+            wgmma_rs(o, p_big[kk], desc(svt_big + kk * 32));
+            wgmma_rs(o, p_big[kk], desc(svt_small + kk * 32));
+            wgmma_rs(o, p_small[kk], desc(svt_big + kk * 32));
+        }
+        wgmma_wait(o);
+        mbar_arrive(empty0 + 8 * s); /* stage s is free for tile j + STAGES */
+    }
+
+    /* l_i: each lane summed its own keys */
+#pragma unroll
+    for (int r = 0; r < 2; r++) {
+        l[r] += __shfl_xor_sync(0xffffffffu, l[r], 1);
+        l[r] += __shfl_xor_sync(0xffffffffu, l[r], 2);
+    }
+    float *Oh = O + bh * N * D;
+#pragma unroll
+    for (int r = 0; r < 2; r++) {
+        const int row = row0 + 8 * r;
+        if (row >= N)
+            continue;
+        const float inv = 1.f / l[r];
+#pragma unroll
+        for (int c = 0; c < 16; c++) /* register 4 c + 2 r + e: column 8 c + 2 t + e */
+            *reinterpret_cast<float2 *>(Oh + (size_t)row * D + 8 * c + 2 * t) =
+                make_float2(o[4 * c + 2 * r] * inv, o[4 * c + 2 * r + 1] * inv);
+        if (t == 0)
+            L[bh * N + row] = (m[r] + log2f(l[r])) * kLn2;
+    }
+#endif
+}
+
+/* 1: MW_FLASH_TF32X3 unset or "always"; 0: "never"; -1: anything else. */
+static int wanted()
+{
+    const char *env = getenv("MW_FLASH_TF32X3");
+    if (!env || !*env || strcmp(env, "always") == 0)
+        return 1;
+    if (strcmp(env, "never") == 0)
+        return 0;
+    fprintf(stderr, "attention_flash: MW_FLASH_TF32X3=%s is not always or never\n", env);
+    return -1;
+}
+
+/* The scan, the tensor-core kernel, then `ffma` (the FFMA kernel's launcher),
+ * which runs only where the scan set the flag. */
+static cudaError_t launch(const float *Q, const float *K, const float *V, float *O, float *L,
+                          int BH, int N, float scale, int causal, cudaStream_t stream,
+                          flash_launch ffma)
+{
+    static int *flag = nullptr, sms = 0; /* once per process: the flag's address, the SMs */
+    if (!flag) {
+        int device;
+        cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                               SMEM);
+        if (err == cudaSuccess)
+            err = cudaGetDevice(&device);
+        if (err == cudaSuccess)
+            err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+        if (err == cudaSuccess)
+            err = cudaGetSymbolAddress((void **)&flag, unsafe);
+        if (err != cudaSuccess)
+            return err;
+    }
+    const size_t Tr = (N + BR - 1) / BR, blocks = (size_t)BH * Tr;
+    if (blocks > 0x7fffffffu)
+        return cudaErrorInvalidValue;
+    const size_t n4 = (size_t)BH * N * D / 4;
+    const size_t scan_blocks = n4 / 256 + 1 < (size_t)sms * 8 ? n4 / 256 + 1 : (size_t)sms * 8;
+    cudaError_t err = cudaMemsetAsync(flag, 0, sizeof(int), stream);
+    if (err != cudaSuccess)
+        return err;
+    scan<<<(unsigned)scan_blocks, 256, 0, stream>>>(reinterpret_cast<const float4 *>(Q),
+                                                    reinterpret_cast<const float4 *>(K),
+                                                    reinterpret_cast<const float4 *>(V), n4,
+                                                    scale * kLog2e);
+    kernel<<<(unsigned)blocks, 256, SMEM, stream>>>(Q, K, V, O, L, N, scale * kLog2e, causal);
+    if ((err = cudaGetLastError()) != cudaSuccess)
+        return err;
+    return ffma(Q, K, V, O, L, BH, N, scale, causal, stream, flag);
+}
+
+} // namespace tf32x3
+#endif
 // END SOLUTION
 
 cudaError_t attention_flash(const float *Q, const float *K, const float *V, float *O, float *L,
@@ -585,6 +1062,16 @@ cudaError_t attention_flash(const float *Q, const float *K, const float *V, floa
     }
     /* At most one block per SM with Br = 128: the twin, with twice the blocks. */
     const bool few = (size_t)BH * ((N + 127) / 128) <= (size_t)sms;
-    return choices[big + few].fn(Q, K, V, O, L, BH, N, scale, causal, stream);
+    const flash_launch ffma = choices[big + few].fn;
+#ifdef MW_ARCH_SPECIFIC
+    if (d == 128) {
+        const int tensor_cores = tf32x3::wanted();
+        if (tensor_cores < 0)
+            return cudaErrorInvalidValue;
+        if (tensor_cores)
+            return tf32x3::launch(Q, K, V, O, L, BH, N, scale, causal, stream, ffma);
+    }
+#endif
+    return ffma(Q, K, V, O, L, BH, N, scale, causal, stream, nullptr);
     // END SOLUTION
 }
