@@ -330,6 +330,9 @@ static row measure(const mw_chapter *ch, const mw_bench_opts *o, int bi, const m
              .pct = NAN,
              .pct_peak = NAN,
              .roof = impl_roof(ch, im, roof_values)};
+    const char *own = mw_impl_case_roof(im, c);
+    if (own)
+        r.roof = own;
     double read, write;
     mw_impl_model(ch, im, c, &read, &write, &r.flops);
     r.bytes = read + write;

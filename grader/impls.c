@@ -6,8 +6,10 @@
 #include "impls.h"
 
 #include "cuda_check.h"
+#include "roofs.h"
 #include "skip_marker.h"
 
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,6 +148,22 @@ cudaError_t mw_impl_views(const mw_chapter *ch, const mw_impl *im, int index, ui
 
 /* The row's name: the implementation's, plus the case's series, plus the
  * op's suffix where the implementation computes the case's op. */
+const char *mw_impl_case_roof(const mw_impl *im, const mw_case *c)
+{
+    if (im->library || !im->lib.handle)
+        return NULL;
+    const char *(*roof_of)(const char *) = (const char *(*)(const char *))dlsym(
+        im->lib.handle, "mw_version_roof");
+    const char *name = roof_of ? roof_of(c->series ? c->series : "") : NULL;
+    if (name && !mw_roof_find(&mw_roofs, name)) {
+        fprintf(stderr, "bench: %s names roof '%s' for series '%s', which roofs.c does not have: "
+                        "its own roof is kept\n",
+                im->name, name, c->series ? c->series : "");
+        return NULL;
+    }
+    return name;
+}
+
 const char *mw_impl_row_name(const mw_chapter *ch, const mw_impl *im, const mw_case *c,
                              char *text, size_t len)
 {

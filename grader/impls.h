@@ -33,6 +33,14 @@ cudaError_t mw_impl_run(const mw_chapter *ch, const mw_impl *im, const mw_case *
                         mw_views *v, cudaStream_t s);
 void mw_impl_model(const mw_chapter *ch, const mw_impl *im, const mw_case *c, double *read,
                    double *write, double *flops);
+/* The roof its row at case c is measured against where its kernel library
+ * names one: a version whose instruction depends on the series (05.2's
+ * reference runs d = 128 on TF32 wgmma where built for sm_90a) exports
+ *     extern "C" const char *mw_version_roof(const char *series);
+ * given the case's series ("" for the main one), it returns a roof of
+ * roofs.c's table, or NULL for the version's own. NULL here too when the
+ * library exports none; an unknown name is refused with a line on stderr. */
+const char *mw_impl_case_roof(const mw_impl *im, const mw_case *c);
 /* The name of its bench.csv rows at case c: its own, plus the chapter's
  * suffix for the case's op where it computes the case's op ("-causal"). */
 const char *mw_impl_row_name(const mw_chapter *ch, const mw_impl *im, const mw_case *c,
