@@ -588,9 +588,11 @@ static const flash_choice choices[] = {
  * products (3xTF32), at a third of TF32's rate: a bound of 165 TFLOP/s
  * where FFMA has 64. The products are that accurate; the sums are not: the
  * tensor cores add with truncation, so a long sum of terms of one sign
- * drifts toward zero by about an ulp of the sum per few terms. Both
+ * drifts toward zero by about an ulp of the sum per instruction. Both
  * products therefore go into fresh accumulators in short pieces, added in
- * registers with round-to-nearest: S_ij per 8 of d, P_ij V_j per tile.
+ * registers with round-to-nearest: S_ij per 8 of d, P_ij V_j per tile; and
+ * within a piece the small terms go first, so that only the last
+ * instruction truncates at the piece's full size.
  *
  * One block = two warpgroups, 64 query rows:
  *   producer (warpgroup 0): Q_i, times scale * log2(e), split into big and
@@ -933,9 +935,10 @@ __global__ void __launch_bounds__(256, 1)
             const uint32_t qo = (kd >> 2) * Q_CB + (kd & 3) * 32, ko = (kd >> 2) * K_CB + (kd & 3) * 32;
             float(&acc)[16] = part[kd & 1];
             wgmma_fence(); /* acc was read by the adds two steps ago */
-            wgmma_ss<0>(acc, desc(sq_big + qo), desc(sk_big + ko));
+            /* the small terms first: their truncations are at their own scale */
+            wgmma_ss<0>(acc, desc(sq_small + qo), desc(sk_big + ko));
             wgmma_ss<1>(acc, desc(sq_big + qo), desc(sk_small + ko));
-            wgmma_ss<1>(acc, desc(sq_small + qo), desc(sk_big + ko));
+            wgmma_ss<1>(acc, desc(sq_big + qo), desc(sk_big + ko));
             wgmma_commit();
             if (kd > 0) {
                 float(&done)[16] = part[(kd - 1) & 1];
@@ -990,14 +993,16 @@ __global__ void __launch_bounds__(256, 1)
         float pv[64];
         wgmma_fence();
 #pragma unroll
-        for (int kk = 0; kk < BC / 8; kk++) {
+        for (int kk = 0; kk < BC / 8; kk++) { /* the small terms first, as for S_ij */
             if (kk == 0)
-                wgmma_rs<0>(pv, p_big[kk], desc(svt_big + kk * 32));
+                wgmma_rs<0>(pv, p_small[kk], desc(svt_big + kk * 32));
             else
-                wgmma_rs<1>(pv, p_big[kk], desc(svt_big + kk * 32));
+                wgmma_rs<1>(pv, p_small[kk], desc(svt_big + kk * 32));
             wgmma_rs<1>(pv, p_big[kk], desc(svt_small + kk * 32));
-            wgmma_rs<1>(pv, p_small[kk], desc(svt_big + kk * 32));
         }
+#pragma unroll
+        for (int kk = 0; kk < BC / 8; kk++)
+            wgmma_rs<1>(pv, p_big[kk], desc(svt_big + kk * 32));
         wgmma_commit();
         wgmma_wait<0>(pv);
 #pragma unroll
