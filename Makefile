@@ -370,7 +370,7 @@ endif
 
 # ---- what users run -------------------------------------------------------------
 
-.PHONY: help check bench bench-emulation traffic roofs plot sanitize skeletons test test-full build \
+.PHONY: help check bench bench-emulation traffic roofs ceilings plot sanitize skeletons test test-full build \
         build-fast clean grade-build tables lib grade dist class-bench
 
 help:
@@ -389,6 +389,7 @@ help:
 	@echo '  make plot CH=01       speed, traffic and roofline plots (PNG and SVG, gnuplot)'
 	@echo '  make sanitize CH=01   compute-sanitizer memcheck, racecheck, initcheck, synccheck'
 	@echo '  make roofs            measure and cache this GPU'"'"'s roofs (microkernels: DRAM, FFMA, mma.sync, wgmma)'
+	@echo '  make ceilings         the same as make roofs'
 	@echo
 	@echo 'Instructors:'
 	@echo '  make grade CH=01 SUBMISSIONS=dir   grade a class, sandboxed: gradebook.csv,'
@@ -509,6 +510,9 @@ traffic: $(GRADER) $(STUDENT_LIBS) $(REF_LIBS)
 
 roofs: $(BUILD)/$(firstword $(CHAPTERS))/mw-chapter
 	$(Q)$< roofs --results $(RESULTS) --force
+
+# The roofs are the machine's ceilings: the same target under that name.
+ceilings: roofs
 
 # The plots draw the roofs that build/tools/mw-facts lists (grader/roofs.c).
 plot: $(BUILD)/tools/mw-facts
