@@ -918,7 +918,7 @@ __global__ void __launch_bounds__(256, 1)
         const uint32_t sk_big = st, sk_small = st + K_TILE, svt_big = st + 2 * K_TILE,
                        svt_small = st + 3 * K_TILE;
 
-        /* S_ij = Q_i K_j^T: per 8 of d, big big + big small + small big into
+        /* S_ij = Q_i K_j^T: per 8 of d, small big + big small + big big into
          * a fresh accumulator, the 16 partial sums added here (FADD, round
          * to nearest). The tensor cores add with truncation: summing all 128
          * products in one accumulator, scores of one sign (Q > 0 > K) came
@@ -935,7 +935,6 @@ __global__ void __launch_bounds__(256, 1)
             const uint32_t qo = (kd >> 2) * Q_CB + (kd & 3) * 32, ko = (kd >> 2) * K_CB + (kd & 3) * 32;
             float(&acc)[16] = part[kd & 1];
             wgmma_fence(); /* acc was read by the adds two steps ago */
-            /* the small terms first: their truncations are at their own scale */
             wgmma_ss<0>(acc, desc(sq_small + qo), desc(sk_big + ko));
             wgmma_ss<1>(acc, desc(sq_big + qo), desc(sk_small + ko));
             wgmma_ss<1>(acc, desc(sq_big + qo), desc(sk_big + ko));
