@@ -8,7 +8,8 @@
 #  - each mutant it writes is the original with one line changed, at the
 #    listed line and column, inside a solution region, never in a comment
 #    or a preprocessor line; the same holds for every reference solution,
-#    each of which has mutants, under unique keys;
+#    each of which has mutants, under unique keys; every key of the
+#    solutions' equivalent-mutants lists names one of them;
 #  - it refuses marker errors and a file with nothing to mutate;
 #  - grader/mk/mutants.sh, with stand-ins for `make lib` and mw-chapter: the
 #    statuses, killed_by, the score, the results folder named after the
@@ -158,6 +159,22 @@ else
     ok "$([ -z "$all" ] && echo 0 || echo 1)" "every solution has mutants, each written, under unique keys, at code inside a region"
     [ -z "$all" ] || diag "$all"
     diag "mutants per version:$counts"
+    # Every key an equivalent-mutants list names is a mutant of the solution
+    # as it is: a line added above a listed site moves its key, and the
+    # list must follow (else the next run grades the site and skips another).
+    stale=''
+    for eq in solutions/[0-9][0-9]-*/equivalent-mutants; do
+        dir=$(dirname "$eq")
+        while read -r key _; do
+            file=${key%%:*} rest=${key#*:}
+            keys=$WORK/keys-$(basename "$dir")-${file%.cu}
+            [ -f "$keys" ] || { "$TOOL" "$dir/$file" 2>/dev/null | tail -n +2 | cut -d, -f2-4 | tr , : >"$keys"; }
+            grep -qx -- "$rest" "$keys" || stale="$stale $dir/$key"
+        done < <(sed 's/#.*//' "$eq" | awk 'NF')
+    done
+    [ -z "$stale" ]
+    ok $? "every key of the equivalent-mutants lists names a mutant of the solution as it is" ||
+        diag "stale:$stale"
 fi
 
 # ---- the driver, with stand-ins for make and the grader -------------------------------
