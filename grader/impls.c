@@ -146,8 +146,7 @@ cudaError_t mw_impl_views(const mw_chapter *ch, const mw_impl *im, int index, ui
     return err == cudaSuccess ? mw_views_fill(v, in, 0) : err;
 }
 
-/* The row's name: the implementation's, plus the case's series, plus the
- * op's suffix where the implementation computes the case's op. */
+/* The roof a kernel library names for the case's series (impls.h). */
 const char *mw_impl_case_roof(const mw_impl *im, const mw_case *c)
 {
     if (im->library || !im->lib.handle)
@@ -164,6 +163,8 @@ const char *mw_impl_case_roof(const mw_impl *im, const mw_case *c)
     return name;
 }
 
+/* The row's name: the implementation's, plus the case's series, plus the
+ * op's suffix where the implementation computes the case's op. */
 const char *mw_impl_row_name(const mw_chapter *ch, const mw_impl *im, const mw_case *c,
                              char *text, size_t len)
 {

@@ -109,9 +109,6 @@ if [ -f solutions/03-matmul/04_tuned.cu ]; then
     ok $? "03-matmul: ... and the check says it was not attempted"
 fi
 
-# Exercise 05.3's reference has a configuration table: each one, forced by
-# MW_FLASH_BF16_CONFIG (its d's cases run it, the other d their default),
-# must pass every case on its own.
 # 05.2's reference has a tensor-core path for d = 128 (3xTF32) where it is
 # built for sm_90a (its "Tuned for" line), off unless MW_FLASH_TF32X3=always.
 # There, turned on, it passes too: the small cases, every case in the long
@@ -136,6 +133,9 @@ if [ -f solutions/05-attention/02_flash.cu ]; then
     fi
 fi
 
+# Exercise 05.3's reference has a configuration table: each one, forced by
+# MW_FLASH_BF16_CONFIG (its d's cases run it, the other d their default),
+# must pass every case on its own.
 if [ -f solutions/05-attention/03_flash_bf16.cu ]; then
     configs=$(sed -n 's/^ *{"\([a-z0-9-]*\)", [0-9]*, [01], launch<Cfg.*/\1/p' \
         solutions/05-attention/03_flash_bf16.cu)
