@@ -11,7 +11,11 @@
  * (mw05_tolerance_bf16) on bf16 inputs: the bf16 kernel's arithmetic (P
  * rounded to bf16 before P V, O rounded to bf16) passes with a margin of
  * 2; l and O summed in fp16-like precision fail it from N = 1000 on, and
- * no running max fails it at inputs of magnitude 10. */
+ * no running max fails it at inputs of magnitude 10. Last, 05.2's optional
+ * tensor-core path (3xTF32) in a model of the tensor cores' truncating adds
+ * that reproduces the H100's drift: with its scores summed in pieces it
+ * passes, using no more of the tolerance than FP32 flash; summed in one
+ * accumulator, L fails on scores of one sign, as it did on the H100. */
 #include "tap.h"
 
 #include "../../chapters/05-attention/tolerance.h"
@@ -46,6 +50,11 @@ enum {
     B_NCORRECT,
     B_FP16_SUMS = B_NCORRECT, /* B_FLASH64 with l and O summed in fp16-like precision */
     B_NO_MAX,                 /* B_FLASH64 with no running max: exp2 of the raw scores */
+    B_END,
+    /* 05.2's tensor-core path (3xTF32 wgmma) as modelled below: S from the
+     * model of the tensor cores' adds, then flash with Bc = 32, exp2f folded. */
+    TC_PIECES = B_END, /* S summed in pieces of 8 of d, the pieces added in float */
+    TC_ONE,    /* S's 48 instructions in one accumulator */
     NALL
 };
 static const char *order_name[NALL] = {
@@ -55,7 +64,8 @@ static const char *order_name[NALL] = {
     "flash, l and O summed in fp16-like precision",
     "bf16 flash, Bc = 16",          "bf16 flash, Bc = 64",
     "bf16 flash, l and O summed in fp16-like precision",
-    "bf16 flash without the running max"};
+    "bf16 flash without the running max",
+    "3xTF32 model, S in pieces of 8",  "3xTF32 model, S in one accumulator"};
 
 #define LOG2E_F 1.44269504088896341f
 #define LN2_F 0.693147180559945309f
@@ -141,6 +151,87 @@ static void pick_fma(void)
     if (__builtin_cpu_supports("fma"))
         axpy = axpy_fma, dots_fma = dots_fma_unit;
 #endif
+}
+
+/* ---- a model of 3xTF32 on the tensor cores (05.2's optional d = 128 path) ----
+ *
+ * x = big + small, big = x rounded to TF32 (10 mantissa bits, to nearest),
+ * small = x - big (exact). The tensor cores read each operand as TF32 (the
+ * low 13 bits dropped), form the products exactly, align each
+ * instruction's terms (8 products and the accumulator) to the largest with
+ * TC_GUARD bits beyond float's 24, truncated, and truncate the sum to 24
+ * bits. With 3 guard bits the model reproduces the H100's drift on scores
+ * of one sign (Q, V > 0 > K, d = 128: L about 12 u s_max short with one
+ * accumulator); 0 or 1 guard bits drift more than measured. */
+#define TC_GUARD 3
+
+static float tf32_nearest(float x)
+{
+    uint32_t u;
+    memcpy(&u, &x, sizeof u);
+    if ((u & 0x7f800000u) != 0x7f800000u)
+        u = (u + 0x1000u) & 0xffffe000u;
+    memcpy(&x, &u, sizeof u);
+    return x;
+}
+
+static float tf32_read(float x)
+{
+    uint32_t u;
+    memcpy(&u, &x, sizeof u);
+    u &= 0xffffe000u;
+    memcpy(&x, &u, sizeof u);
+    return x;
+}
+
+/* x truncated toward zero to a multiple of `ulp` (a power of two). */
+static double trunc_to(double x, double ulp) { return trunc(x / ulp) * ulp; }
+
+/* One instruction: acc + the n terms, as the model adds them. */
+static double tc_add(double acc, const double *terms, int n)
+{
+    double big = fabs(acc);
+    for (int i = 0; i < n; i++)
+        big = fabs(terms[i]) > big ? fabs(terms[i]) : big;
+    if (big == 0)
+        return 0;
+    int e;
+    frexp(big, &e);
+    double ulp = ldexp(1.0, e - 24 - TC_GUARD), sum = trunc_to(acc, ulp);
+    for (int i = 0; i < n; i++)
+        sum += trunc_to(terms[i], ulp);
+    if (sum == 0)
+        return 0;
+    frexp(sum, &e);
+    return trunc_to(sum, ldexp(1.0, e - 24));
+}
+
+/* q . K_j for j < n as 05.2's path sums it: per 8 of d the instructions
+ * small big, big small, big big; in a fresh accumulator each (pieces, the
+ * pieces added in float) or all in one. d a multiple of 8. */
+static void dots_tc(const float *q, const float *K, int d, int n, int pieces, float *out)
+{
+    for (int j = 0; j < n; j++) {
+        const float *kr = K + (size_t)j * d;
+        double acc = 0;
+        float total = 0.f;
+        for (int k0 = 0; k0 < d; k0 += 8) {
+            double sb[8], bs[8], bb[8];
+            for (int k = 0; k < 8; k++) {
+                float qb = tf32_nearest(q[k0 + k]), kb = tf32_nearest(kr[k0 + k]);
+                float qs = q[k0 + k] - qb, ks = kr[k0 + k] - kb;
+                sb[k] = (double)tf32_read(qs) * tf32_read(kb);
+                bs[k] = (double)tf32_read(qb) * tf32_read(ks);
+                bb[k] = (double)tf32_read(qb) * tf32_read(kb);
+            }
+            if (pieces)
+                acc = 0;
+            acc = tc_add(tc_add(tc_add(acc, sb, 8), bs, 8), bb, 8);
+            if (pieces)
+                total += (float)acc;
+        }
+        out[j] = pieces ? total : (float)acc;
+    }
 }
 
 /* One (b, h) of a case: K and V in float, as the grader generates them. */
@@ -314,6 +405,7 @@ static outcome run_head(const head *h, int sample, int first, int end)
     int *rows = malloc((size_t)N * sizeof *rows);
     double *s = malloc((size_t)N * sizeof *s), exact[129];
     float *dot_fma = malloc((size_t)N * sizeof(float)), *dot_plain = malloc((size_t)N * sizeof(float));
+    float *dot_tc = malloc((size_t)N * sizeof(float));
     float *p = malloc((size_t)N * sizeof(float)), q[128], o[128], got[129];
     int nrows = pick_rows(N, sample, h->seed ^ (uint64_t)N, rows);
     for (int ri = 0; ri < nrows; ri++) {
@@ -339,7 +431,10 @@ static outcome run_head(const head *h, int sample, int first, int end)
         for (int ord = first; ord < end; ord++) {
             if (ord == UNFUSED)
                 unfused_row(h, dot_plain, last, p, got);
-            else
+            else if (ord == TC_PIECES || ord == TC_ONE) {
+                dots_tc(q, h->K, d, last + 1, ord == TC_PIECES, dot_tc);
+                flash_row(h, dot_tc, last, 32, FLASH64_EXP2, p, o, got);
+            } else
                 flash_row(h, dot_fma, last,
                           ord == FLASH16 || ord == FLASH16_EXP2 || ord == B_FLASH16 ? 16 : 64,
                           ord, p, o, got);
@@ -359,7 +454,7 @@ static outcome run_head(const head *h, int sample, int first, int end)
             }
         }
     }
-    free(rows), free(s), free(dot_fma), free(dot_plain), free(p);
+    free(rows), free(s), free(dot_fma), free(dot_plain), free(dot_tc), free(p);
     return r;
 }
 
@@ -441,11 +536,11 @@ static void check_shape_bf16(int N, int d, float scale, int causal, int sample, 
                  causal ? " causal" : "", gs[gi]);
         head h = make_head(N, d, scale, causal, gs[gi], MW_GEN_UNIFORM, 1, 20261124,
                            first_stream + 4 * gi);
-        outcome r = run_head(&h, sample, B_FLASH16, NALL);
+        outcome r = run_head(&h, sample, B_FLASH16, B_END);
         mw_tol tol = mw05_tolerance_bf16(N, d, scale, gs[gi], 0);
         printf("# %s: atol O %.3g rtol %.3g, %zu O and %zu L outputs%s\n", what, tol.atol,
                tol.rtol, r.o_checked, r.l_checked, sample ? " (64 sampled rows)" : "");
-        for (int ord = B_FLASH16; ord < NALL; ord++) {
+        for (int ord = B_FLASH16; ord < B_END; ord++) {
             double fo = (double)r.o_fail[ord] / r.o_checked, fl = (double)r.l_fail[ord] / r.l_checked;
             printf("#   %-50s fails %.1f%% of O, %.1f%% of L (worst |err|/tol: O %.3f, L %.3f)\n",
                    order_name[ord], 100 * fo, 100 * fl, r.worst_o[ord], r.worst_l[ord]);
@@ -529,6 +624,39 @@ static void test_helpers(void)
               "tolerance.h, bf16: L's atol = 2 x 2^-9 + the FP32 atol");
 }
 
+/* 05.2's tensor-core path, as the model above has it, on scores of one
+ * sign (Q, V > 0 > K, the grader's `below` and `scalars` cases at d = 128)
+ * and on uniform inputs, every row: with S in pieces it passes every output,
+ * using no more of the tolerance than FP32 flash itself (Bc = 64, exp2f)
+ * does on the same head, plus a tenth; with S in one accumulator L fails on
+ * the one-sign head, as it did on the H100. */
+static void check_shape_tc(int N, float scale, int gen, float g, uint32_t first_stream)
+{
+    char what[128], name[256];
+    snprintf(what, sizeof what, "N=%d d=128 scale=%.4g %s g=%g", N, scale,
+             gen == MW_GEN_OPPOSED ? "Q, V > 0 > K" : "uniform", g);
+    head h = make_head(N, 128, scale, 0, g, gen, 0, 20261127, first_stream);
+    outcome fp32 = run_head(&h, 0, FLASH64_EXP2, FLASH64_EXP2 + 1);
+    outcome tc = run_head(&h, 0, TC_PIECES, NALL);
+    double ref = fp32.worst_o[FLASH64_EXP2] > fp32.worst_l[FLASH64_EXP2] ? fp32.worst_o[FLASH64_EXP2]
+                                                                        : fp32.worst_l[FLASH64_EXP2];
+    for (int ord = TC_PIECES; ord < NALL; ord++)
+        printf("#   %s: %-36s fails %zu of O, %zu of L (worst |err|/atol: O %.3f, L %.3f)\n", what,
+               order_name[ord], tc.o_fail[ord], tc.l_fail[ord], tc.worst_o[ord], tc.worst_l[ord]);
+    printf("#   %s: %-36s worst |err|/atol %.3f\n", what, order_name[FLASH64_EXP2], ref);
+    double worst = tc.worst_o[TC_PIECES] > tc.worst_l[TC_PIECES] ? tc.worst_o[TC_PIECES]
+                                                                 : tc.worst_l[TC_PIECES];
+    snprintf(name, sizeof name, "%s: %s passes every output, worst %.3f of atol (FP32 flash %.3f)",
+             what, order_name[TC_PIECES], worst, ref);
+    ok(tc.o_fail[TC_PIECES] == 0 && tc.l_fail[TC_PIECES] == 0 && worst <= ref + 0.1, name);
+    if (gen == MW_GEN_OPPOSED) {
+        snprintf(name, sizeof name, "%s: %s fails %zu of %zu L", what, order_name[TC_ONE],
+                 tc.l_fail[TC_ONE], tc.l_checked);
+        ok(tc.l_fail[TC_ONE] * 4 >= tc.l_checked, name);
+    }
+    free(h.K), free(h.V);
+}
+
 int main(void)
 {
     clock_t start = clock();
@@ -553,6 +681,13 @@ int main(void)
     check_shape_bf16(1000, 64, 0.3f, 1, 0, 1, 105);
     check_shape_bf16(4096, 128, s128, 0, 1, 1, 113);
     check_shape_bf16(16384, 64, 0.125f, 1, 1, 1, 121);
+    /* 05.2's tensor-core path (the model): the scalars and below cases of
+     * one sign at d = 128 (N = 130 at scales 1 and 2^15, N = 33 at the
+     * chapter's), then uniform inputs. Streams 4k + 1 on, as the chapter's. */
+    check_shape_tc(130, 1.f, MW_GEN_OPPOSED, 10.f, 129);
+    check_shape_tc(130, 32768.f, MW_GEN_OPPOSED, 10.f, 133);
+    check_shape_tc(33, s128, MW_GEN_OPPOSED, 10.f, 137);
+    check_shape_tc(1000, s128, MW_GEN_UNIFORM, 1.f, 141);
     check_nan(33, 64, 0, 65);
     check_nan(33, 64, 1, 69);
     check_nan(127, 128, 1, 73);
