@@ -361,9 +361,13 @@ done
 
 set -- -cf -
 if tar --version 2>/dev/null | grep -q 'GNU tar'; then
-    # Nothing of the machine that made it: owner root, names sorted.
+    # Nothing of the machine that made it: owner root, names sorted, every
+    # file dated as the commit it comes from (SOURCE_DATE_EPOCH overrides):
+    # file times differ from checkout to checkout, and the size with them.
     set -- "$@" --owner=0 --group=0 --numeric-owner
     tar --sort=name --version >/dev/null 2>&1 && set -- "$@" --sort=name
+    epoch=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || true)}
+    [ -n "$epoch" ] && set -- "$@" --mtime="@$epoch"
 fi
 (cd "$work/stage" && tar "$@" "$name") | gzip -9n >"$tmp"
 
