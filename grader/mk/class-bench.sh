@@ -127,26 +127,36 @@ slice_class() { # slice_class FROM TO I P
     chmod -R a+rX "$2"
 }
 
+# grade_timed SUBMISSIONS OUT LOG LABEL: make grade of SUBMISSIONS into OUT
+# on this run's GPUs (the loop's $ch, $gpus and $visible), its output in
+# LOG; prints the wall seconds. Exit 1, saying so under LABEL, when a GPU
+# was missing or lost (mw-batch's 77; make fails with 2 where a student is
+# not graded, which is a result like any other).
+grade_timed() {
+    local start end
+    start=$(date +%s.%N)
+    CUDA_VISIBLE_DEVICES=$visible make -s --no-print-directory grade CH="$ch" SUBMISSIONS="$1" \
+        OUT="$2" FORCE=1 ${gpus:+GPUS="$gpus"} >"$3" 2>&1
+    end=$(date +%s.%N)
+    awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }'
+    grep -q 'Error 77' "$3" || return 0
+    { echo "class-bench: $4: a GPU was missing or lost:"; tail -n 20 "$3"; } >&2
+    return 1
+}
+
 # Part I of P of a run on N GPUs, graded and timed: its wall time noted in
 # $keep/CHAPTER-N.parts ("P I SECONDS" lines). When every part of P is
 # there, $keep/CHAPTER-N/ is made of the parts (their students, their
 # gradebooks' rows under one header) and the sum is printed; else nothing.
-run_part() { # run_part CH CHAPTER N GPUS VISIBLE
-    local ch=$1 chapter=$2 n=$3 gpus=$4 visible=$5 start end i
-    local notes=$keep/$2-$3.parts out=$keep/$2-$3-part$part_i
+run_part() { # run_part CHAPTER N
+    local chapter=$1 n=$2 wall i
+    local notes=$keep/$1-$2.parts out=$keep/$1-$2-part$part_i
     rm -rf "$out" "$work/part"
     slice_class "$work/class-$chapter" "$work/part" "$part_i" "$parts"
-    start=$(date +%s.%N)
-    CUDA_VISIBLE_DEVICES=$visible make -s --no-print-directory grade CH="$ch" SUBMISSIONS="$work/part" \
-        OUT="$out" FORCE=1 ${gpus:+GPUS="$gpus"} >"$out.log" 2>&1
-    end=$(date +%s.%N)
-    grep -q 'Error 77' "$out.log" &&
-        { echo "class-bench: $chapter, part $part: a GPU was missing or lost:" >&2
-          tail -n 20 "$out.log" >&2; return; }
+    wall=$(grade_timed "$work/part" "$out" "$out.log" "$chapter, part $part") || return 0
     touch "$notes"
     awk -v p="$parts" -v i="$part_i" '$1 == p && $2 != i' "$notes" >"$notes.tmp"
-    awk -v p="$parts" -v i="$part_i" -v a="$start" -v b="$end" \
-        'BEGIN { printf "%d %d %.1f\n", p, i, b - a }' >>"$notes.tmp"
+    echo "$parts $part_i $wall" >>"$notes.tmp"
     mv "$notes.tmp" "$notes"
     local unit=GPU
     [ "$n" -gt 1 ] && unit=GPUs
@@ -207,20 +217,13 @@ for ch in $chapters; do
         visible=${gpus:-0}
         [ "$gpus" = all ] && visible=$(seq -s, 0 $((have - 1)))
         if [ -n "$part" ]; then
-            wall=$(run_part "$ch" "$chapter" "$n" "$gpus" "$visible")
+            wall=$(run_part "$chapter" "$n")
             [ -n "$wall" ] || continue # parts left: no row yet
         else
             rm -rf "$out"
-            start=$(date +%s.%N)
-            CUDA_VISIBLE_DEVICES=$visible make -s --no-print-directory grade CH="$ch" \
-                SUBMISSIONS="$work/class-$chapter" OUT="$out" FORCE=1 ${gpus:+GPUS="$gpus"} \
-                >"$keep/$chapter-$n.log" 2>&1
-            end=$(date +%s.%N)
-            wall=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')
-            # make fails (2) where a student is not graded; mw-batch's 77 is no GPU.
-            grep -q 'Error 77' "$keep/$chapter-$n.log" &&
-                { echo "class-bench: $chapter on $n GPU(s): a GPU was missing or lost:" >&2
-                  tail -n 20 "$keep/$chapter-$n.log" >&2; }
+            # A GPU lost: said, and the row written all the same.
+            wall=$(grade_timed "$work/class-$chapter" "$out" "$keep/$chapter-$n.log" \
+                "$chapter on $n GPU(s)") || true
         fi
         # Against the one-GPU run of this chapter, made now or before.
         base=$keep/$chapter-1/gradebook.csv
