@@ -1048,21 +1048,17 @@ static int wanted()
     return -1;
 }
 
-/* The scan, the tensor-core kernel, then `ffma` (the FFMA kernel's launcher),
- * which runs only where the scan set the flag. */
+/* The scan (on at most 8 blocks per SM of the `sms`), the tensor-core
+ * kernel, then `ffma` (the FFMA kernel's launcher), which runs only where
+ * the scan set the flag. */
 static cudaError_t launch(const float *Q, const float *K, const float *V, float *O, float *L,
                           int BH, int N, float scale, int causal, cudaStream_t stream,
-                          flash_launch ffma)
+                          flash_launch ffma, int sms)
 {
-    static int *flag = nullptr, sms = 0; /* once per process: the flag's address, the SMs */
+    static int *flag = nullptr; /* once per process: the flag's address */
     if (!flag) {
-        int device;
         cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                SMEM);
-        if (err == cudaSuccess)
-            err = cudaGetDevice(&device);
-        if (err == cudaSuccess)
-            err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
         if (err == cudaSuccess)
             err = cudaGetSymbolAddress((void **)&flag, unsafe);
         if (err != cudaSuccess)
@@ -1130,7 +1126,7 @@ cudaError_t attention_flash(const float *Q, const float *K, const float *V, floa
         if (tensor_cores < 0)
             return cudaErrorInvalidValue;
         if (tensor_cores)
-            return tf32x3::launch(Q, K, V, O, L, BH, N, scale, causal, stream, ffma);
+            return tf32x3::launch(Q, K, V, O, L, BH, N, scale, causal, stream, ffma, sms);
     }
 #endif
     return ffma(Q, K, V, O, L, BH, N, scale, causal, stream, nullptr);
