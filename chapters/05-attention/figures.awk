@@ -1,6 +1,7 @@
 # figures.awk: the measured figures of the lesson's prose and of the
 # README's chapter table (plots/figures.sh), from dir/bench.csv,
-# dir/traffic.csv, dir/ablation.csv, dir/ablation-wgmma.csv, dir/fa2.csv and the GPU's roofs
+# dir/traffic.csv, dir/ablation.csv, dir/ablation-wgmma.csv, dir/fa2.csv,
+# dir/torch-fp32.csv (PyTorch's FP32 attention) and the GPU's roofs
 # (dir/../roofs.csv). B = 4, H = 16, d = 64 unless a name says d128; the
 # bf16 ranges are over the shapes of the lesson's bf16 table: N = 4096 and
 # 16384, d = 64 and 128, full and causal.
@@ -10,6 +11,8 @@ BEGIN {
     readcsv(dir "/../roofs.csv", r, "metric")
     readcsv(dir "/ablation.csv", ab, "step undone")
     readcsv(dir "/fa2.csv", fa, "N,d,causal")
+    readcsv(dir "/torch-fp32.csv", pt, "B,H,N,d,causal")
+    readcsv(dir "/ncu-d128.csv", nc, "path,metric")
     readcsv(dir "/ablation-wgmma.csv", aw, "MW_FLASH_WGMMA")
     # The FFMA roof for FP32; for bf16 the peak (the faster of mma.sync and
     # wgmma) and mma.sync's own roof, the instruction 05.3 issues.
@@ -227,4 +230,34 @@ BEGIN {
     fig("flash_d128_tflops", as_fixed(get(b, "reference/02_flash-d128|16384", "gflops") / 1000, 0))
     fig("flash_d128_vs_lib", as_x(get(b, "reference/02_flash-d128|16384", "vs_library"), 2))
     fig("flash_d128_causal_vs_lib", as_x(get(b, "reference/02_flash-d128-causal|16384", "vs_library"), 2))
+    # d = 128 on tensor cores (3xTF32: three TF32 products per one counted,
+    # so a third of the TF32 wgmma roof bounds it), N = 16384 full.
+    d128 = get(b, "reference/02_flash-d128|16384", "gflops")
+    fig("flash_d128_tflops_4096", as_fixed(get(b, "reference/02_flash-d128|4096", "gflops") / 1000, 1))
+    fig("tf32x3_bound", as_fixed(get(r, "tf32_wgmma_gflops", "value") / 3000, 0))
+    fig("d128_of_3x", as_pct(100 * d128 / (get(r, "tf32_wgmma_gflops", "value") / 3), 0))
+    fig("d128_of_ffma", as_pct(100 * d128 / fp32, 0))
+    # The FP32 reference against PyTorch's FP32 attention, over the shapes of
+    # the lesson's FP32 table: N = 4096 and 16384, d = 64 and 128, full and causal.
+    for (s = 4096; s <= 16384; s *= 4)
+        for (e = 64; e <= 128; e *= 2)
+            for (c = 0; c <= 1; c++) {
+                k = (e == 128 ? "-d128" : "") (c ? "-causal" : "") "|" s
+                range("vs_torch", get(b, "reference/02_flash" k, "gflops") / (1000 * get(pt, "4|16|" s "|" e "|" c, "tflops")))
+            }
+    fig("vs_torch", range_text("vs_torch", 2))
+    # What limits each d = 128 path: Nsight Compute at N = 4096, full
+    # (dir/ncu-d128.csv, instructor/dev/05-d128/profile.sh).
+    issue = get(nc, "ffma|smsp__issue_active.avg.pct_of_peak_sustained_active", "value") / 100
+    ffma_share = get(nc, "ffma|smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", "value") / 32 / \
+        get(nc, "ffma|smsp__inst_executed.sum", "value")
+    fig("ffma_d128_regs", as_fixed(get(nc, "ffma|launch__registers_per_thread", "value"), 0))
+    fig("ffma_d128_warps", as_fixed(get(nc, "ffma|smsp__warps_active.avg.per_cycle_active", "value"), 0))
+    fig("ffma_d128_issue", as_pct(100 * issue, 0))
+    fig("ffma_d128_idle", as_pct(100 * (1 - issue), 0))
+    fig("ffma_d128_share", as_pct(100 * ffma_share, 0))
+    fig("ffma_d128_other", as_pct(100 * (1 - ffma_share), 0))
+    fig("ffma_d128_product", as_fixed(issue * ffma_share, 2))
+    fig("ffma_d128_tflops", as_fixed(issue * ffma_share * fp32 / 1000, 0))
+    fig("tf32_d128_tensor", as_pct(get(nc, "tf32|sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active", "value"), 0))
 }

@@ -66,12 +66,12 @@
  * minimum bytes at N = 16384, as blocks drifted over many heads). Causal:
  * one block per query tile, the longest first.
  *   d = 64:  Br = 128, Bc = 64, 128 threads (16 row groups of 8 lanes), 99 KB
- *            of shared memory (Q_i^T 33, K_j 17, V_j 16, P_ij^T 33), 255
+ *            of shared memory (Q_i^T 33, K_j 17, V_j 16, P_ij^T 33), 249
  *            registers (__launch_bounds__(128, 2)): 2 blocks, 8 warps per SM;
  *   d = 128: Br = 128, Bc = 64, 256 threads (16 lanes a row: 8 x 4 of S_ij,
- *            8 x 8 of O_i), 164 KB, 220 registers: 1 block, 8 warps per SM;
+ *            8 x 8 of O_i), 164 KB, 255 registers: 1 block, 8 warps per SM;
  *   d = 32:  Br = 128, Bc = 64, 128 threads (8 lanes a row: 8 x 8 of S_ij,
- *            8 x 4 of O_i), 66.5 KB, 241 registers: 2 blocks per SM.
+ *            8 x 4 of O_i), 66.5 KB, 255 registers: 2 blocks per SM.
  * When those give one block per SM or fewer (B H ceil(N / 128) <= 132 SMs),
  * a twin with Br = 64 runs instead, twice the blocks: 0.079 ms instead of
  * 0.125 at B = H = 1, N = 1000, d = 64. Other shapes measured at d = 64:
@@ -87,13 +87,15 @@
  *   d = 64:   6.51 ms  42.2            3.31 ms  41.5   (1.97x faster)
  *   d = 128: 13.44 ms  40.9            6.82 ms  40.3
  *   N = 16384, B = 1, H = 16, d = 64: 25.9 ms 42.5, causal 12.7 ms 43.2.
+ * d = 128 on the tensor-core path (the default on the H100): 8.90 ms 61.7
+ * TFLOP/s, causal 5.37 ms 51.2; N = 16384: 141 ms 62.5, causal 71.3 ms 61.7.
  * For scale: PyTorch's FP32 scaled_dot_product_attention, same GPU, d = 64:
- * 8.03 ms (34.2 TFLOP/s), causal 4.36 ms; d = 128: 11.79 ms (46.6), causal
- * 6.14 ms. cuBLAS SGEMM peaks at 51.7 TFLOP/s; 05.1 takes 56.6 ms.
+ * 7.93 ms (34.7 TFLOP/s), causal 4.25 ms; d = 128: 11.68 ms (47.1), causal
+ * 6.04 ms. cuBLAS SGEMM peaks at 51.7 TFLOP/s; 05.1 takes 56.6 ms.
  *
- * On the H100 and H200 the reference has a second path for d = 128, on
- * tensor cores in 3xTF32 (the section "d = 128 on Hopper" below), which
- * MW_FLASH_TF32X3=always turns on. Your kernel is graded at d = 64.
+ * On the H100 and H200 the reference runs d = 128 on tensor cores instead,
+ * in 3xTF32 (the section "d = 128 on Hopper" below; MW_FLASH_TF32X3=never
+ * turns it off). Your kernel is graded at d = 64.
  *
  * Tuned for: sm_90a (wgmma: the 3xTF32 path at d = 128)
  *
@@ -579,8 +581,15 @@ static const flash_choice choices[] = {
  * of the header; see the Makefile). Elsewhere, and in the CPU emulation, it
  * is left out and d = 128 runs the FFMA kernel above.
  *
- * Why: at d = 128 the FFMA kernel stays near 40 TFLOP/s, under the FFMA roof
- * (64 on the H100) and under PyTorch's FP32 attention (46). A TF32 wgmma
+ * Why: at d = 128 the FFMA kernel stays near 40 TFLOP/s, 61% of the FFMA
+ * roof (64 on the H100) and under PyTorch's FP32 attention (46). ncu at
+ * N = 4096 says where the rest goes. Its 8 x 8 blocks of O_i over 128
+ * columns take 255 registers, so one block of 8 warps fills an SM's
+ * register file: 2 warps per scheduler, and in 28% of cycles neither can
+ * issue (each waits on a shared load or on the FFMA before). And 16% of
+ * the instructions issued are not FFMAs (shared loads, exp2, shuffles):
+ * 0.72 x 0.84 = 0.61 of the FFMA issue rate
+ * (instructor/dev/05-d128/profile.sh measures both paths). A TF32 wgmma
  * multiplies 10-bit mantissas at 492 TFLOP/s. Split each float x into
  * big = x rounded to TF32 and small = x - big (exact, |small| <= 2^-11 |x|):
  * a b = big_a big_b + big_a small_b + small_a big_b + small_a small_b, where
@@ -595,9 +604,9 @@ static const flash_choice choices[] = {
  * the small terms go first, so that only the last instruction truncates at
  * the piece's full size.
  *
- * One block = two warpgroups, 64 query rows:
- *   producer (warpgroup 0): Q_i, times scale * log2(e), split into big and
- *     small once; then, per tile, K_j and V_j from global memory, split, and
+ * One block = two warpgroups, 64 query rows. Both load Q_i, times
+ * scale * log2(e), split into big and small once; then
+ *   producer (warpgroup 0): per tile, K_j and V_j from global memory, split, and
  *     written into shared memory in the K-major layout with the 128-byte
  *     swizzle that wgmma reads; V_j transposed, since TF32 wgmma reads both
  *     operands K-major only. Two stages, full and empty mbarriers;
@@ -618,11 +627,28 @@ static const flash_choice choices[] = {
  * Bc = 16 in one stage (two blocks per SM) ran 16% slower, Bc = 16 in two
  * stages 40% slower.
  *
+ * What limits it: 58 to 65 TFLOP/s is about 37% of its bound (164). ncu at
+ * N = 4096 finds the tensor pipe busy 40% of the cycles: the one consumer
+ * warpgroup issues a group, adds it, runs the softmax, and the tensor cores
+ * wait meanwhile. FlashAttention-3's answer, two consumer warpgroups taking
+ * turns (05.4), needs a second Q_i: 64 KB more than the SM has left.
+ *
  * Block order: (b, h)-major, query tiles in order, causal too. The blocks in
  * flight share one or two heads' K and V in the L2; heads-minor order (every
  * head's tile i, then tile i + 1) runs 27% slower. Causal, the shortest
  * tiles first measured 61.5 TFLOP/s at N = 16384 where the longest first
  * did 49: the blocks that start together then walk the same keys.
+ *
+ * Key order: non-causal, every block is as long as the next, so the blocks
+ * of a wave run in step and, all starting at K_0, read the same K_j and V_j
+ * at once. Each starts instead 37 key tiles after the one before it (mod the
+ * tile count) and wraps round; the online softmax takes the keys in any
+ * order. On the H100 (B = 4, H = 16, d = 128), in order against staggered:
+ * 58.5 against 61.7 TFLOP/s at N = 4096, 63.9 against 64.9 at 8192, 51.4
+ * against 62.7 at 16384 (ncu there, in order: 97% of the reads hit the L2,
+ * DRAM 0.6% busy: they wait at the L2, not at DRAM). A stride of 1 measured 51.5
+ * at 4096. Causal blocks differ in length and fall out of step by
+ * themselves: staggered, they ran 11% slower at N = 8192.
  *
  * What it cannot take: NaN, Inf, and magnitudes of 2^59 or more (after the
  * scale for Q): Inf splits into Inf + NaN, and a product of two such could
@@ -633,10 +659,9 @@ static const flash_choice choices[] = {
  * and the host never waits. The flag is one per device, like the FFMA
  * kernel's tile counter: two calls at once on two streams would share it.
  *
- * Off unless MW_FLASH_TF32X3=always: it is the reference's default only
- * once `make check` passes every case with it on a GPU (tests/t0500 runs
- * that check; make mutants grades this path under it). Without it, d = 128
- * runs the FFMA kernel as everywhere else. */
+ * On by default where built; MW_FLASH_TF32X3=never turns it off, and d = 128
+ * then runs the FFMA kernel as everywhere else (tests/t0500 checks both
+ * paths on every case; make mutants grades the FFMA path under "never"). */
 #ifdef MW_ARCH_SPECIFIC
 #include <stdint.h>
 #include <stdio.h>
@@ -791,12 +816,13 @@ __device__ __forceinline__ void split4(float4 x, float4 &b, float4 &s)
 }
 
 /* `rows` rows of 128 floats from src, times mul (zeros from row `valid`
- * on), as big and small K-major swizzled tiles; tid < 128. */
+ * on), as big and small K-major swizzled tiles, by THREADS threads (tid). */
+template <int THREADS>
 __device__ __forceinline__ void put_rows(const float *__restrict__ src, float mul,
                                          unsigned char *big, unsigned char *small, int rows,
                                          int valid, int tid)
 {
-    for (int i = tid; i < rows * 32; i += 128) {
+    for (int i = tid; i < rows * 32; i += THREADS) {
         const int r = i >> 5, c = (i & 31) * 4;
         float4 x = make_float4(0.f, 0.f, 0.f, 0.f);
         if (r < valid) {
@@ -872,10 +898,15 @@ __global__ void __launch_bounds__(256, 1)
 
     const int Tr = (N + BR - 1) / BR;
     const size_t bh = blockIdx.x / Tr;
-    const int q0 = (int)(blockIdx.x % Tr) * BR;
+    const int tile = (int)(blockIdx.x % Tr);
+    const int q0 = tile * BR;
     const float *Qh = Q + bh * N * D, *Kh = K + bh * N * D, *Vh = V + bh * N * D;
     const int keys = causal ? min(N, q0 + BR) : N; /* keys 0 .. keys - 1 reach a row here */
     const int tiles = (keys + BC - 1) / BC;
+    /* The first key tile: non-causal, 37 tile steps apart from one query
+     * tile to the next, the tiles after it in turn, wrapping round (see
+     * "Block order" above); causal, tile 0. */
+    const int j0 = causal ? 0 : (int)((37ull * tile) % (unsigned)tiles);
     const int tid = threadIdx.x & 127, wg = threadIdx.x >> 7;
 
     if (threadIdx.x == 0) {
@@ -885,20 +916,21 @@ __global__ void __launch_bounds__(256, 1)
         }
         asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
     }
-    if (wg == 0)
-        put_rows(Qh + (size_t)q0 * D, qscale, q_big, q_small, BR, N - q0, tid);
+    /* both warpgroups: the consumer has nothing to do until Q_i is in
+     * (causal at N = 4096: 51.3 TFLOP/s, 50.0 with the producer alone) */
+    put_rows<256>(Qh + (size_t)q0 * D, qscale, q_big, q_small, BR, N - q0, threadIdx.x);
     fence_async_smem();
     __syncthreads();
 
     if (wg == 0) {
         /* ---- producer: K_j and V_j^T into stage j % STAGES ---- */
         for (int j = 0; j < tiles; j++) {
-            const int s = j % STAGES;
+            const int s = j % STAGES, jt = j + j0 < tiles ? j + j0 : j + j0 - tiles;
             if (j >= STAGES) /* the consumer is done with tile j - STAGES */
                 mbar_wait(empty0 + 8 * s, ((j / STAGES) - 1) & 1);
             unsigned char *st = stages + s * STAGE;
-            put_rows(Kh + (size_t)j * BC * D, 1.f, st, st + K_TILE, BC, N - j * BC, tid);
-            put_vt(Vh + (size_t)j * BC * D, st + 2 * K_TILE, st + 3 * K_TILE, N - j * BC, tid);
+            put_rows<128>(Kh + (size_t)jt * BC * D, 1.f, st, st + K_TILE, BC, N - jt * BC, tid);
+            put_vt(Vh + (size_t)jt * BC * D, st + 2 * K_TILE, st + 3 * K_TILE, N - jt * BC, tid);
             fence_async_smem();
             mbar_arrive(full0 + 8 * s);
         }
@@ -957,11 +989,12 @@ __global__ void __launch_bounds__(256, 1)
 
         /* m_new = max(m_i, rowmax(S_ij)); register i: row g + 8 ((i / 2) % 2),
          * key 8 (i / 4) + 2 t + i % 2. Keys past N or after the row get -inf. */
-        const bool edge = (j + 1) * BC > N || (causal && (j + 1) * BC > q0);
+        const int jt = j + j0 < tiles ? j + j0 : j + j0 - tiles;
+        const bool edge = (jt + 1) * BC > N || (causal && (jt + 1) * BC > q0);
         float mx[2] = {-INFINITY, -INFINITY};
 #pragma unroll
         for (int i = 0; i < 16; i++) {
-            const int key = j * BC + 8 * (i >> 2) + 2 * t + (i & 1), r = (i >> 1) & 1;
+            const int key = jt * BC + 8 * (i >> 2) + 2 * t + (i & 1), r = (i >> 1) & 1;
             const bool keep = !edge || (key < N && (!causal || key <= row0 + 8 * r));
             sc[i] = keep ? sc[i] : -INFINITY;
             mx[r] = fmaxf(mx[r], sc[i]);
@@ -1036,13 +1069,13 @@ __global__ void __launch_bounds__(256, 1)
 #endif
 }
 
-/* 1: MW_FLASH_TF32X3=always; 0: unset or "never"; -1: anything else. */
+/* 1: unset or MW_FLASH_TF32X3=always; 0: "never"; -1: anything else. */
 static int wanted()
 {
     const char *env = getenv("MW_FLASH_TF32X3");
-    if (env && strcmp(env, "always") == 0)
+    if (!env || !*env || strcmp(env, "always") == 0)
         return 1;
-    if (!env || !*env || strcmp(env, "never") == 0)
+    if (strcmp(env, "never") == 0)
         return 0;
     fprintf(stderr, "attention_flash: MW_FLASH_TF32X3=%s is not always or never\n", env);
     return -1;

@@ -153,7 +153,7 @@ static void pick_fma(void)
 #endif
 }
 
-/* ---- a model of 3xTF32 on the tensor cores (05.2's optional d = 128 path) ----
+/* ---- a model of 3xTF32 on the tensor cores (05.2's d = 128 path on Hopper) ----
  *
  * x = big + small, big = x rounded to TF32 (10 mantissa bits, to nearest),
  * small = x - big (exact). The tensor cores read each operand as TF32 (the
