@@ -10,24 +10,11 @@
 #   awk -v dir=results/<gpu>/05-attention -f plots/csv.awk -f plots/results.awk \
 #       -f chapters/05-attention/flash-fp32.awk
 function ms3(v) { return v == "" ? "-" : sprintf(v < 10 ? "%.2f ms" : v < 100 ? "%.1f ms" : "%.0f ms", v) }
-function load(file, which,    line, n, i, f, c, key) {
-    while ((getline line < file) > 0) {
-        n = csvsplit(line, f)
-        if (!c["_"]) { for (i = 1; i <= n; i++) c[f[i]] = i; c["_"] = 1; continue }
-        if (which == "bench") {
-            key = f[c["impl"]] "|" f[c["size"]]
-            ms[key] = f[c["median_ms"]]; gf[key] = f[c["gflops"]]; pct[key] = f[c["pct_roof"]]
-            roof[key] = f[c["roof_label"]]
-        } else if (f[c["B"]] == 4 && f[c["H"]] == 16) {
-            torch[f[c["N"]] "|" f[c["d"]] "|" f[c["causal"]]] = f[c["tflops"]] * 1000
-        }
-    }
-    close(file)
-    return c["_"]
-}
+# readable(FILE): 1 when FILE has a line to read (torch-fp32.csv is optional).
+function readable(file,    line, ok) { ok = (getline line < file) > 0; close(file); return ok }
 BEGIN {
-    if (!load(dir "/bench.csv", "bench")) { print "flash-fp32.awk: cannot read " dir "/bench.csv" > "/dev/stderr"; exit 1 }
-    load(dir "/torch-fp32.csv", "torch")
+    readcsv(dir "/bench.csv", b, "impl,size")
+    if (readable(dir "/torch-fp32.csv")) readcsv(dir "/torch-fp32.csv", pt, "B,H,N,d,causal")
     print "N,d,mask,flash,TFLOP/s,% of roof,roof,library composition,flash vs library," \
           "PyTorch FP32 SDPA,flash vs PyTorch,unfused reference,flash vs unfused"
     split("4096 16384", sizes, " "); split("64 128", ds, " ")
@@ -36,13 +23,15 @@ BEGIN {
             for (c = 0; c <= 1; c++) {
                 tail = (ds[e] == 128 ? "-d128" : "") (c ? "-causal" : "") "|" sizes[s]
                 k = "reference/02_flash" tail
-                lib = ms["library/cublas_cudnn_unfused" tail]
-                unf = ms["reference/01_unfused" tail]
-                pt = torch[sizes[s] "|" ds[e] "|" c]
+                ms = b[k, "median_ms"]; gf = b[k, "gflops"]; pct = b[k, "pct_roof"]
+                lib = b["library/cublas_cudnn_unfused" tail, "median_ms"]
+                unf = b["reference/01_unfused" tail, "median_ms"]
+                torch = pt["4|16|" sizes[s] "|" ds[e] "|" c, "tflops"]
+                torch = torch == "" ? "" : torch * 1000
                 printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", sizes[s], ds[e],
-                    c ? "causal" : "full", ms3(ms[k]), cell_tflops(gf[k]),
-                    pct[k] == "" ? "-" : sprintf("%.1f%%", pct[k]), roof[k] == "" ? "-" : roof[k],
-                    ms3(lib), cell_ratio(lib, ms[k], "%.2fx"), cell_tflops(pt),
-                    cell_ratio(gf[k], pt, "%.2fx"), ms3(unf), cell_ratio(unf, ms[k], "%.2fx")
+                    c ? "causal" : "full", ms3(ms), cell_tflops(gf),
+                    pct == "" ? "-" : sprintf("%.1f%%", pct), b[k, "roof_label"] == "" ? "-" : b[k, "roof_label"],
+                    ms3(lib), cell_ratio(lib, ms, "%.2fx"), cell_tflops(torch),
+                    cell_ratio(gf, torch, "%.2fx"), ms3(unf), cell_ratio(unf, ms, "%.2fx")
             }
 }
