@@ -94,7 +94,7 @@
  * 6.04 ms. cuBLAS SGEMM peaks at 51.7 TFLOP/s; 05.1 takes 56.6 ms.
  *
  * On the H100 and H200 the reference runs d = 128 on tensor cores instead,
- * in 3xTF32 (the section "d = 128 on Hopper" below; MW_FLASH_TF32X3=never
+ * in 3xTF32 (the lesson's "d = 128: past the FFMA roof"; MW_FLASH_TF32X3=never
  * turns it off). Your kernel is graded at d = 64.
  *
  * Tuned for: sm_90a (wgmma: the 3xTF32 path at d = 128)
