@@ -582,7 +582,7 @@ static const flash_choice choices[] = {
  * is left out and d = 128 runs the FFMA kernel above.
  *
  * Why: at d = 128 the FFMA kernel stays near 40 TFLOP/s, 61% of the FFMA
- * roof (64 on the H100) and under PyTorch's FP32 attention (46). ncu at
+ * roof (64 on the H100) and under PyTorch's FP32 attention (47). ncu at
  * N = 4096 says where the rest goes. Its 8 x 8 blocks of O_i over 128
  * columns take 255 registers, so one block of 8 warps fills an SM's
  * register file: 2 warps per scheduler, and in 28% of cycles neither can
@@ -646,8 +646,8 @@ static const flash_choice choices[] = {
  * order. On the H100 (B = 4, H = 16, d = 128), in order against staggered:
  * 58.5 against 61.7 TFLOP/s at N = 4096, 63.9 against 64.9 at 8192, 51.4
  * against 62.7 at 16384 (ncu there, in order: 97% of the reads hit the L2,
- * DRAM 0.6% busy: they wait at the L2, not at DRAM). A stride of 1 measured 51.5
- * at 4096. Causal blocks differ in length and fall out of step by
+ * DRAM 0.6% busy: they wait at the L2, not at DRAM). A stride of 1 measured
+ * 51.5 at 4096. Causal blocks differ in length and fall out of step by
  * themselves: staggered, they ran 11% slower at N = 8192.
  *
  * What it cannot take: NaN, Inf, and magnitudes of 2^59 or more (after the
@@ -905,7 +905,7 @@ __global__ void __launch_bounds__(256, 1)
     const int tiles = (keys + BC - 1) / BC;
     /* The first key tile: non-causal, 37 tile steps apart from one query
      * tile to the next, the tiles after it in turn, wrapping round (see
-     * "Block order" above); causal, tile 0. */
+     * "Key order" above); causal, tile 0. */
     const int j0 = causal ? 0 : (int)((37ull * tile) % (unsigned)tiles);
     const int tid = threadIdx.x & 127, wg = threadIdx.x >> 7;
 
