@@ -863,6 +863,13 @@ __device__ __forceinline__ void put_vt(const float *__restrict__ src, unsigned c
     }
 }
 
+/* The key tile a block takes at step j of its loop: from j0 on, wrapping
+ * round after the last of `tiles` (producer and consumer agree on it). */
+__device__ __forceinline__ int key_tile(int j, int j0, int tiles)
+{
+    return j + j0 < tiles ? j + j0 : j + j0 - tiles;
+}
+
 /* Sets `unsafe` when an element of Q (times qscale) or of K or V is NaN,
  * Inf or of magnitude 2^59 or more. n4: the float4s of each. */
 __global__ void scan(const float4 *__restrict__ Q, const float4 *__restrict__ K,
@@ -925,7 +932,7 @@ __global__ void __launch_bounds__(256, 1)
     if (wg == 0) {
         /* ---- producer: K_j and V_j^T into stage j % STAGES ---- */
         for (int j = 0; j < tiles; j++) {
-            const int s = j % STAGES, jt = j + j0 < tiles ? j + j0 : j + j0 - tiles;
+            const int s = j % STAGES, jt = key_tile(j, j0, tiles);
             if (j >= STAGES) /* the consumer is done with tile j - STAGES */
                 mbar_wait(empty0 + 8 * s, ((j / STAGES) - 1) & 1);
             unsigned char *st = stages + s * STAGE;
@@ -989,7 +996,7 @@ __global__ void __launch_bounds__(256, 1)
 
         /* m_new = max(m_i, rowmax(S_ij)); register i: row g + 8 ((i / 2) % 2),
          * key 8 (i / 4) + 2 t + i % 2. Keys past N or after the row get -inf. */
-        const int jt = j + j0 < tiles ? j + j0 : j + j0 - tiles;
+        const int jt = key_tile(j, j0, tiles);
         const bool edge = (jt + 1) * BC > N || (causal && (jt + 1) * BC > q0);
         float mx[2] = {-INFINITY, -INFINITY};
 #pragma unroll

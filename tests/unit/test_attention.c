@@ -11,8 +11,8 @@
  * (mw05_tolerance_bf16) on bf16 inputs: the bf16 kernel's arithmetic (P
  * rounded to bf16 before P V, O rounded to bf16) passes with a margin of
  * 2; l and O summed in fp16-like precision fail it from N = 1000 on, and
- * no running max fails it at inputs of magnitude 10. Last, 05.2's optional
- * tensor-core path (3xTF32) in a model of the tensor cores' truncating adds
+ * no running max fails it at inputs of magnitude 10. Last, 05.2's
+ * tensor-core path on Hopper (3xTF32) in a model of the tensor cores' truncating adds
  * that reproduces the H100's drift: with its scores summed in pieces it
  * passes, using no more of the tolerance than FP32 flash; summed in one
  * accumulator, L fails on scores of one sign, as it did on the H100. */
@@ -638,14 +638,12 @@ static void check_shape_tc(int N, float scale, int gen, float g, uint32_t first_
     head h = make_head(N, 128, scale, 0, g, gen, 0, 20261127, first_stream);
     outcome fp32 = run_head(&h, 0, FLASH64_EXP2, FLASH64_EXP2 + 1);
     outcome tc = run_head(&h, 0, TC_PIECES, NALL);
-    double ref = fp32.worst_o[FLASH64_EXP2] > fp32.worst_l[FLASH64_EXP2] ? fp32.worst_o[FLASH64_EXP2]
-                                                                        : fp32.worst_l[FLASH64_EXP2];
+    double ref = fmax(fp32.worst_o[FLASH64_EXP2], fp32.worst_l[FLASH64_EXP2]);
     for (int ord = TC_PIECES; ord < NALL; ord++)
         printf("#   %s: %-36s fails %zu of O, %zu of L (worst |err|/atol: O %.3f, L %.3f)\n", what,
                order_name[ord], tc.o_fail[ord], tc.l_fail[ord], tc.worst_o[ord], tc.worst_l[ord]);
     printf("#   %s: %-36s worst |err|/atol %.3f\n", what, order_name[FLASH64_EXP2], ref);
-    double worst = tc.worst_o[TC_PIECES] > tc.worst_l[TC_PIECES] ? tc.worst_o[TC_PIECES]
-                                                                 : tc.worst_l[TC_PIECES];
+    double worst = fmax(tc.worst_o[TC_PIECES], tc.worst_l[TC_PIECES]);
     snprintf(name, sizeof name, "%s: %s passes every output, worst %.3f of atol (FP32 flash %.3f)",
              what, order_name[TC_PIECES], worst, ref);
     ok(tc.o_fail[TC_PIECES] == 0 && tc.l_fail[TC_PIECES] == 0 && worst <= ref + 0.1, name);
