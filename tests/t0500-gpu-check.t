@@ -156,7 +156,7 @@ if [ -f solutions/05-attention/03_flash_bf16.cu ]; then
 fi
 
 # Exercise 05.4's reference holds the kernels of the lesson's ablation,
-# picked by MW_FLASH_WGMMA (the default, step1, runs above): each must pass
+# picked by MW_FLASH_WGMMA (the default, ws, runs above): each must pass
 # every case on its own, and a name that is none of them fails the check.
 if [ -f solutions/05-attention/04_flash_wgmma.cu ]; then
     kernels=$(sed -n 's/^const char \*const kKernelNames\[KERNELS\] = {\(.*\)};/\1/p' \
@@ -165,7 +165,7 @@ if [ -f solutions/05-attention/04_flash_wgmma.cu ]; then
     ok $? "05-attention: the wgmma reference lists its kernels ($(echo $kernels))"
     if long_tests; then
         for k in $kernels; do
-            [ "$k" = step1 ] && continue
+            [ "$k" = ws ] && continue
             out=$(MW_FLASH_WGMMA=$k build/05-attention/mw-chapter check \
                 --lib-dir build/solutions/05-attention --version 04 --seed 7 2>&1)
             rc=$?

@@ -46,22 +46,31 @@
  * that tile's P_ij V_j in FP32 FMAs with a select per key (rows that do not
  * attend a NaN never touch it).
  *
- * The reference solution also holds FlashAttention-3's structure, for the
- * lesson's ablation; in it the environment variable MW_FLASH_WGMMA, read
- * once, picks the kernel:
- *   unset, empty or step1  the kernel described above (the default);
- *   ws        three warpgroups a block of 128 query rows: a producer (one
- *             thread issues every TMA load into a ring of K/V stages with
- *             "full" and "empty" mbarriers; setmaxnreg.dec) and two
- *             consumers of 64 rows each (setmaxnreg.inc), with both of the
- *             paper's schedules: ping-pong (the consumers take turns at the
- *             tensor cores, each one's softmax under the other's GEMMs) and
- *             the intra-warpgroup overlap (S_{j+1} = Q K_{j+1}^T issued with
- *             P_j V_j, waited by wgmma.wait_group 1);
- *   ws-nopp   ws without ping-pong;
- *   ws-noov   ws without the overlap;
- *   ws-plain  ws with neither;
+ * The reference solution runs FlashAttention-3's structure by default and
+ * keeps the kernel above and the steps between, for the lesson's ablation;
+ * the environment variable MW_FLASH_WGMMA, read once, picks the kernel:
+ *   unset, empty or ws  warp specialisation, key tiles of Bc = 128: a
+ *             producer warpgroup (one thread issues every TMA load into a
+ *             ring of K stages and one of V stages, each stage with "full"
+ *             and "empty" mbarriers; setmaxnreg.dec) and consumer
+ *             warpgroups of 64 query rows each (setmaxnreg.inc), with the
+ *             intra-warpgroup overlap (S_{j+1} = Q K_{j+1}^T issued with
+ *             P_j V_j, waited by wgmma.wait_group 1). d = 128: two
+ *             consumers (a block of 128 rows) and ping-pong (they take
+ *             turns at the tensor cores, each one's softmax under the
+ *             other's GEMMs); d <= 64: three consumers (192 rows), no
+ *             ping-pong;
+ *   step1     the kernel described above: one warpgroup, loads and math;
+ *   ws2       ws with two consumers and ping-pong at every d;
+ *   ws-nopp   ws2 without ping-pong;
+ *   ws-noov   ws2 without the overlap;
+ *   ws-plain  ws2 with neither;
+ *   ws-bc64   ws2 with step 1's key tiles of Bc = 64;
  *   anything else: the launcher returns cudaErrorInvalidValue.
+ * Every kernel tests keys against N and the causal diagonal only in the
+ * tiles that reach past either. step1 and ws-bc64 do the same arithmetic
+ * in the same order, and so do the kernels of Bc = 128: O is bitwise the
+ * same within each group.
  *
  * Needs: sm_90a (wgmma, TMA)
  *

@@ -46,22 +46,31 @@
  * that tile's P_ij V_j in FP32 FMAs with a select per key (rows that do not
  * attend a NaN never touch it).
  *
- * The reference solution also holds FlashAttention-3's structure, for the
- * lesson's ablation; in it the environment variable MW_FLASH_WGMMA, read
- * once, picks the kernel:
- *   unset, empty or step1  the kernel described above (the default);
- *   ws        three warpgroups a block of 128 query rows: a producer (one
- *             thread issues every TMA load into a ring of K/V stages with
- *             "full" and "empty" mbarriers; setmaxnreg.dec) and two
- *             consumers of 64 rows each (setmaxnreg.inc), with both of the
- *             paper's schedules: ping-pong (the consumers take turns at the
- *             tensor cores, each one's softmax under the other's GEMMs) and
- *             the intra-warpgroup overlap (S_{j+1} = Q K_{j+1}^T issued with
- *             P_j V_j, waited by wgmma.wait_group 1);
- *   ws-nopp   ws without ping-pong;
- *   ws-noov   ws without the overlap;
- *   ws-plain  ws with neither;
+ * The reference solution runs FlashAttention-3's structure by default and
+ * keeps the kernel above and the steps between, for the lesson's ablation;
+ * the environment variable MW_FLASH_WGMMA, read once, picks the kernel:
+ *   unset, empty or ws  warp specialisation, key tiles of Bc = 128: a
+ *             producer warpgroup (one thread issues every TMA load into a
+ *             ring of K stages and one of V stages, each stage with "full"
+ *             and "empty" mbarriers; setmaxnreg.dec) and consumer
+ *             warpgroups of 64 query rows each (setmaxnreg.inc), with the
+ *             intra-warpgroup overlap (S_{j+1} = Q K_{j+1}^T issued with
+ *             P_j V_j, waited by wgmma.wait_group 1). d = 128: two
+ *             consumers (a block of 128 rows) and ping-pong (they take
+ *             turns at the tensor cores, each one's softmax under the
+ *             other's GEMMs); d <= 64: three consumers (192 rows), no
+ *             ping-pong;
+ *   step1     the kernel described above: one warpgroup, loads and math;
+ *   ws2       ws with two consumers and ping-pong at every d;
+ *   ws-nopp   ws2 without ping-pong;
+ *   ws-noov   ws2 without the overlap;
+ *   ws-plain  ws2 with neither;
+ *   ws-bc64   ws2 with step 1's key tiles of Bc = 64;
  *   anything else: the launcher returns cudaErrorInvalidValue.
+ * Every kernel tests keys against N and the causal diagonal only in the
+ * tiles that reach past either. step1 and ws-bc64 do the same arithmetic
+ * in the same order, and so do the kernels of Bc = 128: O is bitwise the
+ * same within each group.
  *
  * Needs: sm_90a (wgmma, TMA)
  *
@@ -216,8 +225,9 @@ template <int K> __device__ __forceinline__ void wgmma_wait(float (&d)[K])
         asm volatile("" : "+f"(d[i])::"memory");
 }
 
-/* d += A B, m64n64k16: A and B from shared memory (descriptors), both K-major. */
-__device__ __forceinline__ void wgmma_ss(float (&d)[32], uint64_t da, uint64_t db)
+/* d = A B + (scale_d ? d : 0), m64n64k16: A and B from shared memory
+ * (descriptors), both K-major. */
+__device__ __forceinline__ void wgmma_ss(float (&d)[32], uint64_t da, uint64_t db, int scale_d)
 {
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
                  "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {"
@@ -231,7 +241,34 @@ __device__ __forceinline__ void wgmma_ss(float (&d)[32], uint64_t da, uint64_t d
                    "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
                    "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
                    "+f"(d[30]), "+f"(d[31])
-                 : "l"(da), "l"(db), "r"(1));
+                 : "l"(da), "l"(db), "r"(scale_d));
+}
+
+/* d = A B + (scale_d ? d : 0), m64n128k16: A and B from shared memory
+ * (descriptors), both K-major. */
+__device__ __forceinline__ void wgmma_ss(float (&d)[64], uint64_t da, uint64_t db, int scale_d)
+{
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {"
+                 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11,"
+                 "%12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23,"
+                 "%24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35,"
+                 "%36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
+                 "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59,"
+                 "%60, %61, %62, %63}, "
+                 "%64, %65, p, 1, 1, 0, 0;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+                   "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+                   "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+                   "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+                   "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+                   "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+                   "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+                   "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+                   "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]),
+                   "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]),
+                   "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+                 : "l"(da), "l"(db), "r"(scale_d));
 }
 
 /* d += A B, m64n64k16: A from registers (four bf16x2 a thread), B from
@@ -284,16 +321,16 @@ __device__ __forceinline__ void wgmma_rs(float (&d)[64], const uint32_t (&a)[4],
 /* ---- the kernel -------------------------------------------------------------- */
 
 /* Adds P_ij V_j in FP32 FMAs, key by key, only where key <= row (causal):
- * for a V_j tile with a non-finite value in a tile that crosses the
- * diagonal. P comes from the lane of the quad that holds it, as bf16, the
- * value the wgmma would have used. */
-template <class C>
-__device__ void pv_guarded(float (&o)[C::D / 2], const uint32_t (&pa)[BC / 16][4],
+ * for a V_j tile of NK keys with a non-finite value in a tile that crosses
+ * the diagonal. P comes from the lane of the quad that holds it, as bf16,
+ * the value the wgmma would have used. */
+template <class C, int NK>
+__device__ void pv_guarded(float (&o)[C::D / 2], const uint32_t (&pa)[NK / 16][4],
                            const unsigned char *vtile, int k0, int row0, int lane)
 {
     const int g = lane >> 2, t = lane & 3;
 #pragma unroll
-    for (int kc = 0; kc < BC / 16; kc++)
+    for (int kc = 0; kc < NK / 16; kc++)
 #pragma unroll 1
         for (int kk16 = 0; kk16 < 16; kk16++) {
             const int kk = 16 * kc + kk16, src = 4 * g + ((kk16 & 7) >> 1);
@@ -309,7 +346,7 @@ __device__ void pv_guarded(float (&o)[C::D / 2], const uint32_t (&pa)[BC / 16][4
                 const int byte = (8 * c + 2 * t) * 2, cb = byte / C::SW, inrow = byte % C::SW;
                 const int chunk = ((inrow >> 4) ^ sw) << 4;
                 const uint32_t vv = *reinterpret_cast<const uint32_t *>(
-                    vtile + cb * C::BLOCK + kk * C::SW + (chunk | (inrow & 15)));
+                    vtile + cb * NK * C::SW + kk * C::SW + (chunk | (inrow & 15)));
                 const float v0 = bf16_half(vv, 0), v1 = bf16_half(vv, 1);
                 if (ok0) {
                     o[4 * c + 0] = fmaf(p0, v0, o[4 * c + 0]);
@@ -326,77 +363,123 @@ __device__ void pv_guarded(float (&o)[C::D / 2], const uint32_t (&pa)[BC / 16][4
 /* ---- pieces both kernels use ---------------------------------------------------- */
 
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL) || !defined(__CUDA_ARCH__)
-/* Issues S_ij = Q_i K_j^T into s (zeroed first), not waited: k-step kd reads
- * columns 16 kd .. of both tiles. */
-template <class C>
-__device__ __forceinline__ void issue_qk(float (&s)[BC / 2], uint32_t sQ, uint32_t sK)
+/* Issues S_ij = Q_i K_j^T into s, not waited: k-step kd reads columns
+ * 16 kd .. of both tiles; the first overwrites s (scale-d = 0). Q_i's
+ * column blocks hold 64 rows, K_j's NK. */
+template <class C, int NK>
+__device__ __forceinline__ void issue_qk(float (&s)[NK / 2], uint32_t sQ, uint32_t sK)
 {
-#pragma unroll
-    for (int i = 0; i < BC / 2; i++)
-        s[i] = 0.f;
     wgmma_fence();
 #pragma unroll
     for (int kd = 0; kd < C::D / 16; kd++) {
-        const uint32_t off = (kd * 32) / C::SW * C::BLOCK + (kd * 32) % C::SW;
-        wgmma_ss(s, desc(sQ + off, 16, 8 * C::SW, C::LAYOUT),
-                 desc(sK + off, 16, 8 * C::SW, C::LAYOUT));
+        const uint32_t cb = (kd * 32) / C::SW, inrow = (kd * 32) % C::SW;
+        wgmma_ss(s, desc(sQ + cb * C::BLOCK + inrow, 16, 8 * C::SW, C::LAYOUT),
+                 desc(sK + cb * NK * C::SW + inrow, 16, 8 * C::SW, C::LAYOUT), kd > 0);
     }
 }
 
-/* Issues O_i += P_ij V_j, not waited: k-step kc reads keys 16 kc .. of V_j. */
-template <class C>
-__device__ __forceinline__ void issue_pv(float (&o)[C::D / 2], const uint32_t (&pa)[BC / 16][4],
+/* Issues O_i += P_ij V_j, not waited: k-step kc reads keys 16 kc .. of V_j,
+ * whose column blocks (NK keys each) are NK SW bytes apart. */
+template <class C, int NK>
+__device__ __forceinline__ void issue_pv(float (&o)[C::D / 2], const uint32_t (&pa)[NK / 16][4],
                                          uint32_t sV)
 {
     wgmma_fence();
 #pragma unroll
-    for (int kc = 0; kc < BC / 16; kc++)
-        wgmma_rs(o, pa[kc], desc(sV + kc * 16 * C::SW, C::BLOCK, 8 * C::SW, C::LAYOUT));
+    for (int kc = 0; kc < NK / 16; kc++)
+        wgmma_rs(o, pa[kc], desc(sV + kc * 16 * C::SW, NK * C::SW, 8 * C::SW, C::LAYOUT));
 }
+
 #endif
 
-/* The online softmax of one tile on the accumulator fragment, in place:
- * register 4 cc + e of s is row row0 + 8 (e / 2), key k0 + 8 cc + 2 t + e % 2.
- * s leaves as P = 2^(x - mu), 0 where masked; m and l move to the new
- * maximum, and alpha is the factor O needs before P V is added to it. */
-__device__ __forceinline__ void softmax_tile(float (&s)[BC / 2], float (&m)[2], float (&l)[2],
+/* The online softmax of one tile of NK keys on the accumulator fragment, in
+ * place: register 4 cc + e of s is row row0 + 8 (e / 2), key k0 + 8 cc +
+ * 2 t + e % 2. cp = |scale| log2(e) >= 0 (a negative scale has been moved
+ * into Q_i: flip_q), so scores are x = cp S and P = 2^(x - mu). s leaves as
+ * P, 0 where masked; m and l move to the new maximum, and alpha is the
+ * factor O needs before P V is added to it.
+ * MASK = false, for a tile the caller knows needs no key tests (every key
+ * < N, none past a causal row; most tiles): the maximum of x is cp times
+ * the maximum of S (cp >= 0, rounding is monotonic), and P is one FFMA and
+ * one ex2 an element. MASK = true: x = cp S first, -inf where masked, then
+ * P = 2^(x - mu), so that a masked key is 0 whatever cp is (-inf 0 would
+ * be a NaN). */
+template <int NK, bool MASK>
+__device__ __forceinline__ void softmax_tile(float (&s)[NK / 2], float (&m)[2], float (&l)[2],
                                              float (&alpha)[2], int k0, int row0, int N,
-                                             int causal, float c, int t)
+                                             int causal, float cp, int t)
 {
-    float mx[2] = {-INFINITY, -INFINITY};
+    /* two running maxima a row: half the length of the dependent chain */
+    float mx[2][2] = {{-INFINITY, -INFINITY}, {-INFINITY, -INFINITY}};
 #pragma unroll
-    for (int i = 0; i < BC / 2; i++) {
-        const int key = k0 + 8 * (i >> 2) + 2 * t + (i & 1), r = (i >> 1) & 1;
-        const bool keep = key < N && (!causal || key <= row0 + 8 * r);
-        s[i] = keep ? s[i] * c : -INFINITY;
-        mx[r] = fmaxf(mx[r], s[i]);
+    for (int i = 0; i < NK / 2; i++) {
+        const int r = (i >> 1) & 1;
+        if (MASK) {
+            const int key = k0 + 8 * (i >> 2) + 2 * t + (i & 1);
+            s[i] = key < N && (!causal || key <= row0 + 8 * r) ? s[i] * cp : -INFINITY;
+        }
+        mx[r][(i >> 2) & 1] = fmaxf(mx[r][(i >> 2) & 1], s[i]);
     }
     float mu[2];
 #pragma unroll
     for (int r = 0; r < 2; r++) {
-        mx[r] = fmaxf(mx[r], __shfl_xor_sync(0xffffffffu, mx[r], 1));
-        mx[r] = fmaxf(mx[r], __shfl_xor_sync(0xffffffffu, mx[r], 2));
-        const float mn = fmaxf(m[r], mx[r]);
+        float x = fmaxf(mx[r][0], mx[r][1]);
+        x = fmaxf(x, __shfl_xor_sync(0xffffffffu, x, 1));
+        x = fmaxf(x, __shfl_xor_sync(0xffffffffu, x, 2));
+        if (!MASK)
+            x = x == -INFINITY ? -INFINITY : x * cp; /* cp = 0 must not make -inf a NaN */
+        const float mn = fmaxf(m[r], x);
         mu[r] = mn == -INFINITY ? 0.f : mn; /* no finite score yet: subtract 0 */
         alpha[r] = ex2(m[r] - mu[r]);      /* m = -inf: 0 */
         m[r] = mn;
         l[r] *= alpha[r];
     }
 #pragma unroll
-    for (int i = 0; i < BC / 2; i += 2) {
+    for (int i = 0; i < NK / 2; i += 2) {
         const int r = (i >> 1) & 1;
-        s[i] = ex2(s[i] - mu[r]);
-        s[i + 1] = ex2(s[i + 1] - mu[r]);
+        s[i] = ex2(MASK ? s[i] - mu[r] : fmaf(s[i], cp, -mu[r]));
+        s[i + 1] = ex2(MASK ? s[i + 1] - mu[r] : fmaf(s[i + 1], cp, -mu[r]));
         l[r] += s[i] + s[i + 1];
     }
 }
 
+/* A negative scale goes into Q_i: with Q_i's signs flipped (exact in
+ * bf16), S = Q_i K_j^T comes out negated and scale S = |scale| (-S). The
+ * threads [tid, n) of the rows' warps flip their tile in shared memory; the
+ * tensor cores read it next, so each writer fences the async proxy before
+ * the caller's barrier. */
+__device__ __forceinline__ void flip_q(unsigned char *tile, int bytes, int tid, int n)
+{
+    uint4 *w = reinterpret_cast<uint4 *>(tile);
+    for (int i = tid; i < bytes / 16; i += n) {
+        uint4 v = w[i];
+        v.x ^= 0x80008000u, v.y ^= 0x80008000u, v.z ^= 0x80008000u, v.w ^= 0x80008000u;
+        w[i] = v;
+    }
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+}
+
+/* softmax_tile with the key tests only where a tile needs them: a tile
+ * reaching past N, or (causal) past the first row rowmin of the rows that
+ * share the tile. Uniform over those rows' warps. */
+template <int NK>
+__device__ __forceinline__ void softmax_any(float (&s)[NK / 2], float (&m)[2], float (&l)[2],
+                                            float (&alpha)[2], int k0, int row0, int rowmin,
+                                            int N, int causal, float cp, int t)
+{
+    if (k0 + NK > N || (causal && k0 + NK - 1 > rowmin))
+        softmax_tile<NK, true>(s, m, l, alpha, k0, row0, N, causal, cp, t);
+    else
+        softmax_tile<NK, false>(s, m, l, alpha, k0, row0, N, causal, cp, t);
+}
+
 /* P as the A operand's register fragment: chunk cc = i / 4 of the
  * accumulator is key chunk kc = cc / 2, half cc % 2: a0/a1 or a2/a3. */
-__device__ __forceinline__ void pack_p(const float (&p)[BC / 2], uint32_t (&pa)[BC / 16][4])
+template <int NK>
+__device__ __forceinline__ void pack_p(const float (&p)[NK / 2], uint32_t (&pa)[NK / 16][4])
 {
 #pragma unroll
-    for (int i = 0; i < BC / 2; i += 2)
+    for (int i = 0; i < NK / 2; i += 2)
         pa[i >> 3][((i >> 2) & 1) * 2 + ((i >> 1) & 1)] = pack_bf16(p[i], p[i + 1]);
 }
 
@@ -408,15 +491,15 @@ __device__ __forceinline__ void scale_o(float (&o)[C::D / 2], const float (&alph
         o[i] *= alpha[(i >> 1) & 1];
 }
 
-/* Whether this thread's share of a tile (16-byte words tid, tid + n, ...)
- * holds a non-finite value; the callers OR it over the threads that share
- * the tile's math. */
-template <class C>
-__device__ __forceinline__ bool tile_nonfinite_part(const unsigned char *tile, int tid, int n)
+/* Whether this thread's share of a tile of `bytes` bytes (16-byte words
+ * tid, tid + n, ...) holds a non-finite value; the callers OR it over the
+ * threads that share the tile's math. */
+__device__ __forceinline__ bool tile_nonfinite_part(const unsigned char *tile, int bytes, int tid,
+                                                    int n)
 {
     bool bad = false;
     const uint4 *vw = reinterpret_cast<const uint4 *>(tile);
-    for (int i = tid; i < C::TILE / 16; i += n) {
+    for (int i = tid; i < bytes / 16; i += n) {
         const uint4 w = vw[i];
         bad |= nonfinite2(w.x) || nonfinite2(w.y) || nonfinite2(w.z) || nonfinite2(w.w);
     }
@@ -502,6 +585,11 @@ __global__ void __launch_bounds__(THREADS, 1)
         o[i] = 0.f;
 
     mbar_wait(barQ, 0);
+    const float cp = fabsf(c);
+    if (c < 0) {
+        flip_q(smem, C::TILE, tid, THREADS);
+        __syncthreads();
+    }
     for (int j = 0; j < Tc; j++) {
         const int st = j & 1, k0 = j * BC;
         const uint32_t sKj = sK + st * C::TILE, sVj = sV + st * C::TILE;
@@ -509,23 +597,23 @@ __global__ void __launch_bounds__(THREADS, 1)
 
         float s[BC / 2], alpha[2];
         uint32_t pa[BC / 16][4];
-        issue_qk<C>(s, sQ, sKj);
+        issue_qk<C, BC>(s, sQ, sKj);
         wgmma_wait(s);
-        softmax_tile(s, m, l, alpha, k0, row0, N, causal, c, t);
-        pack_p(s, pa);
+        softmax_any<BC>(s, m, l, alpha, k0, row0, q0, N, causal, cp, t);
+        pack_p<BC>(s, pa);
         scale_o<C>(o, alpha);
 
         /* A causal tile with keys past the block's first row: P = 0 where a
          * row does not attend, which the tensor core multiplies by V anyway. */
         bool guarded = false;
         if (causal && k0 + BC - 1 > q0) {
-            const bool bad = tile_nonfinite_part<C>(smem + (sVj - sQ), tid, THREADS);
+            const bool bad = tile_nonfinite_part(smem + (sVj - sQ), C::TILE, tid, THREADS);
             guarded = __syncthreads_or(bad) != 0;
         }
         if (guarded) {
-            pv_guarded<C>(o, pa, smem + (sVj - sQ), k0, row0, lane);
+            pv_guarded<C, BC>(o, pa, smem + (sVj - sQ), k0, row0, lane);
         } else {
-            issue_pv<C>(o, pa, sVj);
+            issue_pv<C, BC>(o, pa, sVj);
             wgmma_wait(o);
         }
 
@@ -551,41 +639,100 @@ __global__ void __launch_bounds__(THREADS, 1)
 
 /* A block of three warpgroups per (b, h, query tile of 128 rows): warpgroup 0
  * produces (one thread issues every TMA load), warpgroups 1 and 2 consume,
- * 64 query rows each. K_j, V_j flow through a ring of WS_STAGES stages, each
- * with a "full" mbarrier (the producer's expect_tx, completed by the TMA's
- * bytes) and an "empty" one (every consumer thread arrives after its last
- * read of the stage). */
-constexpr int WS_BR = 128, WS_THREADS = 384, WS_STAGES = 3;
-constexpr int WS_EMPTY_ARRIVALS = 2 * 128;
-/* setmaxnreg: the block holds 384 x 168 registers at launch (the cap of
- * __launch_bounds__(384, 1)); 128 x 24 + 256 x 240 is the same total. */
-constexpr int WS_PRODUCER_REGS = 24, WS_CONSUMER_REGS = 240;
+ * 64 query rows each. K_j and V_j (NK keys a tile) flow through two rings
+ * of stages, each stage with a "full" mbarrier (the producer's expect_tx,
+ * completed by the TMA's bytes) and an "empty" one (each consumer warp
+ * arrives after its last read of the stage). K and V have rings of their
+ * own because they are done with at different times: K_j once S_j is
+ * computed, V_j once P_j V_j is, a whole slot later under the overlap. With
+ * one ring for both, K_{j+1} would wait for P_{j-1} V_{j-1}, and with two
+ * stages it would arrive only as it is needed. */
+constexpr int WS_NK = 128, WS_MAX_STAGES = 3, WS_PRODUCER_REGS = 24;
+
+/* A block's team: a producer warpgroup and NC consumers of 64 rows. The
+ * block holds 128 (NC + 1) x (65536 / (128 (NC + 1))) registers at launch
+ * (the cap of __launch_bounds__(THREADS, 1): 168 for NC = 2, 128 for 3);
+ * setmaxnreg moves them from the producer to the consumers: 128 x 24 +
+ * 256 x 240 = 384 x 168, and 128 x 24 + 384 x 160 <= 512 x 128. */
+template <int NC> struct WsTeam {
+    static constexpr int BR = 64 * NC, THREADS = 128 * (NC + 1);
+    static constexpr int EMPTY_ARRIVALS = 4 * NC; /* one a consumer warp */
+    static constexpr int CONSUMER_REGS = NC == 2 ? 240 : 160;
+    static_assert(NC == 2 || NC == 3, "consumer warpgroups");
+};
 /* Named barriers (0 is __syncthreads): consumer w waits for its turn at the
  * tensor cores on TURN_BAR + w; WG_BAR + w is its own reductions. */
 constexpr int TURN_BAR = 1, WG_BAR = 3;
+constexpr int SMEM_LIMIT = 227 * 1024; /* a block's dynamic shared memory on sm_90 */
 
-template <class C> struct WsCfg {
-    /* Q (2 tiles), K and V (a ring each), a tile of zeros, alignment */
-    static constexpr int SMEM = 1024 + (3 + 2 * WS_STAGES) * C::TILE;
+/* Key tiles of NK = 128 halve the softmax's row reductions, barriers and
+ * rescales of O per key against NK = 64, and S's wgmma grows to m64n128.
+ * K_j and V_j tiles hold NK rows in each column block (a 128-key box of the
+ * tensor map per column block), so a descriptor steps through them as
+ * through step 1's 64-row tiles. */
+template <class C, int NK, int NC> struct WsCfg {
+    static constexpr int KV_TILE = NK * C::D * 2;  /* bytes of a K_j or V_j tile */
+    static constexpr int ZERO = KV_TILE;           /* the zero tile */
+    static constexpr int bytes(int stages)
+    {
+        return 1024 + NC * C::TILE + 2 * stages * KV_TILE + ZERO;
+    }
+    /* Three stages where they fit; at d = 128 with NK = 128 they would take
+     * 257 KB of the 227, so two. */
+    static constexpr int STAGES = bytes(WS_MAX_STAGES) <= SMEM_LIMIT ? WS_MAX_STAGES : 2;
+    static constexpr int SMEM = bytes(STAGES);
+    static_assert(SMEM <= SMEM_LIMIT, "shared memory");
 };
-
-/* Tile j of the K/V ring: its stage and the parity of its use of that stage
- * (the (j / WS_STAGES)-th). Every ring wait takes its parity from here: the
- * "full" phase of use u has parity u & 1; reusing a stage for use u waits
- * for the "empty" phase of use u - 1, parity (u - 1) & 1 = phase ^ 1. */
-struct RingSlot {
-    int stage;
-    uint32_t phase;
-};
-__device__ __forceinline__ RingSlot ring_slot(int j)
-{
-    return {j % WS_STAGES, (uint32_t)(j / WS_STAGES) & 1u};
-}
 
 __device__ __forceinline__ void mbar_arrive(uint32_t bar)
 {
     asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(bar) : "memory");
 }
+
+/* A ring of STAGES tiles, `bytes` each from `base`, with its full[] and
+ * empty[] mbarriers (8 bytes apart). Tile j sits in stage j % STAGES, as
+ * that stage's use u = j / STAGES. Every wait takes its parity from u: the
+ * "full" phase of use u has parity u & 1; refilling a stage for use u waits
+ * for the "empty" phase of use u - 1, parity (u - 1) & 1. */
+template <int STAGES> struct Ring {
+    uint32_t base, bytes, full, empty;
+    int arrivals; /* on empty[]: one a consumer warp */
+
+    __device__ __forceinline__ uint32_t tile(int j) const { return base + (j % STAGES) * bytes; }
+    __device__ __forceinline__ uint32_t full_bar(int j) const { return full + 8 * (j % STAGES); }
+    __device__ __forceinline__ uint32_t use_parity(int j) const { return (j / STAGES) & 1u; }
+
+    __device__ __forceinline__ void init() const
+    {
+        for (int s = 0; s < STAGES; s++) {
+            mbar_init(full + 8 * s, 1);
+            mbar_init(empty + 8 * s, arrivals);
+        }
+    }
+    /* Producer: before filling tile j's stage, wait until the consumers
+     * released tile j - STAGES; the proxy fence orders their ordinary reads
+     * of it (the guard's) before the TMA's writes. */
+    __device__ __forceinline__ void wait_empty(int j) const
+    {
+        if (j < STAGES)
+            return;
+        mbar_wait(empty + 8 * (j % STAGES), use_parity(j) ^ 1u);
+        asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+    }
+    __device__ __forceinline__ void wait_full(int j) const
+    {
+        mbar_wait(full_bar(j), use_parity(j));
+    }
+    /* A consumer warp gives tile j back: one arrival a warp, after every
+     * lane's reads (the FP32 path's ordinary loads; the tensor cores' reads
+     * are done once wgmma.wait_group returns). */
+    __device__ __forceinline__ void release(int j, int lane) const
+    {
+        __syncwarp();
+        if (lane == 0)
+            mbar_arrive(empty + 8 * (j % STAGES));
+    }
+};
 
 __device__ __forceinline__ void bar_sync(int id, int threads)
 {
@@ -654,57 +801,62 @@ template <bool PINGPONG> struct Turns {
  * with keys past the consumer's first row q0w, whose V holds a non-finite
  * value (05.3's rule; both kernels' reason in pv_guarded). Uniform over the
  * warpgroup: its 128 threads scan the tile and OR on named barrier id. */
-template <class C>
+template <class C, int NK, int NC>
 __device__ __forceinline__ bool ws_guarded(const unsigned char *vtile, int k0, int q0w, int causal,
                                            int ct, int id)
 {
-    if (!causal || k0 + BC - 1 <= q0w)
+    if (!causal || k0 + NK - 1 <= q0w)
         return false;
-    return bar_any(tile_nonfinite_part<C>(vtile, ct, 128), id, 128);
+    return bar_any(tile_nonfinite_part(vtile, WsCfg<C, NK, NC>::KV_TILE, ct, 128), id, 128);
 }
 
 /* One block per (b, h, query tile of 128 rows), blockIdx.x = bh Tr + (Tr - 1
- * - qt) as step 1. PINGPONG: the consumers alternate at the tensor cores
- * (Turns). OVERLAP: a consumer's slot j issues S_j = Q K_j^T and then
- * P_{j-1} V_{j-1}; it waits for S_j alone (wait_group 1) and runs S_j's
- * softmax while P_{j-1} V_{j-1} is in flight. Both consumers run every
+ * - qt) as step 1; key tiles of NK. PINGPONG: the consumers alternate at
+ * the tensor cores (Turns). OVERLAP: a consumer's slot j issues S_j = Q K_j^T
+ * and then P_{j-1} V_{j-1}; it waits for S_j alone (wait_group 1) and runs
+ * S_j's softmax while P_{j-1} V_{j-1} is in flight. Both consumers run every
  * tile of the block (a causal tile past a consumer's rows is all -inf,
  * P = 0), so their turns and their releases of the ring match. */
-template <class C, bool PINGPONG, bool OVERLAP>
-__global__ void __launch_bounds__(WS_THREADS, 1)
+template <class C, int NK, int NC, bool PINGPONG, bool OVERLAP>
+__global__ void __launch_bounds__(WsTeam<NC>::THREADS, 1)
     flash_ws_kernel(const __grid_constant__ CUtensorMap mq, const __grid_constant__ CUtensorMap mk,
                     const __grid_constant__ CUtensorMap mv, __nv_bfloat16 *__restrict__ O,
                     float *__restrict__ L, int N, int Tr, float c, int causal)
 {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    using W = WsCfg<C, NK, NC>;
+    using T = WsTeam<NC>;
+    static_assert(!PINGPONG || NC == 2, "ping-pong takes two consumers");
+    constexpr int STAGES = W::STAGES;
     extern __shared__ unsigned char smem_raw[];
-    __shared__ __align__(8) uint64_t bars[1 + 2 * WS_STAGES]; /* Q; full[]; empty[] */
+    /* Q; K's full[] and empty[]; V's full[] and empty[] */
+    __shared__ __align__(8) uint64_t bars[1 + 4 * WS_MAX_STAGES];
     unsigned char *smem = reinterpret_cast<unsigned char *>(
         (reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~(uintptr_t)1023);
-    const uint32_t sQ = smem_u32(smem), sK = sQ + 2 * C::TILE, sV = sK + WS_STAGES * C::TILE,
-                   sZero = sV + WS_STAGES * C::TILE;
-    const uint32_t barQ = smem_u32(&bars[0]), barFull = smem_u32(&bars[1]),
-                   barEmpty = smem_u32(&bars[1 + WS_STAGES]);
+    const uint32_t sQ = smem_u32(smem), sK = sQ + NC * C::TILE, sV = sK + STAGES * W::KV_TILE,
+                   sZero = sV + STAGES * W::KV_TILE;
+    const uint32_t barQ = smem_u32(&bars[0]), barK = smem_u32(&bars[1]),
+                   barV = barK + 16 * STAGES;
+    const Ring<STAGES> ringK{sK, (uint32_t)W::KV_TILE, barK, barK + 8 * STAGES, T::EMPTY_ARRIVALS};
+    const Ring<STAGES> ringV{sV, (uint32_t)W::KV_TILE, barV, barV + 8 * STAGES, T::EMPTY_ARRIVALS};
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
 
     const int bh = (int)(blockIdx.x / Tr), qt = Tr - 1 - (int)(blockIdx.x % Tr);
-    const int q0 = qt * WS_BR;
-    const int kv_end = causal ? min(N, q0 + WS_BR) : N;
-    const int Tc = (kv_end + BC - 1) / BC;
+    const int q0 = qt * T::BR;
+    const int kv_end = causal ? min(N, q0 + T::BR) : N;
+    const int Tc = (kv_end + NK - 1) / NK;
 
     if (tid == 0) {
         mbar_init(barQ, 1);
-        for (int s = 0; s < WS_STAGES; s++) {
-            mbar_init(barFull + 8 * s, 1);
-            mbar_init(barEmpty + 8 * s, WS_EMPTY_ARRIVALS);
-        }
+        ringK.init();
+        ringV.init();
         asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
     }
     /* The zero tile: the V a consumer's P V reads when the FP32 path has
      * done that product, so that no wgmma sits on a branch (a branch around
      * one makes the compiler serialise every wgmma of the kernel). Written
      * by ordinary stores, read by the tensor cores: the proxy fence. */
-    for (int i = tid; i < C::TILE / 16; i += WS_THREADS)
+    for (int i = tid; i < W::ZERO / 16; i += T::THREADS)
         reinterpret_cast<uint4 *>(smem + (sZero - sQ))[i] = make_uint4(0, 0, 0, 0);
     asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
     __syncthreads();
@@ -713,122 +865,127 @@ __global__ void __launch_bounds__(WS_THREADS, 1)
         asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(WS_PRODUCER_REGS));
         if (tid != 0)
             return;
-        /* Consumer 1's rows past N are never written: where all of them are,
-         * it reads consumer 0's rows rather than a box wholly outside the
-         * tensor. */
-        mbar_expect_tx(barQ, 2 * C::TILE);
-        load_tile<C>(sQ, &mq, q0, bh, barQ);
-        load_tile<C>(sQ + C::TILE, &mq, q0 + 64 < N ? q0 + 64 : q0, bh, barQ);
+        /* A consumer's rows past N are never written: where all of them
+         * are, it reads consumer 0's rows rather than a box wholly outside
+         * the tensor. */
+        mbar_expect_tx(barQ, NC * C::TILE);
+        for (int w = 0; w < NC; w++)
+            load_tile<C>(sQ + w * C::TILE, &mq, q0 + 64 * w < N ? q0 + 64 * w : q0, bh, barQ);
         for (int j = 0; j < Tc; j++) {
-            const RingSlot sl = ring_slot(j);
-            const uint32_t full = barFull + 8 * sl.stage;
-            if (j >= WS_STAGES) {
-                /* Both consumers released tile j - WS_STAGES; the proxy
-                 * fence orders their ordinary reads of it (the guard)
-                 * before the TMA's writes. */
-                mbar_wait(barEmpty + 8 * sl.stage, sl.phase ^ 1u);
-                asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
-            }
-            mbar_expect_tx(full, 2 * C::TILE);
-            load_tile<C>(sK + sl.stage * C::TILE, &mk, j * BC, bh, full);
-            load_tile<C>(sV + sl.stage * C::TILE, &mv, j * BC, bh, full);
+            ringK.wait_empty(j);
+            mbar_expect_tx(ringK.full_bar(j), W::KV_TILE);
+#pragma unroll
+            for (int cb = 0; cb < C::CB; cb++)
+                tma_load(ringK.tile(j) + cb * NK * C::SW, &mk, cb * C::COLS, j * NK, bh,
+                         ringK.full_bar(j));
+            ringV.wait_empty(j);
+            mbar_expect_tx(ringV.full_bar(j), W::KV_TILE);
+#pragma unroll
+            for (int cb = 0; cb < C::CB; cb++)
+                tma_load(ringV.tile(j) + cb * NK * C::SW, &mv, cb * C::COLS, j * NK, bh,
+                         ringV.full_bar(j));
         }
         return;
     }
 
-    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(WS_CONSUMER_REGS));
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(T::CONSUMER_REGS));
     const int w = warp / 4 - 1, ct = tid - 128 * (w + 1), g = lane >> 2, t = lane & 3;
     const int q0w = q0 + 64 * w, row0 = q0w + 16 * (warp & 3) + g;
     const uint32_t sQw = sQ + w * C::TILE;
-    const unsigned char *vtiles = smem + (sV - sQ); /* V's stages, for ordinary loads */
+    /* V_j for ordinary loads (the guard and the FP32 path) */
+    const auto vtile = [&](int j) { return smem + (ringV.tile(j) - sQ); };
     const Turns<PINGPONG> turns{w};
     float o[C::D / 2], m[2] = {-INFINITY, -INFINITY}, l[2] = {0.f, 0.f}, alpha[2];
 #pragma unroll
     for (int i = 0; i < C::D / 2; i++)
         o[i] = 0.f;
-    float s[BC / 2];
-    uint32_t pa[BC / 16][4];
+    float s[NK / 2];
+    uint32_t pa[NK / 16][4];
 
     mbar_wait(barQ, 0);
+    const float cp = fabsf(c);
+    if (c < 0) {
+        flip_q(smem + (sQw - sQ), C::TILE, ct, 128);
+        bar_sync(WG_BAR + w, 128);
+    }
     turns.start();
     if (!OVERLAP) {
         for (int j = 0; j < Tc; j++) {
-            const RingSlot sl = ring_slot(j);
-            const int k0 = j * BC;
-            const uint32_t sKj = sK + sl.stage * C::TILE, sVj = sV + sl.stage * C::TILE;
-            mbar_wait(barFull + 8 * sl.stage, sl.phase);
-            const bool guarded = ws_guarded<C>(smem + (sVj - sQ), k0, q0w, causal, ct, WG_BAR + w);
-
+            const int k0 = j * NK;
+            ringK.wait_full(j);
             turns.begin();
-            issue_qk<C>(s, sQw, sKj);
+            issue_qk<C, NK>(s, sQw, ringK.tile(j));
             wgmma_commit();
             turns.end(false);
             wgmma_wait_pending<0>(s);
-            softmax_tile(s, m, l, alpha, k0, row0, N, causal, c, t);
-            pack_p(s, pa);
+            ringK.release(j, lane);
+            softmax_any<NK>(s, m, l, alpha, k0, row0, q0w, N, causal, cp, t);
+            pack_p<NK>(s, pa);
             scale_o<C>(o, alpha);
 
+            ringV.wait_full(j);
+            const bool guarded = ws_guarded<C, NK, NC>(vtile(j), k0, q0w, causal, ct, WG_BAR + w);
             if (guarded)
-                pv_guarded<C>(o, pa, vtiles + sl.stage * C::TILE, k0, row0, lane);
+                pv_guarded<C, NK>(o, pa, vtile(j), k0, row0, lane);
             turns.begin();
-            issue_pv<C>(o, pa, guarded ? sZero : sVj);
+            issue_pv<C, NK>(o, pa, guarded ? sZero : ringV.tile(j));
             wgmma_commit();
             turns.end(j == Tc - 1);
             wgmma_wait_pending<0>(o);
-            mbar_arrive(barEmpty + 8 * sl.stage);
+            ringV.release(j, lane);
         }
     } else {
         /* Tile 0: S_0 and its softmax; P_0 V_0 goes with S_1. */
-        RingSlot prev = ring_slot(0);
-        mbar_wait(barFull + 8 * prev.stage, prev.phase);
-        bool guarded_prev =
-            ws_guarded<C>(vtiles + prev.stage * C::TILE, 0, q0w, causal, ct, WG_BAR + w);
+        ringK.wait_full(0);
         turns.begin();
-        issue_qk<C>(s, sQw, sK + prev.stage * C::TILE);
+        issue_qk<C, NK>(s, sQw, ringK.tile(0));
         wgmma_commit();
         turns.end(false);
         wgmma_wait_pending<0>(s);
-        softmax_tile(s, m, l, alpha, 0, row0, N, causal, c, t);
-        pack_p(s, pa);
+        ringK.release(0, lane);
+        softmax_any<NK>(s, m, l, alpha, 0, row0, q0w, N, causal, cp, t);
+        pack_p<NK>(s, pa);
 
         for (int j = 1; j < Tc; j++) {
-            const RingSlot sl = ring_slot(j);
-            const int k0 = j * BC;
-            mbar_wait(barFull + 8 * sl.stage, sl.phase);
-            const bool guarded = ws_guarded<C>(vtiles + sl.stage * C::TILE, k0,
-                                               q0w, causal, ct, WG_BAR + w);
+            const int k0 = j * NK;
+            ringK.wait_full(j);
+            ringV.wait_full(j - 1);
+            const bool guarded =
+                ws_guarded<C, NK, NC>(vtile(j - 1), k0 - NK, q0w, causal, ct, WG_BAR + w);
 
             /* O is scaled (and the FP32 path done) while no wgmma is in
              * flight. Two groups: S_j, then P_{j-1} V_{j-1}, so that
              * wait_group 1 is S_j's. */
             scale_o<C>(o, alpha);
-            if (guarded_prev)
-                pv_guarded<C>(o, pa, vtiles + prev.stage * C::TILE, k0 - BC, row0, lane);
+            if (guarded)
+                pv_guarded<C, NK>(o, pa, vtile(j - 1), k0 - NK, row0, lane);
             turns.begin();
-            issue_qk<C>(s, sQw, sK + sl.stage * C::TILE);
+            issue_qk<C, NK>(s, sQw, ringK.tile(j));
             wgmma_commit();
-            issue_pv<C>(o, pa, guarded_prev ? sZero : sV + prev.stage * C::TILE);
+            issue_pv<C, NK>(o, pa, guarded ? sZero : ringV.tile(j - 1));
             wgmma_commit();
             turns.end(false);
 
             wgmma_wait_pending<1>(s);
-            softmax_tile(s, m, l, alpha, k0, row0, N, causal, c, t);
+            ringK.release(j, lane);
+            softmax_any<NK>(s, m, l, alpha, k0, row0, q0w, N, causal, cp, t);
             wgmma_wait_pending<0>(o);
-            mbar_arrive(barEmpty + 8 * prev.stage);
-            pack_p(s, pa); /* P_{j-1}'s registers are free once its product is done */
-            prev = sl;
-            guarded_prev = guarded;
+            ringV.release(j - 1, lane);
+            pack_p<NK>(s, pa); /* P_{j-1}'s registers are free once its product is done */
         }
 
+        const int jl = Tc - 1;
+        ringV.wait_full(jl);
+        const bool guarded = ws_guarded<C, NK, NC>(vtile(jl), jl * NK, q0w, causal, ct, WG_BAR + w);
         scale_o<C>(o, alpha);
-        if (guarded_prev)
-            pv_guarded<C>(o, pa, vtiles + prev.stage * C::TILE, (Tc - 1) * BC, row0, lane);
+        if (guarded)
+            pv_guarded<C, NK>(o, pa, vtile(jl), jl * NK, row0, lane);
         turns.begin();
-        issue_pv<C>(o, pa, guarded_prev ? sZero : sV + prev.stage * C::TILE);
+        issue_pv<C, NK>(o, pa, guarded ? sZero : ringV.tile(jl));
         wgmma_commit();
         turns.end(true);
         wgmma_wait_pending<0>(o);
-        mbar_arrive(barEmpty + 8 * prev.stage);
+        ringV.release(jl, lane);
     }
 
     store_rows<C>(o, m, l, O, L, (size_t)bh * (size_t)N, row0, N, t);
@@ -859,16 +1016,17 @@ encode_fn tensor_map_encoder(void)
     return fn;
 }
 
-/* A [BH][N][D] bf16 tensor, boxes of one column block x 64 rows x 1 head,
- * swizzled as the descriptors read it; out-of-range rows read as zeros. */
-template <class C> bool make_map(CUtensorMap *map, const void *base, int N, size_t BH)
+/* A [BH][N][D] bf16 tensor, boxes of one column block x `rows` rows x 1
+ * head, swizzled as the descriptors read it; out-of-range rows read as
+ * zeros. */
+template <class C> bool make_map(CUtensorMap *map, const void *base, int N, size_t BH, int rows)
 {
     encode_fn enc = tensor_map_encoder();
     if (!enc)
         return false;
     const cuuint64_t dims[3] = {(cuuint64_t)C::D, (cuuint64_t)N, (cuuint64_t)BH};
     const cuuint64_t strides[2] = {(cuuint64_t)C::D * 2, (cuuint64_t)N * C::D * 2};
-    const cuuint32_t box[3] = {(cuuint32_t)C::COLS, 64, 1}, elem[3] = {1, 1, 1};
+    const cuuint32_t box[3] = {(cuuint32_t)C::COLS, (cuuint32_t)rows, 1}, elem[3] = {1, 1, 1};
     return enc(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 3, const_cast<void *>(base), dims, strides,
                box, elem, CU_TENSOR_MAP_INTERLEAVE_NONE,
                C::SW == 128 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_64B,
@@ -876,25 +1034,28 @@ template <class C> bool make_map(CUtensorMap *map, const void *base, int N, size
                CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
 }
 
-/* The three tensor maps, after the checks every kernel's grid needs:
- * Tr = ceil(N / br) query tiles a head, B H Tr blocks in an int. */
+/* The three tensor maps (Q in boxes of 64 rows, K and V of nk), after the
+ * checks every kernel's grid needs: Tr = ceil(N / br) query tiles a head,
+ * B H Tr blocks in an int. */
 template <class C>
 bool make_maps(CUtensorMap (&maps)[3], const __nv_bfloat16 *Q, const __nv_bfloat16 *K,
-               const __nv_bfloat16 *V, size_t BH, int N, int br, int *Tr)
+               const __nv_bfloat16 *V, size_t BH, int N, int br, int nk, int *Tr)
 {
     *Tr = (N + br - 1) / br;
     if (BH * (size_t)*Tr > (size_t)INT_MAX || BH > (size_t)INT_MAX)
         return false;
-    return make_map<C>(&maps[0], Q, N, BH) && make_map<C>(&maps[1], K, N, BH) &&
-           make_map<C>(&maps[2], V, N, BH);
+    return make_map<C>(&maps[0], Q, N, BH, 64) && make_map<C>(&maps[1], K, N, BH, nk) &&
+           make_map<C>(&maps[2], V, N, BH, nk);
 }
 
-/* Step 1's kernel (KernelFn) or one of step 2's, with its block and shared memory. */
+/* Step 1's kernel (KernelFn) or one of step 2's, with its block, key tile
+ * and shared memory. */
 typedef void (*KernelFn)(const CUtensorMap, const CUtensorMap, const CUtensorMap, __nv_bfloat16 *,
                          float *, int, int, float, int);
 
 template <class C>
-cudaError_t launch_kernel(KernelFn kernel, int br, int threads, int smem, const __nv_bfloat16 *Q,
+cudaError_t launch_kernel(KernelFn kernel, int br, int nk, int threads, int smem,
+                          const __nv_bfloat16 *Q,
                           const __nv_bfloat16 *K, const __nv_bfloat16 *V, __nv_bfloat16 *O,
                           float *L, int B, int H, int N, float scale, int causal,
                           cudaStream_t stream)
@@ -902,7 +1063,7 @@ cudaError_t launch_kernel(KernelFn kernel, int br, int threads, int smem, const 
     const size_t BH = (size_t)B * (size_t)H;
     CUtensorMap maps[3];
     int Tr;
-    if (!make_maps<C>(maps, Q, K, V, BH, N, br, &Tr))
+    if (!make_maps<C>(maps, Q, K, V, BH, N, br, nk, &Tr))
         return cudaErrorInvalidValue;
     cudaError_t err =
         cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
@@ -914,8 +1075,18 @@ cudaError_t launch_kernel(KernelFn kernel, int br, int threads, int smem, const 
 }
 
 /* MW_FLASH_WGMMA: which kernel the launcher runs, in kKernelNames' order. */
-enum { KERNEL_STEP1, KERNEL_WS, KERNEL_WS_NOPP, KERNEL_WS_NOOV, KERNEL_WS_PLAIN, KERNELS };
-const char *const kKernelNames[KERNELS] = {"step1", "ws", "ws-nopp", "ws-noov", "ws-plain"};
+enum {
+    KERNEL_WS,
+    KERNEL_STEP1,
+    KERNEL_WS2,
+    KERNEL_WS_NOPP,
+    KERNEL_WS_NOOV,
+    KERNEL_WS_PLAIN,
+    KERNEL_WS_BC64,
+    KERNELS
+};
+const char *const kKernelNames[KERNELS] = {"ws",      "step1",    "ws2",    "ws-nopp",
+                                           "ws-noov", "ws-plain", "ws-bc64"};
 
 /* MW_FLASH_WGMMA's kernel: its index, or -1 for a name that is none of
  * them (said on stderr). */
@@ -923,7 +1094,7 @@ int read_kernel_choice(void)
 {
     const char *name = getenv("MW_FLASH_WGMMA");
     if (!name || !*name)
-        return KERNEL_STEP1;
+        return KERNEL_WS;
     for (int i = 0; i < KERNELS; i++)
         if (strcmp(name, kKernelNames[i]) == 0)
             return i;
@@ -946,19 +1117,37 @@ cudaError_t launch(int kernel, const __nv_bfloat16 *Q, const __nv_bfloat16 *K,
                    const __nv_bfloat16 *V, __nv_bfloat16 *O, float *L, int B, int H, int N,
                    float scale, int causal, cudaStream_t stream)
 {
+    constexpr int NK = WS_NK;
     KernelFn fn;
     switch (kernel) {
     case KERNEL_STEP1:
-        return launch_kernel<C>(flash_wgmma_kernel<C>, BR, THREADS, C::SMEM, Q, K, V, O, L, B, H, N,
-                                scale, causal, stream);
-    case KERNEL_WS: fn = flash_ws_kernel<C, true, true>; break;
-    case KERNEL_WS_NOPP: fn = flash_ws_kernel<C, false, true>; break;
-    case KERNEL_WS_NOOV: fn = flash_ws_kernel<C, true, false>; break;
-    case KERNEL_WS_PLAIN: fn = flash_ws_kernel<C, false, false>; break;
+        return launch_kernel<C>(flash_wgmma_kernel<C>, BR, BC, THREADS, C::SMEM, Q, K, V, O, L, B,
+                                H, N, scale, causal, stream);
+    case KERNEL_WS_BC64:
+        return launch_kernel<C>(flash_ws_kernel<C, 64, 2, true, true>, 128, 64, WsTeam<2>::THREADS,
+                                WsCfg<C, 64, 2>::SMEM, Q, K, V, O, L, B, H, N, scale, causal,
+                                stream);
+    case KERNEL_WS:
+        /* Up to d = 64, three consumers, each one's softmax under the
+         * others' GEMMs, and no ping-pong (it takes two): at d = 64 the
+         * softmax is as long as the GEMMs, and three warps a scheduler hide
+         * it better than two taking turns. At d = 128, S, P and O of 128
+         * keys need more than the 160 registers a consumer of three gets. */
+        if constexpr (C::D <= 64)
+            return launch_kernel<C>(flash_ws_kernel<C, NK, 3, false, true>, 192, NK,
+                                    WsTeam<3>::THREADS, WsCfg<C, NK, 3>::SMEM, Q, K, V, O, L, B,
+                                    H, N, scale, causal, stream);
+        else
+            fn = flash_ws_kernel<C, NK, 2, true, true>;
+        break;
+    case KERNEL_WS2: fn = flash_ws_kernel<C, NK, 2, true, true>; break;
+    case KERNEL_WS_NOPP: fn = flash_ws_kernel<C, NK, 2, false, true>; break;
+    case KERNEL_WS_NOOV: fn = flash_ws_kernel<C, NK, 2, true, false>; break;
+    case KERNEL_WS_PLAIN: fn = flash_ws_kernel<C, NK, 2, false, false>; break;
     default: return cudaErrorInvalidValue;
     }
-    return launch_kernel<C>(fn, WS_BR, WS_THREADS, WsCfg<C>::SMEM, Q, K, V, O, L, B, H, N, scale,
-                            causal, stream);
+    return launch_kernel<C>(fn, 128, NK, WsTeam<2>::THREADS, WsCfg<C, NK, 2>::SMEM, Q, K, V, O, L,
+                            B, H, N, scale, causal, stream);
 }
 
 } /* namespace */
