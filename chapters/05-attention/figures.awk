@@ -118,36 +118,44 @@ BEGIN {
     range("grid_plain", 100 * (1 / get(ab, grid, "d = 128") - 1))
     fig("grid_plain", range_text("grid_plain", 0) "%")
 
-    # 05.4: step 1 (the bench's rows) against cuDNN and 05.3 over the same
-    # shapes as 05.3's; the warp-specialised kernels from their own run.
+    # 05.4: the reference's default kernel (the bench's rows) against cuDNN
+    # and 05.3 over the same shapes as 05.3's; its steps from the ablation's
+    # own run, compared only with each other.
     for (s = 1; s in sizes; s++)
         for (i = 1; i in tails; i++) {
             k = tails[i] "|" sizes[s]
-            mine = "reference/04_flash_wgmma" k
-            range("wgmma_of_cudnn", 100 * get(b, mine, "gflops") / get(b, "library/cudnn_sdpa" k, "gflops"))
-            range("wgmma_over_mma", get(b, mine, "gflops") / get(b, "reference/03_flash_bf16" k, "gflops"))
-            col = "N=" sizes[s] " d=" (tails[i] ~ /d128/ ? 128 : 64) (tails[i] ~ /causal/ ? " causal" : "")
-            ws = get(aw, "ws", col)
-            if (tails[i] ~ /d128/) {
-                range("ws_of_cudnn_d128", 100 * 1000 * ws / get(b, "library/cudnn_sdpa" k, "gflops"))
-                range("ws_over_step1_d128", ws / get(aw, "step1", col))
-                range("pp_worth_d128", ws / get(aw, "ws-nopp", col))
-                range("ov_worth_d128", ws / get(aw, "ws-noov", col))
-                range("ws_plain_d128", get(aw, "ws-plain", col) / get(aw, "step1", col))
-                range("ws_tflops_d128", ws)
+            mine = get(b, "reference/04_flash_wgmma" k, "gflops")
+            sdpa = get(b, "library/cudnn_sdpa" k, "gflops")
+            d128 = tails[i] ~ /d128/
+            range("wgmma_of_cudnn", 100 * mine / sdpa)
+            range("wgmma_of_cudnn" (d128 ? "_d128" : "_d64"), 100 * mine / sdpa)
+            range("wgmma_over_mma", mine / get(b, "reference/03_flash_bf16" k, "gflops"))
+            col = "N=" sizes[s] " d=" (d128 ? 128 : 64) (tails[i] ~ /causal/ ? " causal" : "")
+            ws = get(aw, "ws", col); ws2 = get(aw, "ws2", col); step1 = get(aw, "step1", col)
+            range("ws_over_step1" (d128 ? "_d128" : "_d64"), ws / step1)
+            range("bc128_worth" (d128 ? "_d128" : "_d64"), ws2 / get(aw, "ws-bc64", col))
+            if (d128) {
+                range("pp_worth_d128", ws2 / get(aw, "ws-nopp", col))
+                range("ov_worth_d128", ws2 / get(aw, "ws-noov", col))
+                range("ws_plain_d128", get(aw, "ws-plain", col) / step1)
+                range("wgmma_tflops_d128", mine / 1000)
             } else {
-                range("step1_over_ws_d64", get(aw, "step1", col) / ws)
+                range("three_over_two_d64", ws / ws2)
             }
         }
     fig("wgmma_of_cudnn", range_text("wgmma_of_cudnn", 0) "%")
+    fig("wgmma_of_cudnn_d64", range_text("wgmma_of_cudnn_d64", 0) "%")
+    fig("wgmma_of_cudnn_d128", range_text("wgmma_of_cudnn_d128", 0) "%")
     fig("wgmma_over_mma", range_text("wgmma_over_mma", 2))
-    fig("ws_of_cudnn_d128", range_text("ws_of_cudnn_d128", 0) "%")
+    fig("wgmma_tflops_d128", range_text("wgmma_tflops_d128", 0))
     fig("ws_over_step1_d128", range_text("ws_over_step1_d128", 2))
+    fig("ws_over_step1_d64", range_text("ws_over_step1_d64", 2))
+    fig("bc128_worth_d128", range_text("bc128_worth_d128", 2))
+    fig("bc128_worth_d64", range_text("bc128_worth_d64", 2))
     fig("pp_worth_d128", range_text("pp_worth_d128", 2))
     fig("ov_worth_d128", range_text("ov_worth_d128", 2))
     fig("ws_plain_d128", range_text("ws_plain_d128", 2))
-    fig("ws_tflops_d128", range_text("ws_tflops_d128", 0))
-    fig("step1_over_ws_d64", range_text("step1_over_ws_d64", 2))
+    fig("three_over_two_d64", range_text("three_over_two_d64", 2))
 }
 function dram(k) { return get(t, k, "dram_read") + get(t, k, "dram_write") }
 function model(k) { return get(t, k, "model_read") + get(t, k, "model_write") }

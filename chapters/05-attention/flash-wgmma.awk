@@ -1,8 +1,9 @@
 # flash-wgmma.awk: exercise 05.4's reference against 05.3 and cuDNN's fused
 # attention, at B = 4, H = 16, N = 4096 and 16384, d = 64 and 128, full and
-# causal, from dir/bench.csv (step 1, the graded kernel), with the
-# warp-specialised kernel (MW_FLASH_WGMMA=ws) from dir/ablation-wgmma.csv,
-# timed in its own run (instructor/dev/05-wgmma/ablation.sh). TFLOP/s at
+# causal, from dir/bench.csv (the reference's default kernel, warp-
+# specialised), with its step 1 (MW_FLASH_WGMMA=step1) from
+# dir/ablation-wgmma.csv, timed in its own run
+# (instructor/dev/05-wgmma/ablation.sh). TFLOP/s at
 # 4 B H N^2 d, halved when causal. A CSV for plots/lesson-table.sh (the
 # lesson's table "flash-wgmma").
 #   awk -v dir=results/<gpu>/05-attention -f plots/csv.awk -f plots/results.awk \
@@ -11,7 +12,7 @@ BEGIN {
     readcsv(dir "/bench.csv", b, "impl,size")
     readcsv(dir "/ablation-wgmma.csv", aw, "MW_FLASH_WGMMA")
     print "N,d,mask,05.4,% of wgmma bf16 roof,05.3,05.4 vs 05.3,cuDNN fused,05.4 in % of cuDNN," \
-          "05.4 warp-specialised (ws),ws in % of cuDNN"
+          "05.4 step 1 (ablation run),step 1 in % of cuDNN"
     split("4096 16384", sizes, " "); split("64 128", ds, " ")
     for (s = 1; s <= 2; s++)
         for (e = 1; e <= 2; e++)
@@ -20,7 +21,7 @@ BEGIN {
                 me = b["reference/04_flash_wgmma" tail, "gflops"]
                 mma = b["reference/03_flash_bf16" tail, "gflops"]
                 sdpa = b["library/cudnn_sdpa" tail, "gflops"]
-                w = aw["ws", "N=" sizes[s] " d=" ds[e] (c ? " causal" : "")]
+                w = aw["step1", "N=" sizes[s] " d=" ds[e] (c ? " causal" : "")]
                 w = w == "" ? "" : 1000 * w
                 p = b["reference/04_flash_wgmma" tail, "pct_roof"]
                 printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", sizes[s], ds[e], c ? "causal" : "full",

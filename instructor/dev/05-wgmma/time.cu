@@ -1,12 +1,12 @@
 // time.cu: exercise 05.4's reference (solutions/05-attention/04_flash_wgmma.cu)
 // timed through its launcher, attention_flash_wgmma, with whichever kernel the
-// environment variable MW_FLASH_WGMMA picks (step1, ws, ws-nopp, ws-noov,
-// ws-plain): B = 4, H = 16, N from argv (default 4096), d = 64 and 128, full
+// environment variable MW_FLASH_WGMMA picks (the reference's header lists
+// them; unset: ws): B = 4, H = 16, N from argv (default 4096), d = 64 and 128, full
 // and causal. Before each run a 256 MB memset flushes the L2; one warm-up,
 // then the median of 9. FLOPs are 4 B H N^2 d, halved when causal, as in
 // make bench. Each line ends with an FNV hash of O's bits and its count of
-// non-finite elements: every kernel does the same arithmetic in the same
-// order, so every variant's hash must equal step1's (ablation.sh checks it).
+// non-finite elements: kernels that do the same arithmetic in the same order
+// must have the same hash (ablation.sh checks it).
 // Build and run: bash instructor/dev/05-wgmma/ablation.sh (on an sm_90 GPU).
 #include "attention.h"
 #include <algorithm>
@@ -58,7 +58,7 @@ int main(int argc, char **argv)
                 bad += (out[i] & 0x7f80) == 0x7f80;
             }
             printf("time %-8s N=%-5d d=%-3d %-6s %8.3f ms %6.1f TFLOP/s hash %016llx nonfinite %zu\n",
-                   v && *v ? v : "step1", N, d, causal ? "causal" : "full", t, flop / t / 1e9, hash, bad);
+                   v && *v ? v : "ws", N, d, causal ? "causal" : "full", t, flop / t / 1e9, hash, bad);
             fflush(stdout);
         }
     }
