@@ -159,8 +159,10 @@ fi
 # picked by MW_FLASH_WGMMA (the default, ws, runs above): each must pass
 # every case on its own, and a name that is none of them fails the check.
 if [ -f solutions/05-attention/04_flash_wgmma.cu ]; then
-    kernels=$(sed -n 's/^const char \*const kKernelNames\[KERNELS\] = {\(.*\)};/\1/p' \
-        solutions/05-attention/04_flash_wgmma.cu | tr -d '",')
+    # the initializer of kKernelNames, on one line or several
+    kernels=$(sed -n '/^const char \*const kKernelNames\[KERNELS\] = {/,/};/p' \
+        solutions/05-attention/04_flash_wgmma.cu | tr -d '\n' |
+        sed 's/.*= {\(.*\)};.*/\1/' | tr -d '",')
     [ -n "$kernels" ]
     ok $? "05-attention: the wgmma reference lists its kernels ($(echo $kernels))"
     if long_tests; then
