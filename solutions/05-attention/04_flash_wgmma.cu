@@ -195,22 +195,68 @@ __device__ __forceinline__ bool nonfinite2(uint32_t w)
     return (w & 0x7f80u) == 0x7f80u || (w & 0x7f800000u) == 0x7f800000u;
 }
 
-/* ---- wgmma, one wrapper per N (generated operand lists) ---------------------- */
+/* ---- wgmma, one wrapper per N ----------------------------------------------- */
+
+/* The accumulator as operands: "+f" for d[b] .. d[b + 15]; and the names of
+ * the first 16, 32 or 64 operands, the instruction's D list. */
+#define MW_ACC4(d, b) "+f"(d[b]), "+f"(d[b + 1]), "+f"(d[b + 2]), "+f"(d[b + 3])
+#define MW_ACC16(d, b) MW_ACC4(d, b), MW_ACC4(d, b + 4), MW_ACC4(d, b + 8), MW_ACC4(d, b + 12)
+#define MW_D16 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15"
+#define MW_D32 MW_D16 ", %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, " \
+                      "%30, %31"
+#define MW_D64 MW_D32 ", %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, " \
+                      "%46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, "   \
+                      "%60, %61, %62, %63"
 
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL) || !defined(__CUDA_ARCH__)
-/* d += A B, m64n32k16: A from registers (four bf16x2 a thread), B from
- * shared memory MN-major (imm-trans-b = 1). */
+/* d += A B, m64nNk16 (N = 32, 64, 128: d holds N / 2 a thread): A from
+ * registers (four bf16x2 a thread), B from shared memory MN-major
+ * (imm-trans-b = 1). */
 __device__ __forceinline__ void wgmma_rs(float (&d)[16], const uint32_t (&a)[4], uint64_t db)
 {
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %21, 0;\n"
-                 "wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 {"
-                 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11,"
-                 "%12, %13, %14, %15}, "
+                 "wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 {" MW_D16 "}, "
                  "{%16, %17, %18, %19}, %20, p, 1, 1, 1;\n}\n"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
-                   "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
-                   "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
+                 : MW_ACC16(d, 0)
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(1));
+}
+
+__device__ __forceinline__ void wgmma_rs(float (&d)[32], const uint32_t (&a)[4], uint64_t db)
+{
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %37, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {" MW_D32 "}, "
+                 "{%32, %33, %34, %35}, %36, p, 1, 1, 1;\n}\n"
+                 : MW_ACC16(d, 0), MW_ACC16(d, 16)
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(1));
+}
+
+__device__ __forceinline__ void wgmma_rs(float (&d)[64], const uint32_t (&a)[4], uint64_t db)
+{
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %69, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {" MW_D64 "}, "
+                 "{%64, %65, %66, %67}, %68, p, 1, 1, 1;\n}\n"
+                 : MW_ACC16(d, 0), MW_ACC16(d, 16), MW_ACC16(d, 32), MW_ACC16(d, 48)
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(1));
+}
+
+/* d = A B + (scale_d ? d : 0), m64nNk16 (N = 64, 128): A and B from shared
+ * memory (descriptors), both K-major. */
+__device__ __forceinline__ void wgmma_ss(float (&d)[32], uint64_t da, uint64_t db, int scale_d)
+{
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {" MW_D32 "}, "
+                 "%32, %33, p, 1, 1, 0, 0;\n}\n"
+                 : MW_ACC16(d, 0), MW_ACC16(d, 16)
+                 : "l"(da), "l"(db), "r"(scale_d));
+}
+
+__device__ __forceinline__ void wgmma_ss(float (&d)[64], uint64_t da, uint64_t db, int scale_d)
+{
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {" MW_D64 "}, "
+                 "%64, %65, p, 1, 1, 0, 0;\n}\n"
+                 : MW_ACC16(d, 0), MW_ACC16(d, 16), MW_ACC16(d, 32), MW_ACC16(d, 48)
+                 : "l"(da), "l"(db), "r"(scale_d));
 }
 
 /* Commits the wgmma issued so far and waits for all of them; the "+f"
@@ -225,98 +271,12 @@ template <int K> __device__ __forceinline__ void wgmma_wait(float (&d)[K])
         asm volatile("" : "+f"(d[i])::"memory");
 }
 
-/* d = A B + (scale_d ? d : 0), m64n64k16: A and B from shared memory
- * (descriptors), both K-major. */
-__device__ __forceinline__ void wgmma_ss(float (&d)[32], uint64_t da, uint64_t db, int scale_d)
-{
-    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
-                 "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {"
-                 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11,"
-                 "%12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23,"
-                 "%24, %25, %26, %27, %28, %29, %30, %31}, "
-                 "%32, %33, p, 1, 1, 0, 0;\n}\n"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
-                   "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
-                   "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
-                   "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-                   "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
-                   "+f"(d[30]), "+f"(d[31])
-                 : "l"(da), "l"(db), "r"(scale_d));
-}
-
-/* d = A B + (scale_d ? d : 0), m64n128k16: A and B from shared memory
- * (descriptors), both K-major. */
-__device__ __forceinline__ void wgmma_ss(float (&d)[64], uint64_t da, uint64_t db, int scale_d)
-{
-    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
-                 "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {"
-                 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11,"
-                 "%12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23,"
-                 "%24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35,"
-                 "%36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
-                 "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59,"
-                 "%60, %61, %62, %63}, "
-                 "%64, %65, p, 1, 1, 0, 0;\n}\n"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
-                   "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
-                   "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
-                   "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-                   "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
-                   "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
-                   "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
-                   "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
-                   "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]),
-                   "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]),
-                   "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
-                 : "l"(da), "l"(db), "r"(scale_d));
-}
-
-/* d += A B, m64n64k16: A from registers (four bf16x2 a thread), B from
- * shared memory MN-major (imm-trans-b = 1). */
-__device__ __forceinline__ void wgmma_rs(float (&d)[32], const uint32_t (&a)[4], uint64_t db)
-{
-    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %37, 0;\n"
-                 "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {"
-                 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11,"
-                 "%12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23,"
-                 "%24, %25, %26, %27, %28, %29, %30, %31}, "
-                 "{%32, %33, %34, %35}, %36, p, 1, 1, 1;\n}\n"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
-                   "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
-                   "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
-                   "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-                   "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
-                   "+f"(d[30]), "+f"(d[31])
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(1));
-}
-
-/* d += A B, m64n128k16: A from registers (four bf16x2 a thread), B from
- * shared memory MN-major (imm-trans-b = 1). */
-__device__ __forceinline__ void wgmma_rs(float (&d)[64], const uint32_t (&a)[4], uint64_t db)
-{
-    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %69, 0;\n"
-                 "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {"
-                 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11,"
-                 "%12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23,"
-                 "%24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35,"
-                 "%36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
-                 "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59,"
-                 "%60, %61, %62, %63}, "
-                 "{%64, %65, %66, %67}, %68, p, 1, 1, 1;\n}\n"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
-                   "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
-                   "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
-                   "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-                   "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
-                   "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
-                   "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
-                   "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
-                   "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]),
-                   "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]),
-                   "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(1));
-}
 #endif
+#undef MW_ACC4
+#undef MW_ACC16
+#undef MW_D16
+#undef MW_D32
+#undef MW_D64
 
 /* ---- the kernel -------------------------------------------------------------- */
 
@@ -719,6 +679,17 @@ template <int STAGES> struct Ring {
         mbar_wait(empty + 8 * (j % STAGES), use_parity(j) ^ 1u);
         asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
     }
+    /* Producer: tile j (keys j NK ..) of head bh into its stage, one box
+     * of NK rows a column block, once the stage is free. */
+    template <class C, int NK>
+    __device__ __forceinline__ void fill(int j, const CUtensorMap *map, int bh) const
+    {
+        wait_empty(j);
+        mbar_expect_tx(full_bar(j), bytes);
+#pragma unroll
+        for (int cb = 0; cb < C::CB; cb++)
+            tma_load(tile(j) + cb * NK * C::SW, map, cb * C::COLS, j * NK, bh, full_bar(j));
+    }
     __device__ __forceinline__ void wait_full(int j) const
     {
         mbar_wait(full_bar(j), use_parity(j));
@@ -872,18 +843,8 @@ __global__ void __launch_bounds__(WsTeam<NC>::THREADS, 1)
         for (int w = 0; w < NC; w++)
             load_tile<C>(sQ + w * C::TILE, &mq, q0 + 64 * w < N ? q0 + 64 * w : q0, bh, barQ);
         for (int j = 0; j < Tc; j++) {
-            ringK.wait_empty(j);
-            mbar_expect_tx(ringK.full_bar(j), W::KV_TILE);
-#pragma unroll
-            for (int cb = 0; cb < C::CB; cb++)
-                tma_load(ringK.tile(j) + cb * NK * C::SW, &mk, cb * C::COLS, j * NK, bh,
-                         ringK.full_bar(j));
-            ringV.wait_empty(j);
-            mbar_expect_tx(ringV.full_bar(j), W::KV_TILE);
-#pragma unroll
-            for (int cb = 0; cb < C::CB; cb++)
-                tma_load(ringV.tile(j) + cb * NK * C::SW, &mv, cb * C::COLS, j * NK, bh,
-                         ringV.full_bar(j));
+            ringK.template fill<C, NK>(j, &mk, bh);
+            ringV.template fill<C, NK>(j, &mv, bh);
         }
         return;
     }
