@@ -139,6 +139,8 @@ BEGIN {
                 range("ov_worth_d128", ws2 / get(aw, "ws-noov", col))
                 range("ws_plain_d128", get(aw, "ws-plain", col) / step1)
                 range("wgmma_tflops_d128", mine / 1000)
+                # ws and ws2 are one kernel at d = 128: the same run twice
+                range("same_kernel_d128", 100 * (ws > ws2 ? ws / ws2 - 1 : ws2 / ws - 1))
             } else {
                 range("three_over_two_d64", ws / ws2)
             }
@@ -156,6 +158,7 @@ BEGIN {
     fig("ov_worth_d128", range_text("ov_worth_d128", 2))
     fig("ws_plain_d128", range_text("ws_plain_d128", 2))
     fig("three_over_two_d64", range_text("three_over_two_d64", 2))
+    fig("same_kernel_d128", range_text("same_kernel_d128", 0) "%")
 }
 function dram(k) { return get(t, k, "dram_read") + get(t, k, "dram_write") }
 function model(k) { return get(t, k, "model_read") + get(t, k, "model_write") }
