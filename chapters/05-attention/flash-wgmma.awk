@@ -21,12 +21,12 @@ BEGIN {
                 me = b["reference/04_flash_wgmma" tail, "gflops"]
                 mma = b["reference/03_flash_bf16" tail, "gflops"]
                 sdpa = b["library/cudnn_sdpa" tail, "gflops"]
-                w = aw["step1", "N=" sizes[s] " d=" ds[e] (c ? " causal" : "")]
-                w = w == "" ? "" : 1000 * w
+                s1 = aw["step1", "N=" sizes[s] " d=" ds[e] (c ? " causal" : "")]
+                s1 = s1 == "" ? "" : 1000 * s1
                 p = b["reference/04_flash_wgmma" tail, "pct_roof"]
                 printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", sizes[s], ds[e], c ? "causal" : "full",
                     cell_tflops(me), p == "" ? "-" : sprintf("%.1f%%", p), cell_tflops(mma),
                     cell_ratio(me, mma, "%.2fx"), cell_tflops(sdpa), cell_ratio(100 * me, sdpa, "%.0f%%"),
-                    cell_tflops(w), cell_ratio(100 * w, sdpa, "%.0f%%")
+                    cell_tflops(s1), cell_ratio(100 * s1, sdpa, "%.0f%%")
             }
 }

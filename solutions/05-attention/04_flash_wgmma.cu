@@ -259,16 +259,27 @@ __device__ __forceinline__ void wgmma_ss(float (&d)[64], uint64_t da, uint64_t d
                  : "l"(da), "l"(db), "r"(scale_d));
 }
 
-/* Commits the wgmma issued so far and waits for all of them; the "+f"
- * operands keep the compiler from touching d (any accumulator's K
- * registers) before the wait. */
-template <int K> __device__ __forceinline__ void wgmma_wait(float (&d)[K])
+__device__ __forceinline__ void wgmma_commit()
 {
-    asm volatile("wgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 0;\n" ::
-                     : "memory");
+    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+}
+
+/* Waits until at most PENDING committed groups are in flight; the "+f"
+ * operands keep the compiler from touching d (the accumulator of the group
+ * waited for) before the wait. */
+template <int PENDING, int K> __device__ __forceinline__ void wgmma_wait_pending(float (&d)[K])
+{
+    asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(PENDING) : "memory");
 #pragma unroll
     for (int i = 0; i < K; i++)
         asm volatile("" : "+f"(d[i])::"memory");
+}
+
+/* Commits the wgmma issued so far and waits for all of them. */
+template <int K> __device__ __forceinline__ void wgmma_wait(float (&d)[K])
+{
+    wgmma_commit();
+    wgmma_wait_pending<0>(d);
 }
 
 #endif
@@ -726,23 +737,6 @@ __device__ __forceinline__ bool bar_any(bool v, int id, int threads)
                  : "memory");
     return r != 0;
 }
-
-#if defined(__CUDA_ARCH_FEAT_SM90_ALL) || !defined(__CUDA_ARCH__)
-__device__ __forceinline__ void wgmma_commit()
-{
-    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-}
-
-/* Waits until at most PENDING committed groups are in flight; d (the
- * accumulator of the group waited for) is not touched before. */
-template <int PENDING, int K> __device__ __forceinline__ void wgmma_wait_pending(float (&d)[K])
-{
-    asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(PENDING) : "memory");
-#pragma unroll
-    for (int i = 0; i < K; i++)
-        asm volatile("" : "+f"(d[i])::"memory");
-}
-#endif
 
 /* Ping-pong: the two consumers take turns at issuing their GEMMs, so that
  * one's softmax runs while the other's products occupy the tensor cores.
