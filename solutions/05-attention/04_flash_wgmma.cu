@@ -49,28 +49,34 @@
  * The reference solution runs FlashAttention-3's structure by default and
  * keeps the kernel above and the steps between, for the lesson's ablation;
  * the environment variable MW_FLASH_WGMMA, read once, picks the kernel:
- *   unset, empty or ws  warp specialisation, key tiles of Bc = 128: a
- *             producer warpgroup (one thread issues every TMA load into a
- *             ring of K stages and one of V stages, each stage with "full"
- *             and "empty" mbarriers; setmaxnreg.dec) and consumer
- *             warpgroups of 64 query rows each (setmaxnreg.inc), with the
- *             intra-warpgroup overlap (S_{j+1} = Q K_{j+1}^T issued with
- *             P_j V_j, waited by wgmma.wait_group 1). d = 128: two
- *             consumers (a block of 128 rows) and ping-pong (they take
- *             turns at the tensor cores, each one's softmax under the
- *             other's GEMMs); d <= 64: three consumers (192 rows), no
- *             ping-pong;
+ *   unset, empty or ws  warp specialisation: a producer warpgroup (one
+ *             thread issues every TMA load into a ring of K stages and one
+ *             of V stages, each stage with "full" and "empty" mbarriers;
+ *             setmaxnreg.dec) and consumer warpgroups of 64 query rows
+ *             each (setmaxnreg.inc), with the intra-warpgroup overlap
+ *             (S_{j+1} = Q K_{j+1}^T issued with P_j V_j, waited by
+ *             wgmma.wait_group 1). d = 128: two consumers (a block of 128
+ *             rows) and ping-pong (they take turns at the tensor cores,
+ *             each one's softmax under the other's GEMMs), key tiles of
+ *             Bc = 176 without a mask and 128 with one; d <= 64: three
+ *             consumers (192 rows), no ping-pong, Bc = 128. The softmax is
+ *             lazy (FlashAttention-4's rule): a warp moves its rows'
+ *             maxima, and rescales O and l, only when one grows by more
+ *             than 8 (P up to 2^8);
  *   step1     the kernel described above: one warpgroup, loads and math;
- *   ws2       ws with two consumers and ping-pong at every d;
+ *   ws-eager  ws rescaling O at every tile, as FlashAttention-3 does;
+ *   ws2       FlashAttention-3's schedule: ws-eager with two consumers,
+ *             ping-pong and key tiles of 128 at every d;
  *   ws-nopp   ws2 without ping-pong;
  *   ws-noov   ws2 without the overlap;
  *   ws-plain  ws2 with neither;
  *   ws-bc64   ws2 with step 1's key tiles of Bc = 64;
  *   anything else: the launcher returns cudaErrorInvalidValue.
  * Every kernel tests keys against N and the causal diagonal only in the
- * tiles that reach past either. step1 and ws-bc64 do the same arithmetic
- * in the same order, and so do the kernels of Bc = 128: O is bitwise the
- * same within each group.
+ * tiles that reach past either. Kernels with the same key tiles and
+ * rescaling do the same arithmetic in the same order: O is bitwise the same
+ * for step1 and ws-bc64, and for ws2, ws-nopp, ws-noov, ws-plain and
+ * ws-eager (where its key tiles are 128).
  *
  * Needs: sm_90a (wgmma, TMA)
  *
@@ -97,6 +103,8 @@ namespace {
 
 constexpr float kLog2e = 1.4426950408889634f;
 constexpr float kLn2 = 0.6931471805599453f;
+/* log2 of the largest P a lazy softmax lets through (FlashAttention-4's 256) */
+constexpr float kLazyBound = 8.f;
 constexpr int BR = 64, BC = 64, THREADS = 128;
 
 template <int D_> struct Cfg {
@@ -124,6 +132,15 @@ __device__ __forceinline__ uint64_t desc(uint32_t addr, uint32_t lbo, uint32_t s
 {
     return (uint64_t)((addr & 0x3ffff) >> 4) | ((uint64_t)((lbo >> 4) & 0x3fff) << 16) |
            ((uint64_t)((sbo >> 4) & 0x3fff) << 32) | (layout << 62);
+}
+
+/* Descriptor d moved `bytes` further into shared memory: one 32-bit add to
+ * the start address field (address / 16, bits 0-13), which never carries
+ * out of it (shared memory ends below 256 KB). Step the k-slabs of a tile
+ * this way, from one descriptor a tile, rather than building each. */
+__device__ __forceinline__ uint64_t desc_at(uint64_t d, uint32_t bytes)
+{
+    return (d & 0xffffffff00000000ull) | (uint32_t)((uint32_t)d + (bytes >> 4));
 }
 
 __device__ __forceinline__ void wgmma_fence()
@@ -207,6 +224,8 @@ __device__ __forceinline__ bool nonfinite2(uint32_t w)
 #define MW_D64 MW_D32 ", %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, " \
                       "%46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, "   \
                       "%60, %61, %62, %63"
+#define MW_D88 MW_D64 ", %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, " \
+                      "%78, %79, %80, %81, %82, %83, %84, %85, %86, %87"
 
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL) || !defined(__CUDA_ARCH__)
 /* d += A B, m64nNk16 (N = 32, 64, 128: d holds N / 2 a thread): A from
@@ -239,8 +258,8 @@ __device__ __forceinline__ void wgmma_rs(float (&d)[64], const uint32_t (&a)[4],
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(1));
 }
 
-/* d = A B + (scale_d ? d : 0), m64nNk16 (N = 64, 128): A and B from shared
- * memory (descriptors), both K-major. */
+/* d = A B + (scale_d ? d : 0), m64nNk16 (N = 64, 128, 176): A and B from
+ * shared memory (descriptors), both K-major. */
 __device__ __forceinline__ void wgmma_ss(float (&d)[32], uint64_t da, uint64_t db, int scale_d)
 {
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
@@ -256,6 +275,16 @@ __device__ __forceinline__ void wgmma_ss(float (&d)[64], uint64_t da, uint64_t d
                  "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {" MW_D64 "}, "
                  "%64, %65, p, 1, 1, 0, 0;\n}\n"
                  : MW_ACC16(d, 0), MW_ACC16(d, 16), MW_ACC16(d, 32), MW_ACC16(d, 48)
+                 : "l"(da), "l"(db), "r"(scale_d));
+}
+
+__device__ __forceinline__ void wgmma_ss(float (&d)[88], uint64_t da, uint64_t db, int scale_d)
+{
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %90, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n176k16.f32.bf16.bf16 {" MW_D88 "}, "
+                 "%88, %89, p, 1, 1, 0, 0;\n}\n"
+                 : MW_ACC16(d, 0), MW_ACC16(d, 16), MW_ACC16(d, 32), MW_ACC16(d, 48),
+                   MW_ACC16(d, 64), MW_ACC4(d, 80), MW_ACC4(d, 84)
                  : "l"(da), "l"(db), "r"(scale_d));
 }
 
@@ -288,6 +317,7 @@ template <int K> __device__ __forceinline__ void wgmma_wait(float (&d)[K])
 #undef MW_D16
 #undef MW_D32
 #undef MW_D64
+#undef MW_D88
 
 /* ---- the kernel -------------------------------------------------------------- */
 
@@ -340,12 +370,13 @@ __device__ void pv_guarded(float (&o)[C::D / 2], const uint32_t (&pa)[NK / 16][4
 template <class C, int NK>
 __device__ __forceinline__ void issue_qk(float (&s)[NK / 2], uint32_t sQ, uint32_t sK)
 {
+    const uint64_t dq = desc(sQ, 16, 8 * C::SW, C::LAYOUT), dk = desc(sK, 16, 8 * C::SW, C::LAYOUT);
     wgmma_fence();
 #pragma unroll
     for (int kd = 0; kd < C::D / 16; kd++) {
         const uint32_t cb = (kd * 32) / C::SW, inrow = (kd * 32) % C::SW;
-        wgmma_ss(s, desc(sQ + cb * C::BLOCK + inrow, 16, 8 * C::SW, C::LAYOUT),
-                 desc(sK + cb * NK * C::SW + inrow, 16, 8 * C::SW, C::LAYOUT), kd > 0);
+        wgmma_ss(s, desc_at(dq, cb * C::BLOCK + inrow), desc_at(dk, cb * NK * C::SW + inrow),
+                 kd > 0);
     }
 }
 
@@ -355,10 +386,11 @@ template <class C, int NK>
 __device__ __forceinline__ void issue_pv(float (&o)[C::D / 2], const uint32_t (&pa)[NK / 16][4],
                                          uint32_t sV)
 {
+    const uint64_t dv = desc(sV, NK * C::SW, 8 * C::SW, C::LAYOUT);
     wgmma_fence();
 #pragma unroll
     for (int kc = 0; kc < NK / 16; kc++)
-        wgmma_rs(o, pa[kc], desc(sV + kc * 16 * C::SW, NK * C::SW, 8 * C::SW, C::LAYOUT));
+        wgmma_rs(o, pa[kc], desc_at(dv, kc * 16 * C::SW));
 }
 
 #endif
@@ -375,8 +407,8 @@ __device__ __forceinline__ void issue_pv(float (&o)[C::D / 2], const uint32_t (&
  * one ex2 an element. MASK = true: x = cp S first, -inf where masked, then
  * P = 2^(x - mu), so that a masked key is 0 whatever cp is (-inf 0 would
  * be a NaN). */
-template <int NK, bool MASK>
-__device__ __forceinline__ void softmax_tile(float (&s)[NK / 2], float (&m)[2], float (&l)[2],
+template <int NK, bool MASK, bool LAZY>
+__device__ __forceinline__ bool softmax_tile(float (&s)[NK / 2], float (&m)[2], float (&l)[2],
                                              float (&alpha)[2], int k0, int row0, int N,
                                              int causal, float cp, int t)
 {
@@ -391,17 +423,26 @@ __device__ __forceinline__ void softmax_tile(float (&s)[NK / 2], float (&m)[2], 
         }
         mx[r][(i >> 2) & 1] = fmaxf(mx[r][(i >> 2) & 1], s[i]);
     }
-    float mu[2];
+    float mu[2], x[2];
+    bool grow = false;
 #pragma unroll
     for (int r = 0; r < 2; r++) {
-        float x = fmaxf(mx[r][0], mx[r][1]);
-        x = fmaxf(x, __shfl_xor_sync(0xffffffffu, x, 1));
-        x = fmaxf(x, __shfl_xor_sync(0xffffffffu, x, 2));
+        x[r] = fmaxf(mx[r][0], mx[r][1]);
+        x[r] = fmaxf(x[r], __shfl_xor_sync(0xffffffffu, x[r], 1));
+        x[r] = fmaxf(x[r], __shfl_xor_sync(0xffffffffu, x[r], 2));
         if (!MASK)
-            x = x == -INFINITY ? -INFINITY : x * cp; /* cp = 0 must not make -inf a NaN */
-        const float mn = fmaxf(m[r], x);
+            x[r] = x[r] == -INFINITY ? -INFINITY : x[r] * cp; /* cp = 0: -inf, not a NaN */
+        grow |= x[r] > m[r] + kLazyBound; /* m = -inf: any finite x */
+    }
+    /* LAZY: the warp keeps its maxima unless a row's grows by more than
+     * kLazyBound; P is then up to 2^kLazyBound, exact enough in bf16 and
+     * FP32, and O and l need no rescale (the caller skips it). */
+    const bool moved = !LAZY || __any_sync(0xffffffffu, grow);
+#pragma unroll
+    for (int r = 0; r < 2; r++) {
+        const float mn = moved ? fmaxf(m[r], x[r]) : m[r];
         mu[r] = mn == -INFINITY ? 0.f : mn; /* no finite score yet: subtract 0 */
-        alpha[r] = ex2(m[r] - mu[r]);      /* m = -inf: 0 */
+        alpha[r] = moved ? ex2(m[r] - mu[r]) : 1.f; /* m = -inf: 0 */
         m[r] = mn;
         l[r] *= alpha[r];
     }
@@ -412,6 +453,7 @@ __device__ __forceinline__ void softmax_tile(float (&s)[NK / 2], float (&m)[2], 
         s[i + 1] = ex2(MASK ? s[i + 1] - mu[r] : fmaf(s[i + 1], cp, -mu[r]));
         l[r] += s[i] + s[i + 1];
     }
+    return moved;
 }
 
 /* A negative scale goes into Q_i: with Q_i's signs flipped (exact in
@@ -433,15 +475,14 @@ __device__ __forceinline__ void flip_q(unsigned char *tile, int bytes, int tid, 
 /* softmax_tile with the key tests only where a tile needs them: a tile
  * reaching past N, or (causal) past the first row rowmin of the rows that
  * share the tile. Uniform over those rows' warps. */
-template <int NK>
-__device__ __forceinline__ void softmax_any(float (&s)[NK / 2], float (&m)[2], float (&l)[2],
+template <int NK, bool LAZY = false>
+__device__ __forceinline__ bool softmax_any(float (&s)[NK / 2], float (&m)[2], float (&l)[2],
                                             float (&alpha)[2], int k0, int row0, int rowmin,
                                             int N, int causal, float cp, int t)
 {
     if (k0 + NK > N || (causal && k0 + NK - 1 > rowmin))
-        softmax_tile<NK, true>(s, m, l, alpha, k0, row0, N, causal, cp, t);
-    else
-        softmax_tile<NK, false>(s, m, l, alpha, k0, row0, N, causal, cp, t);
+        return softmax_tile<NK, true, LAZY>(s, m, l, alpha, k0, row0, N, causal, cp, t);
+    return softmax_tile<NK, false, LAZY>(s, m, l, alpha, k0, row0, N, causal, cp, t);
 }
 
 /* P as the A operand's register fragment: chunk cc = i / 4 of the
@@ -618,7 +659,7 @@ __global__ void __launch_bounds__(THREADS, 1)
  * computed, V_j once P_j V_j is, a whole slot later under the overlap. With
  * one ring for both, K_{j+1} would wait for P_{j-1} V_{j-1}, and with two
  * stages it would arrive only as it is needed. */
-constexpr int WS_NK = 128, WS_MAX_STAGES = 3, WS_PRODUCER_REGS = 24;
+constexpr int WS_NK = 128, WS_NK_WIDE = 176, WS_MAX_STAGES = 3, WS_PRODUCER_REGS = 24;
 
 /* A block's team: a producer warpgroup and NC consumers of 64 rows. The
  * block holds 128 (NC + 1) x (65536 / (128 (NC + 1))) registers at launch
@@ -643,7 +684,11 @@ constexpr int SMEM_LIMIT = 227 * 1024; /* a block's dynamic shared memory on sm_
  * through step 1's 64-row tiles. */
 template <class C, int NK, int NC> struct WsCfg {
     static constexpr int KV_TILE = NK * C::D * 2;  /* bytes of a K_j or V_j tile */
-    static constexpr int ZERO = KV_TILE;           /* the zero tile */
+    /* The zero tile, for the guarded path of causal calls; the wide key
+     * tiles serve non-causal calls alone (the launcher's choice), and
+     * their two rings fill shared memory without it. */
+    static constexpr bool CAUSAL = NK <= WS_NK;
+    static constexpr int ZERO = CAUSAL ? KV_TILE : 0;
     static constexpr int bytes(int stages)
     {
         return 1024 + NC * C::TILE + 2 * stages * KV_TILE + ZERO;
@@ -782,7 +827,7 @@ __device__ __forceinline__ bool ws_guarded(const unsigned char *vtile, int k0, i
  * S_j's softmax while P_{j-1} V_{j-1} is in flight. Both consumers run every
  * tile of the block (a causal tile past a consumer's rows is all -inf,
  * P = 0), so their turns and their releases of the ring match. */
-template <class C, int NK, int NC, bool PINGPONG, bool OVERLAP>
+template <class C, int NK, int NC, bool PINGPONG, bool OVERLAP, bool LAZY>
 __global__ void __launch_bounds__(WsTeam<NC>::THREADS, 1)
     flash_ws_kernel(const __grid_constant__ CUtensorMap mq, const __grid_constant__ CUtensorMap mk,
                     const __grid_constant__ CUtensorMap mv, __nv_bfloat16 *__restrict__ O,
@@ -851,6 +896,7 @@ __global__ void __launch_bounds__(WsTeam<NC>::THREADS, 1)
     const auto vtile = [&](int j) { return smem + (ringV.tile(j) - sQ); };
     const Turns<PINGPONG> turns{w};
     float o[C::D / 2], m[2] = {-INFINITY, -INFINITY}, l[2] = {0.f, 0.f}, alpha[2];
+    bool moved; /* whether O needs alpha (LAZY: warp-uniform) */
 #pragma unroll
     for (int i = 0; i < C::D / 2; i++)
         o[i] = 0.f;
@@ -863,9 +909,13 @@ __global__ void __launch_bounds__(WsTeam<NC>::THREADS, 1)
         flip_q(smem + (sQw - sQ), C::TILE, ct, 128);
         bar_sync(WG_BAR + w, 128);
     }
+    /* The tiles this consumer computes: causal, the keys up to its last row;
+     * the block's later tiles are all -inf for it, P = 0, and it only hands
+     * their stages back. Under ping-pong both consumers keep every turn. */
+    const int Tw = PINGPONG || !causal ? Tc : min(Tc, (min(N, q0w + 64) + NK - 1) / NK);
     turns.start();
     if (!OVERLAP) {
-        for (int j = 0; j < Tc; j++) {
+        for (int j = 0; j < Tw; j++) {
             const int k0 = j * NK;
             ringK.wait_full(j);
             turns.begin();
@@ -874,9 +924,10 @@ __global__ void __launch_bounds__(WsTeam<NC>::THREADS, 1)
             turns.end(false);
             wgmma_wait_pending<0>(s);
             ringK.release(j, lane);
-            softmax_any<NK>(s, m, l, alpha, k0, row0, q0w, N, causal, cp, t);
+            moved = softmax_any<NK, LAZY>(s, m, l, alpha, k0, row0, q0w, N, causal, cp, t);
             pack_p<NK>(s, pa);
-            scale_o<C>(o, alpha);
+            if (moved)
+                scale_o<C>(o, alpha);
 
             ringV.wait_full(j);
             const bool guarded = ws_guarded<C, NK, NC>(vtile(j), k0, q0w, causal, ct, WG_BAR + w);
@@ -885,7 +936,7 @@ __global__ void __launch_bounds__(WsTeam<NC>::THREADS, 1)
             turns.begin();
             issue_pv<C, NK>(o, pa, guarded ? sZero : ringV.tile(j));
             wgmma_commit();
-            turns.end(j == Tc - 1);
+            turns.end(j == Tw - 1);
             wgmma_wait_pending<0>(o);
             ringV.release(j, lane);
         }
@@ -898,10 +949,10 @@ __global__ void __launch_bounds__(WsTeam<NC>::THREADS, 1)
         turns.end(false);
         wgmma_wait_pending<0>(s);
         ringK.release(0, lane);
-        softmax_any<NK>(s, m, l, alpha, 0, row0, q0w, N, causal, cp, t);
+        moved = softmax_any<NK, LAZY>(s, m, l, alpha, 0, row0, q0w, N, causal, cp, t);
         pack_p<NK>(s, pa);
 
-        for (int j = 1; j < Tc; j++) {
+        for (int j = 1; j < Tw; j++) {
             const int k0 = j * NK;
             ringK.wait_full(j);
             ringV.wait_full(j - 1);
@@ -911,7 +962,8 @@ __global__ void __launch_bounds__(WsTeam<NC>::THREADS, 1)
             /* O is scaled (and the FP32 path done) while no wgmma is in
              * flight. Two groups: S_j, then P_{j-1} V_{j-1}, so that
              * wait_group 1 is S_j's. */
-            scale_o<C>(o, alpha);
+            if (moved)
+                scale_o<C>(o, alpha);
             if (guarded)
                 pv_guarded<C, NK>(o, pa, vtile(j - 1), k0 - NK, row0, lane);
             turns.begin();
@@ -923,16 +975,17 @@ __global__ void __launch_bounds__(WsTeam<NC>::THREADS, 1)
 
             wgmma_wait_pending<1>(s);
             ringK.release(j, lane);
-            softmax_any<NK>(s, m, l, alpha, k0, row0, q0w, N, causal, cp, t);
+            moved = softmax_any<NK, LAZY>(s, m, l, alpha, k0, row0, q0w, N, causal, cp, t);
             wgmma_wait_pending<0>(o);
             ringV.release(j - 1, lane);
             pack_p<NK>(s, pa); /* P_{j-1}'s registers are free once its product is done */
         }
 
-        const int jl = Tc - 1;
+        const int jl = Tw - 1;
         ringV.wait_full(jl);
         const bool guarded = ws_guarded<C, NK, NC>(vtile(jl), jl * NK, q0w, causal, ct, WG_BAR + w);
-        scale_o<C>(o, alpha);
+        if (moved)
+            scale_o<C>(o, alpha);
         if (guarded)
             pv_guarded<C, NK>(o, pa, vtile(jl), jl * NK, row0, lane);
         turns.begin();
@@ -941,6 +994,12 @@ __global__ void __launch_bounds__(WsTeam<NC>::THREADS, 1)
         turns.end(true);
         wgmma_wait_pending<0>(o);
         ringV.release(jl, lane);
+    }
+    for (int j = Tw; j < Tc; j++) {
+        ringK.wait_full(j); /* its phase has begun: the release counts for tile j */
+        ringK.release(j, lane);
+        ringV.wait_full(j);
+        ringV.release(j, lane);
     }
 
     store_rows<C>(o, m, l, O, L, (size_t)bh * (size_t)N, row0, N, t);
@@ -1038,10 +1097,11 @@ enum {
     KERNEL_WS_NOOV,
     KERNEL_WS_PLAIN,
     KERNEL_WS_BC64,
+    KERNEL_WS_EAGER,
     KERNELS
 };
-const char *const kKernelNames[KERNELS] = {"ws",      "step1",    "ws2",    "ws-nopp",
-                                           "ws-noov", "ws-plain", "ws-bc64"};
+const char *const kKernelNames[KERNELS] = {"ws",      "step1",    "ws2",     "ws-nopp",
+                                           "ws-noov", "ws-plain", "ws-bc64", "ws-eager"};
 
 /* MW_FLASH_WGMMA's kernel: its index, or -1 for a name that is none of
  * them (said on stderr). */
@@ -1067,6 +1127,36 @@ int chosen_kernel(void)
     return chosen;
 }
 
+/* The default kernel, ws: its team and key tile for this d and mask. */
+template <class C, bool LAZY>
+cudaError_t launch_ws(const __nv_bfloat16 *Q, const __nv_bfloat16 *K, const __nv_bfloat16 *V,
+                      __nv_bfloat16 *O, float *L, int B, int H, int N, float scale, int causal,
+                      cudaStream_t stream)
+{
+    constexpr int NK = WS_NK, NKW = WS_NK_WIDE;
+    /* Up to d = 64, three consumers, each one's softmax under the others'
+     * GEMMs, and no ping-pong (it takes two): at d = 64 the softmax is as
+     * long as the GEMMs, and three warps a scheduler hide it better than
+     * two taking turns. At d = 128, S, P and O of 128 keys need more than
+     * the 160 registers a consumer of three gets. */
+    if constexpr (C::D <= 64)
+        return launch_kernel<C>(flash_ws_kernel<C, NK, 3, false, true, LAZY>, 192, NK,
+                                WsTeam<3>::THREADS, WsCfg<C, NK, 3>::SMEM, Q, K, V, O, L, B, H, N,
+                                scale, causal, stream);
+    /* Without a mask, key tiles of 176 (FA3's choice at d = 128): S_j is 88
+     * registers a thread, P_{j-1} 44 and O 64 within the consumers' 240,
+     * and the per-tile costs (row maxima, turns, waits) come once per 176
+     * keys. Causal calls keep 128: their diagonal tiles are half masked,
+     * and the zero tile needs room. */
+    if (!causal)
+        return launch_kernel<C>(flash_ws_kernel<C, NKW, 2, true, true, LAZY>, 128, NKW,
+                                WsTeam<2>::THREADS, WsCfg<C, NKW, 2>::SMEM, Q, K, V, O, L, B, H, N,
+                                scale, causal, stream);
+    return launch_kernel<C>(flash_ws_kernel<C, NK, 2, true, true, LAZY>, 128, NK,
+                            WsTeam<2>::THREADS, WsCfg<C, NK, 2>::SMEM, Q, K, V, O, L, B, H, N,
+                            scale, causal, stream);
+}
+
 template <class C>
 cudaError_t launch(int kernel, const __nv_bfloat16 *Q, const __nv_bfloat16 *K,
                    const __nv_bfloat16 *V, __nv_bfloat16 *O, float *L, int B, int H, int N,
@@ -1075,30 +1165,21 @@ cudaError_t launch(int kernel, const __nv_bfloat16 *Q, const __nv_bfloat16 *K,
     constexpr int NK = WS_NK;
     KernelFn fn;
     switch (kernel) {
+    case KERNEL_WS:
+        return launch_ws<C, true>(Q, K, V, O, L, B, H, N, scale, causal, stream);
+    case KERNEL_WS_EAGER:
+        return launch_ws<C, false>(Q, K, V, O, L, B, H, N, scale, causal, stream);
     case KERNEL_STEP1:
         return launch_kernel<C>(flash_wgmma_kernel<C>, BR, BC, THREADS, C::SMEM, Q, K, V, O, L, B,
                                 H, N, scale, causal, stream);
     case KERNEL_WS_BC64:
-        return launch_kernel<C>(flash_ws_kernel<C, 64, 2, true, true>, 128, 64, WsTeam<2>::THREADS,
-                                WsCfg<C, 64, 2>::SMEM, Q, K, V, O, L, B, H, N, scale, causal,
-                                stream);
-    case KERNEL_WS:
-        /* Up to d = 64, three consumers, each one's softmax under the
-         * others' GEMMs, and no ping-pong (it takes two): at d = 64 the
-         * softmax is as long as the GEMMs, and three warps a scheduler hide
-         * it better than two taking turns. At d = 128, S, P and O of 128
-         * keys need more than the 160 registers a consumer of three gets. */
-        if constexpr (C::D <= 64)
-            return launch_kernel<C>(flash_ws_kernel<C, NK, 3, false, true>, 192, NK,
-                                    WsTeam<3>::THREADS, WsCfg<C, NK, 3>::SMEM, Q, K, V, O, L, B,
-                                    H, N, scale, causal, stream);
-        else
-            fn = flash_ws_kernel<C, NK, 2, true, true>;
-        break;
-    case KERNEL_WS2: fn = flash_ws_kernel<C, NK, 2, true, true>; break;
-    case KERNEL_WS_NOPP: fn = flash_ws_kernel<C, NK, 2, false, true>; break;
-    case KERNEL_WS_NOOV: fn = flash_ws_kernel<C, NK, 2, true, false>; break;
-    case KERNEL_WS_PLAIN: fn = flash_ws_kernel<C, NK, 2, false, false>; break;
+        return launch_kernel<C>(flash_ws_kernel<C, 64, 2, true, true, false>, 128, 64,
+                                WsTeam<2>::THREADS, WsCfg<C, 64, 2>::SMEM, Q, K, V, O, L, B, H, N,
+                                scale, causal, stream);
+    case KERNEL_WS2: fn = flash_ws_kernel<C, NK, 2, true, true, false>; break;
+    case KERNEL_WS_NOPP: fn = flash_ws_kernel<C, NK, 2, false, true, false>; break;
+    case KERNEL_WS_NOOV: fn = flash_ws_kernel<C, NK, 2, true, false, false>; break;
+    case KERNEL_WS_PLAIN: fn = flash_ws_kernel<C, NK, 2, false, false, false>; break;
     default: return cudaErrorInvalidValue;
     }
     return launch_kernel<C>(fn, 128, NK, WsTeam<2>::THREADS, WsCfg<C, NK, 2>::SMEM, Q, K, V, O, L,
