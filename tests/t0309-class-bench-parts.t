@@ -5,7 +5,8 @@
 # last part, then holds the sum of the parts' wall times, and the one-GPU
 # gradebook that the runs on several GPUs are matched against holds every
 # student of the class once. A part given wrong is refused. On two GPUs, in
-# parts: each graded on both, the row the sum, matched with one GPU's.
+# parts: each graded on both, the row the sum, matched with one GPU's. The
+# runs in either order: a one-GPU run made last compares the rows there.
 . tests/lib.sh
 [ -d tests/class/01-vector-add ] || skip_all "no fixture class (student edition)"
 
@@ -101,4 +102,24 @@ grep -q -E "^2,01-vector-add,5,$sum2,[0-9.]+,yes,0," <<<"$row2" && grep -q '^1,0
 ok $? "with part 2, the two-GPU row: the parts' sum ($sum2 s), the same scores as one GPU: $row2" || diag <"$scratch/err"
 grep -q -x 'GPUS=all' <(tr ' ' '\n' <"$scratch/keep/01-vector-add-2-part1/args")
 ok $? "each part on two GPUs is graded with GPUS=all" || diag <"$scratch/keep/01-vector-add-2-part1/args"
+# The runs in any order: on two GPUs first, no one-GPU run yet (no
+# speedup), then on one GPU, which compares the two-GPU row it finds.
+fresh=$scratch/fresh
+mkdir -p "$fresh"
+run_fresh() { # run_fresh GPU_COUNT
+    PATH=$scratch/bin:$PATH CLASS_BENCH_DIR=$fresh/keep \
+        bash grader/mk/class-bench.sh "$fresh/bench.csv" 01 "$1" 5 2>"$scratch/err"
+}
+row2=$(run_fresh 2 | head -n 1)
+grep -q -E '^2,01-vector-add,5,[0-9.]+,,,,$' <<<"$row2"
+ok $? "on two GPUs before any one-GPU run: the row has no speedup yet ($row2)" || diag <"$scratch/err"
+run_fresh 1 >/dev/null
+row2=$(grep '^2,' "$fresh/bench.csv")
+wall1=$(awk -F, '$1 == 1 { print $4 }' "$fresh/bench.csv")
+wall2=$(cut -d, -f4 <<<"$row2")
+want=$(awk -v a="$wall1" -v b="$wall2" 'BEGIN { printf "%.2f", a / b }')
+grep -q -E "^2,01-vector-add,5,$wall2,$want,yes,0," <<<"$row2"
+ok $? "the one-GPU run made after it fills the two-GPU row: $row2 (speedup $wall1 / $wall2)" || diag <"$scratch/err"
+[ "$(grep -c '^2,' "$fresh/bench.csv")" = 1 ]
+ok $? "the two-GPU row is replaced, not added" || diag <"$fresh/bench.csv"
 done_testing

@@ -49,28 +49,34 @@
  * The reference solution runs FlashAttention-3's structure by default and
  * keeps the kernel above and the steps between, for the lesson's ablation;
  * the environment variable MW_FLASH_WGMMA, read once, picks the kernel:
- *   unset, empty or ws  warp specialisation, key tiles of Bc = 128: a
- *             producer warpgroup (one thread issues every TMA load into a
- *             ring of K stages and one of V stages, each stage with "full"
- *             and "empty" mbarriers; setmaxnreg.dec) and consumer
- *             warpgroups of 64 query rows each (setmaxnreg.inc), with the
- *             intra-warpgroup overlap (S_{j+1} = Q K_{j+1}^T issued with
- *             P_j V_j, waited by wgmma.wait_group 1). d = 128: two
- *             consumers (a block of 128 rows) and ping-pong (they take
- *             turns at the tensor cores, each one's softmax under the
- *             other's GEMMs); d <= 64: three consumers (192 rows), no
- *             ping-pong;
+ *   unset, empty or ws  warp specialisation: a producer warpgroup (one
+ *             thread issues every TMA load into a ring of K stages and one
+ *             of V stages, each stage with "full" and "empty" mbarriers;
+ *             setmaxnreg.dec) and consumer warpgroups of 64 query rows
+ *             each (setmaxnreg.inc), with the intra-warpgroup overlap
+ *             (S_{j+1} = Q K_{j+1}^T issued with P_j V_j, waited by
+ *             wgmma.wait_group 1). d = 128: two consumers (a block of 128
+ *             rows) and ping-pong (they take turns at the tensor cores,
+ *             each one's softmax under the other's GEMMs), key tiles of
+ *             Bc = 176 without a mask and 128 with one; d <= 64: three
+ *             consumers (192 rows), no ping-pong, Bc = 128. The softmax is
+ *             lazy (FlashAttention-4's rule): a warp moves its rows'
+ *             maxima, and rescales O and l, only when one grows by more
+ *             than 8 (P up to 2^8);
  *   step1     the kernel described above: one warpgroup, loads and math;
- *   ws2       ws with two consumers and ping-pong at every d;
+ *   ws-eager  ws rescaling O at every tile, as FlashAttention-3 does;
+ *   ws2       FlashAttention-3's schedule: ws-eager with two consumers,
+ *             ping-pong and key tiles of 128 at every d;
  *   ws-nopp   ws2 without ping-pong;
  *   ws-noov   ws2 without the overlap;
  *   ws-plain  ws2 with neither;
  *   ws-bc64   ws2 with step 1's key tiles of Bc = 64;
  *   anything else: the launcher returns cudaErrorInvalidValue.
  * Every kernel tests keys against N and the causal diagonal only in the
- * tiles that reach past either. step1 and ws-bc64 do the same arithmetic
- * in the same order, and so do the kernels of Bc = 128: O is bitwise the
- * same within each group.
+ * tiles that reach past either. Kernels with the same key tiles and
+ * rescaling do the same arithmetic in the same order: O is bitwise the same
+ * for step1 and ws-bc64, and for ws2, ws-nopp, ws-noov, ws-plain and
+ * ws-eager (where its key tiles are 128).
  *
  * Needs: sm_90a (wgmma, TMA)
  *

@@ -20,7 +20,8 @@
 # performance_gap, a row per (gpus, chapter), replaced by a new run of it,
 # so that the runs can be made one at a time (BENCH_GPUS=1, then
 # BENCH_GPUS="2 4") where a command may only run so long; the others are
-# compared with the one-GPU run of the chapter, made first.
+# compared with the one-GPU run of the chapter, made before or after them
+# (a one-GPU run compares the rows already there, whose gradebooks are kept).
 #
 # A run longer than a command may last is made in parts: BENCH_PART=I/P
 # (with one GPU count, BENCH_GPUS=N) grades the I-th of P consecutive
@@ -198,6 +199,27 @@ step_totals() { # step_totals OUT
         "$1"/students/*/steps.csv 2>/dev/null || true
 }
 
+# The CSV row of a run on N GPUs of WALL seconds, its gradebook in
+# $keep/CHAPTER-N/, against the chapter's one-GPU run (its gradebook there,
+# its wall time given or in the CSV): no speedup yet where that run is not
+# made.
+compare_row() { # compare_row CHAPTER N WALL
+    local chapter=$1 n=$2 wall=$3 out=$keep/$1-$2 base=$keep/$1-1/gradebook.csv base_wall
+    local speedup= same= differing= widest=
+    base_wall=$(awk -F, -v c="$chapter" '$1 == 1 && $2 == c { print $4 }' "$csv" 2>/dev/null)
+    [ "$n" -eq 1 ] && base_wall=$wall
+    if [ -s "$base" ] && [ -n "$base_wall" ]; then
+        speedup=$(awk -v a="$base_wall" -v b="$wall" 'BEGIN { printf "%.2f", a / b }')
+        differing=$students # no gradebook: nothing matches
+        if [ -s "$out/gradebook.csv" ]; then
+            read -r differing widest < <(awk -f grader/mk/same-scores.awk "$base" \
+                "$out/gradebook.csv" 2> >(sed "1i class-bench: $chapter on $n GPU(s) differs from the one-GPU run:" >&2))
+        fi
+        same=$([ "$differing" -eq 0 ] && echo yes || echo no)
+    fi
+    echo "$n,$chapter,$students,$wall,$speedup,$same,$differing,$widest"
+}
+
 # Each run's OUT, kept (where make grade's own go, not in results/, or in
 # CLASS_BENCH_DIR): the one-GPU gradebook is what the others match.
 keep=${CLASS_BENCH_DIR:-grades/class-bench}
@@ -226,20 +248,14 @@ for ch in $chapters; do
                 "$chapter on $n GPU(s)") || true
         fi
         # Against the one-GPU run of this chapter, made now or before.
-        base=$keep/$chapter-1/gradebook.csv
-        base_wall=$(awk -F, -v c="$chapter" '$1 == 1 && $2 == c { print $4 }' "$csv" 2>/dev/null)
-        [ "$n" -eq 1 ] && base_wall=$wall
-        speedup= same= differing= widest=
-        if [ -s "$base" ] && [ -n "$base_wall" ]; then
-            speedup=$(awk -v a="$base_wall" -v b="$wall" 'BEGIN { printf "%.2f", a / b }')
-            differing=$students # no gradebook: nothing matches
-            if [ -s "$out/gradebook.csv" ]; then
-                read -r differing widest < <(awk -f grader/mk/same-scores.awk "$base" \
-                    "$out/gradebook.csv" 2> >(sed "1i class-bench: $chapter on $n GPU(s) differs from the one-GPU run:" >&2))
-            fi
-            same=$([ "$differing" -eq 0 ] && echo yes || echo no)
-        fi
-        put_row "$n" "$chapter" "$n,$chapter,$students,$wall,$speedup,$same,$differing,$widest"
+        put_row "$n" "$chapter" "$(compare_row "$chapter" "$n" "$wall")"
         step_totals "$out"
+        # A one-GPU run made after the others: their rows compared now.
+        [ "$n" -eq 1 ] || continue
+        awk -F, -v c="$chapter" 'NR > 1 && $2 == c && $1 != 1 { print $1, $4 }' "$csv" |
+            while read -r other other_wall; do
+                [ -s "$keep/$chapter-$other/gradebook.csv" ] || continue
+                put_row "$other" "$chapter" "$(compare_row "$chapter" "$other" "$other_wall")"
+            done
     done
 done

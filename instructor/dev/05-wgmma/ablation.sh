@@ -2,15 +2,19 @@
 # ablation.sh [RESULTS_DIR]: the ablation table of exercise 05.4's reference,
 # FlashAttention-3's steps undone one at a time, on this machine's sm_90 GPU.
 # Builds time.cu with the reference, times each MW_FLASH_WGMMA kernel at
-# N = 4096 and 16384 (time.cu says how), checks that every kernel's O is
-# bitwise that of the kernel doing the same arithmetic (same, below), and
-# writes ablation-wgmma.csv (TFLOP/s) into RESULTS_DIR
-# (default: results/<this GPU>/05-attention), which the chapter's lesson
-# shows (make tables). About a minute on an H100.
+# N = 4096 and 16384 (time.cu says how) in ROUNDS rounds (default 3, every
+# kernel in turn in each), keeps the median of each cell's rounds, checks
+# that every kernel's O is the same in every round and bitwise that of the
+# kernel doing the same arithmetic (same, below), and writes
+# ablation-wgmma.csv (TFLOP/s) into RESULTS_DIR (default: results/<this
+# GPU>/05-attention), which the chapter's lesson shows (make tables). About
+# a minute a round on an H100.
 #     ablation.sh table TIME_LOG [CSV]: only the last step, from a log of
 #     time.cu's lines.
 set -u
 here=$(dirname "$0")
+rounds=${ROUNDS:-3}
+case $rounds in '' | *[!0-9]* | 0) echo "ablation.sh: ROUNDS=$rounds: give a whole number >= 1" >&2; exit 2 ;; esac
 kernels="step1 ws ws-eager ws2 ws-nopp ws-noov ws-plain ws-bc64"
 # Kernels that do the same arithmetic in the same order, each with the one
 # whose O it must match bitwise: the key tile and the rescaling decide the
@@ -23,7 +27,21 @@ wide="ws-eager=ws2 d=128 full"
 # The CSV from time.cu's lines: one row per kernel, a column per shape.
 table() { # log csv
     awk -v kernels="$kernels" -v same="$same" -v wide="$wide" '
-        /^time / { v = $2; key = $3 " " $4 " " $5; tf[v, key] = $8; hash[v, key] = $11 }
+        /^time / {
+            v = $2; key = $3 " " $4 " " $5; c = ++runs[v, key]; rate[v, key, c] = $8
+            if ((v, key) in hash && hash[v, key] != $11) unsteady[v, key] = 1
+            hash[v, key] = $11
+        }
+        # the median of the rounds'"'"' rates of (v, key)
+        function median(v, key,    c, i, j, x, a) {
+            c = runs[v, key]
+            for (i = 1; i <= c; i++) {
+                x = rate[v, key, i]
+                for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]
+                a[j + 1] = x
+            }
+            return c % 2 ? a[(c + 1) / 2] : (a[c / 2] + a[c / 2 + 1]) / 2
+        }
         END {
             split(wide, wd, " "); wide_pair = wd[1]; wide_key = wd[2] " " wd[3]
             what["step1"] = "step 1: one warpgroup of 64 rows loads and computes, key tiles of 64"
@@ -45,14 +63,15 @@ table() { # log csv
             for (i = 1; i <= n; i++) {
                 printf "%s,\"%s\"", vs[i], what[vs[i]]
                 for (k = 1; k <= nk; k++) {
-                    printf ",%s", tf[vs[i], keys[k]]
+                    missing = !((vs[i], keys[k]) in runs)
+                    printf ",%s", missing ? "" : sprintf("%.1f", median(vs[i], keys[k]))
                     b = (vs[i] in base) ? base[vs[i]] : vs[i]
                     if (vs[i] "=" b == wide_pair && index(keys[k], wide_key)) b = vs[i]
-                    if (tf[vs[i], keys[k]] == "" || hash[vs[i], keys[k]] != hash[b, keys[k]]) bad++
+                    if (missing || hash[vs[i], keys[k]] != hash[b, keys[k]] || (vs[i], keys[k]) in unsteady) bad++
                 }
                 print ""
             }
-            if (bad) { print "ablation.sh: " bad " timings missing or with an O unlike its group'"'"'s" > "/dev/stderr"; exit 1 }
+            if (bad) { print "ablation.sh: " bad " timings missing, with an O unlike its group'"'"'s, or with an O that changed between rounds" > "/dev/stderr"; exit 1 }
         }' "$1" > "$2.tmp" && mv "$2.tmp" "$2" || { rm -f "$2.tmp"; return 1; }
     echo "wrote $2"
 }
@@ -70,9 +89,13 @@ nvcc -O3 -gencode arch=compute_90a,code=sm_90a -Igrader -Ichapters/05-attention 
     "$here/time.cu" solutions/05-attention/04_flash_wgmma.cu -o "$bin" || exit
 log=$(dirname "$bin")/time.log
 : > "$log"
-for v in $kernels; do
-    for n in 4096 16384; do
-        MW_FLASH_WGMMA=$v timeout 120 "$bin" "$n" | tee -a "$log" || { echo "ablation.sh: $v at N = $n failed" >&2; exit 1; }
+# Rounds of every kernel in turn, so that a drift of the clocks or the
+# temperature over the run falls on all of them alike.
+for round in $(seq 1 "$rounds"); do
+    for v in $kernels; do
+        for n in 4096 16384; do
+            MW_FLASH_WGMMA=$v timeout 120 "$bin" "$n" | tee -a "$log" || { echo "ablation.sh: $v at N = $n failed" >&2; exit 1; }
+        done
     done
 done
 table "$log" "$out/ablation-wgmma.csv"
