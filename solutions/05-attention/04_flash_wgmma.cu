@@ -820,13 +820,15 @@ __device__ __forceinline__ bool ws_guarded(const unsigned char *vtile, int k0, i
     return bar_any(tile_nonfinite_part(vtile, WsCfg<C, NK, NC>::KV_TILE, ct, 128), id, 128);
 }
 
-/* One block per (b, h, query tile of 128 rows), blockIdx.x = bh Tr + (Tr - 1
- * - qt) as step 1; key tiles of NK. PINGPONG: the consumers alternate at
- * the tensor cores (Turns). OVERLAP: a consumer's slot j issues S_j = Q K_j^T
- * and then P_{j-1} V_{j-1}; it waits for S_j alone (wait_group 1) and runs
- * S_j's softmax while P_{j-1} V_{j-1} is in flight. Both consumers run every
- * tile of the block (a causal tile past a consumer's rows is all -inf,
- * P = 0), so their turns and their releases of the ring match. */
+/* One block per (b, h, query tile of 64 NC rows), blockIdx.x = bh Tr +
+ * (Tr - 1 - qt) as step 1; key tiles of NK. PINGPONG: the consumers
+ * alternate at the tensor cores (Turns), so both run every tile of the
+ * block (a causal tile past a consumer's rows is all -inf, P = 0) and their
+ * turns match. OVERLAP: a consumer's slot j issues S_j = Q K_j^T and then
+ * P_{j-1} V_{j-1}; it waits for S_j alone (wait_group 1) and runs S_j's
+ * softmax while P_{j-1} V_{j-1} is in flight. LAZY: O is rescaled only when
+ * the softmax moves its maxima (softmax_tile). Every consumer releases
+ * every tile of the ring, computed or not. */
 template <class C, int NK, int NC, bool PINGPONG, bool OVERLAP, bool LAZY>
 __global__ void __launch_bounds__(WsTeam<NC>::THREADS, 1)
     flash_ws_kernel(const __grid_constant__ CUtensorMap mq, const __grid_constant__ CUtensorMap mk,
