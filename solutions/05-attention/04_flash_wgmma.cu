@@ -1129,34 +1129,42 @@ int chosen_kernel(void)
     return chosen;
 }
 
+/* One of step 2's kernels, with its block (64 NC query rows, NC + 1
+ * warpgroups), key tile and shared memory. */
+template <class C, int NK, int NC, bool PINGPONG, bool OVERLAP, bool LAZY>
+cudaError_t launch_ws_kernel(const __nv_bfloat16 *Q, const __nv_bfloat16 *K,
+                             const __nv_bfloat16 *V, __nv_bfloat16 *O, float *L, int B, int H,
+                             int N, float scale, int causal, cudaStream_t stream)
+{
+    return launch_kernel<C>(flash_ws_kernel<C, NK, NC, PINGPONG, OVERLAP, LAZY>, WsTeam<NC>::BR,
+                            NK, WsTeam<NC>::THREADS, WsCfg<C, NK, NC>::SMEM, Q, K, V, O, L, B, H,
+                            N, scale, causal, stream);
+}
+
 /* The default kernel, ws: its team and key tile for this d and mask. */
 template <class C, bool LAZY>
 cudaError_t launch_ws(const __nv_bfloat16 *Q, const __nv_bfloat16 *K, const __nv_bfloat16 *V,
                       __nv_bfloat16 *O, float *L, int B, int H, int N, float scale, int causal,
                       cudaStream_t stream)
 {
-    constexpr int NK = WS_NK, NKW = WS_NK_WIDE;
     /* Up to d = 64, three consumers, each one's softmax under the others'
      * GEMMs, and no ping-pong (it takes two): at d = 64 the softmax is as
      * long as the GEMMs, and three warps a scheduler hide it better than
      * two taking turns. At d = 128, S, P and O of 128 keys need more than
      * the 160 registers a consumer of three gets. */
     if constexpr (C::D <= 64)
-        return launch_kernel<C>(flash_ws_kernel<C, NK, 3, false, true, LAZY>, 192, NK,
-                                WsTeam<3>::THREADS, WsCfg<C, NK, 3>::SMEM, Q, K, V, O, L, B, H, N,
-                                scale, causal, stream);
+        return launch_ws_kernel<C, WS_NK, 3, false, true, LAZY>(Q, K, V, O, L, B, H, N, scale,
+                                                                causal, stream);
     /* Without a mask, key tiles of 176 (FA3's choice at d = 128): S_j is 88
      * registers a thread, P_{j-1} 44 and O 64 within the consumers' 240,
      * and the per-tile costs (row maxima, turns, waits) come once per 176
      * keys. Causal calls keep 128: their diagonal tiles are half masked,
      * and the zero tile needs room. */
     if (!causal)
-        return launch_kernel<C>(flash_ws_kernel<C, NKW, 2, true, true, LAZY>, 128, NKW,
-                                WsTeam<2>::THREADS, WsCfg<C, NKW, 2>::SMEM, Q, K, V, O, L, B, H, N,
-                                scale, causal, stream);
-    return launch_kernel<C>(flash_ws_kernel<C, NK, 2, true, true, LAZY>, 128, NK,
-                            WsTeam<2>::THREADS, WsCfg<C, NK, 2>::SMEM, Q, K, V, O, L, B, H, N,
-                            scale, causal, stream);
+        return launch_ws_kernel<C, WS_NK_WIDE, 2, true, true, LAZY>(Q, K, V, O, L, B, H, N,
+                                                                    scale, causal, stream);
+    return launch_ws_kernel<C, WS_NK, 2, true, true, LAZY>(Q, K, V, O, L, B, H, N, scale, causal,
+                                                           stream);
 }
 
 template <class C>
@@ -1165,7 +1173,6 @@ cudaError_t launch(int kernel, const __nv_bfloat16 *Q, const __nv_bfloat16 *K,
                    float scale, int causal, cudaStream_t stream)
 {
     constexpr int NK = WS_NK;
-    KernelFn fn;
     switch (kernel) {
     case KERNEL_WS:
         return launch_ws<C, true>(Q, K, V, O, L, B, H, N, scale, causal, stream);
@@ -1175,17 +1182,22 @@ cudaError_t launch(int kernel, const __nv_bfloat16 *Q, const __nv_bfloat16 *K,
         return launch_kernel<C>(flash_wgmma_kernel<C>, BR, BC, THREADS, C::SMEM, Q, K, V, O, L, B,
                                 H, N, scale, causal, stream);
     case KERNEL_WS_BC64:
-        return launch_kernel<C>(flash_ws_kernel<C, 64, 2, true, true, false>, 128, 64,
-                                WsTeam<2>::THREADS, WsCfg<C, 64, 2>::SMEM, Q, K, V, O, L, B, H, N,
-                                scale, causal, stream);
-    case KERNEL_WS2: fn = flash_ws_kernel<C, NK, 2, true, true, false>; break;
-    case KERNEL_WS_NOPP: fn = flash_ws_kernel<C, NK, 2, false, true, false>; break;
-    case KERNEL_WS_NOOV: fn = flash_ws_kernel<C, NK, 2, true, false, false>; break;
-    case KERNEL_WS_PLAIN: fn = flash_ws_kernel<C, NK, 2, false, false, false>; break;
+        return launch_ws_kernel<C, 64, 2, true, true, false>(Q, K, V, O, L, B, H, N, scale,
+                                                             causal, stream);
+    case KERNEL_WS2:
+        return launch_ws_kernel<C, NK, 2, true, true, false>(Q, K, V, O, L, B, H, N, scale,
+                                                             causal, stream);
+    case KERNEL_WS_NOPP:
+        return launch_ws_kernel<C, NK, 2, false, true, false>(Q, K, V, O, L, B, H, N, scale,
+                                                              causal, stream);
+    case KERNEL_WS_NOOV:
+        return launch_ws_kernel<C, NK, 2, true, false, false>(Q, K, V, O, L, B, H, N, scale,
+                                                              causal, stream);
+    case KERNEL_WS_PLAIN:
+        return launch_ws_kernel<C, NK, 2, false, false, false>(Q, K, V, O, L, B, H, N, scale,
+                                                               causal, stream);
     default: return cudaErrorInvalidValue;
     }
-    return launch_kernel<C>(fn, 128, NK, WsTeam<2>::THREADS, WsCfg<C, NK, 2>::SMEM, Q, K, V, O, L,
-                            B, H, N, scale, causal, stream);
 }
 
 } /* namespace */
