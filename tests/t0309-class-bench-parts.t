@@ -7,11 +7,13 @@
 # student of the class once. A part given wrong is refused. On two GPUs, in
 # parts: each graded on both, the row the sum, matched with one GPU's. The
 # runs in either order: a one-GPU run made last compares the rows there.
+# Without CLASS_BENCH_DIR, the runs are kept in a folder of the CSV's GPU.
 . tests/lib.sh
 [ -d tests/class/01-vector-add ] || skip_all "no fixture class (student edition)"
 
 scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
+gpu_keep=grades/class-bench/Stand-in-$$
+trap 'rm -rf "$scratch" "$gpu_keep"' EXIT
 mkdir -p "$scratch/bin"
 cat >"$scratch/bin/nvidia-smi" <<'END'
 #!/bin/sh
@@ -122,4 +124,12 @@ grep -q -E "^2,01-vector-add,5,$wall2,$want,yes,0," <<<"$row2"
 ok $? "the one-GPU run made after it fills the two-GPU row: $row2 (speedup $wall1 / $wall2)" || diag <"$scratch/err"
 [ "$(grep -c '^2,' "$fresh/bench.csv")" = 1 ]
 ok $? "the two-GPU row is replaced, not added" || diag <"$fresh/bench.csv"
+
+# The default folder: grades/class-bench/<the CSV's folder>, the GPU's name
+# in results/<gpu>/class-bench.csv, so that another GPU's parts never join.
+mkdir -p "$scratch/Stand-in-$$"
+PATH=$scratch/bin:$PATH BENCH_PART=1/2 \
+    bash grader/mk/class-bench.sh "$scratch/Stand-in-$$/class-bench.csv" 01 1 5 >/dev/null 2>"$scratch/err"
+[ -s "$gpu_keep/01-vector-add-1.parts" ] && [ -d "$gpu_keep/01-vector-add-1-part1/students" ]
+ok $? "without CLASS_BENCH_DIR, the parts are kept in grades/class-bench/<gpu>/" || diag <"$scratch/err"
 done_testing

@@ -14,8 +14,10 @@
 # reference's other versions), taken in turn until there are STUDENTS
 # (alice, alice-2, ...), so that the class mixes full marks, compile errors,
 # wrong answers and students who hand in nothing. Each run grades the whole
-# class (FORCE=1) into an OUT of its own, kept (grades/class-bench/
-# <chapter>-<gpus>/, with its log), and is timed whole, wall clock.
+# class (FORCE=1) into an OUT of its own, kept (grades/class-bench/<gpu>/
+# <chapter>-<gpus>/, with its log; <gpu> is OUT.csv's folder, the GPU's
+# name, so that runs on another kind of GPU never meet these), and is
+# timed whole, wall clock.
 # The CSV: gpus,chapter,students,wall_s,speedup,same_scores,differing,
 # performance_gap, a row per (gpus, chapter), replaced by a new run of it,
 # so that the runs can be made one at a time (BENCH_GPUS=1, then
@@ -25,8 +27,8 @@
 #
 # A run longer than a command may last is made in parts: BENCH_PART=I/P
 # (with one GPU count, BENCH_GPUS=N) grades the I-th of P consecutive
-# slices of the class on N GPUs, timed, into grades/class-bench/
-# <chapter>-N-partI/, and notes its wall time in grades/class-bench/
+# slices of the class on N GPUs, timed, into grades/class-bench/<gpu>/
+# <chapter>-N-partI/, and notes its wall time in grades/class-bench/<gpu>/
 # <chapter>-N.parts. The class's wall time is the sum of its parts'. On one
 # GPU, which grades one student at a time, that is the whole run's (each
 # part adds the batch's start, a few seconds); on several, each part also
@@ -34,7 +36,8 @@
 # than one run and the speedup it gives is a lower bound. Once every part
 # is there, the row is written from the sum, with <chapter>-N/ made of the
 # parts' students and gradebooks; the parts may be made in any order, one
-# command each, keeping grades/class-bench/ between them.
+# command each, on one kind of host, keeping grades/class-bench/ between
+# them.
 # speedup is the one-GPU run's wall time over this run's; same_scores says
 # whether every student's status and points are those of the one-GPU run,
 # the performance points within the timing noise (grader/mk/same-scores.awk:
@@ -221,8 +224,10 @@ compare_row() { # compare_row CHAPTER N WALL
 }
 
 # Each run's OUT, kept (where make grade's own go, not in results/, or in
-# CLASS_BENCH_DIR): the one-GPU gradebook is what the others match.
-keep=${CLASS_BENCH_DIR:-grades/class-bench}
+# CLASS_BENCH_DIR): the one-GPU gradebook is what the others match. A
+# folder a GPU, as the CSV is: parts and gradebooks of another kind of GPU
+# are not this one's.
+keep=${CLASS_BENCH_DIR:-grades/class-bench/$(basename "$(dirname "$csv")")}
 for ch in $chapters; do
     chapter=$(sh grader/mk/chapter.sh "$ch")
     [ -n "$chapter" ] || { echo "class-bench: no chapter $ch" >&2; exit 2; }
