@@ -413,7 +413,8 @@ help:
 	@echo '                        BENCH_GPUS=1 BENCH_PART=1/4 (then 2/4...): a run in parts'
 	@echo '  make mutants CH=01    mutation testing of the grader: plant one mistake at a time in'
 	@echo '                        the solutions and grade each (TIMEOUT=10 per case, EX=, SEED=;'
-	@echo '                        RESUME=1 goes on from a run that was cut off);'
+	@echo '                        RESUME=1 goes on from a run that was cut off; PART=1/4,'
+	@echo '                        then 2/4...: the mutants in parts, one a command);'
 	@echo '                        results/<gpu>/<chapter>/mutants.csv (docs/mutation-testing.md)'
 	@echo '  make clean            remove build/ (never results/)'
 	@echo
@@ -586,7 +587,8 @@ dist:
 # alone, small cases first, into results/<gpu>/<chapter>/mutants.csv
 # (grader/mk/mutants.sh, docs/mutation-testing.md). EX= picks versions, SEED=
 # the inputs (default 20261122), TIMEOUT= the seconds per case (default 10
-# here: a mutant that hangs costs one timeout). Without a GPU it builds the
+# here: a mutant that hangs costs one timeout), PART=I/P the I-th of P
+# slices of the mutants, the others' rows kept from the last CSV. Without a GPU it builds the
 # mutants and exits 77. The script runs `make lib` itself, with the make
 # command named through MAKE_COMMAND (a recipe that names the MAKE variable
 # counts as recursive and would run even under make -n) and ARCH passed on,
@@ -608,7 +610,7 @@ mutants: $(BUILD)/$(MUTANTS_CH)/mw-chapter $(BUILD)/tools/mw-mutate
 	$(Q)MAKE='$(value MAKE_COMMAND)' ARCH='$(ARCH)' sh grader/mk/mutants.sh --chapter $(MUTANTS_CH) --grader $(BUILD)/$(MUTANTS_CH)/mw-chapter \
 	    --tool $(BUILD)/tools/mw-mutate --work $(BUILD)/mutants/$(MUTANTS_CH) --results $(RESULTS) \
 	    --timeout $(MUTANTS_TIMEOUT) $(if $(SEED),--seed $(SEED)) $(if $(EX),--version $(EX)) \
-	    $(if $(filter 1,$(RESUME)),--resume)
+	    $(if $(PART),--part $(PART)) $(if $(filter 1,$(RESUME)),--resume)
 
 # ---- maintainers -----------------------------------------------------------------
 

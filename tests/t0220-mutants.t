@@ -17,7 +17,8 @@
 #    mutant graded on every case once it passes the small ones, then under
 #    compute-sanitizer (a stand-in) once it passes every case, a second
 #    kernel graded under mutant-settings, EX= (which
-#    keeps the other versions' rows), and without a GPU exit 77 after the
+#    keeps the other versions' rows), PART= (a slice of the mutants, the
+#    others' rows kept from the CSV), and without a GPU exit 77 after the
 #    builds;
 #  - make mutants: its argument checks and what it passes to the script.
 #
@@ -471,6 +472,36 @@ ok $? "EX=02 keeps 01_sample.cu's $first_rows rows of the last run and adds 02_c
 grep -q -x -F '99-fake,02_copy.cu,32,11,narrow,size_t,int,killed,compute-sanitizer: memcheck found problems: ERROR SUMMARY: 1 error' "$csv"
 ok $? "a mutant that passes every case but reads out of bounds is killed by compute-sanitizer, which killed_by names"
 
+# PART=I/P: EX=01 in two parts, the second first, into a results folder
+# of their own. Alone, part 2 grades the second half and writes the first
+# half's rows ungraded; part 1 then fills those in from its own grading,
+# keeping part 2's rows from the CSV: the rows are those of the whole run.
+parts_csv=$fake/parts/Fake_GPU_80GB__test_/99-fake/mutants.csv
+whole=$(grep ',01_sample\.cu,' "$WORK/first.csv")
+run_part() { # run_part I/P
+    (cd "$fake" && MAKE=$fake/bin/make sh "$driver" --chapter 99-fake --grader "$fake/bin/mw-chapter" \
+        --tool "$tool" --work "$fake/work-parts" --results "$fake/parts" --timeout 10 --version 01 \
+        --part "$1" 2>&1)
+}
+out=$(run_part 2/2)
+rc=$?
+half=$((n / 2))
+[ $rc -eq 0 ] && [ "$(tail -n +2 "$parts_csv" | grep -c ',ungraded,not graded yet: another part$')" -eq "$half" ] &&
+    [ "$(tail -n +2 "$parts_csv" | tail -n +$((half + 1)))" = "$(printf '%s\n' "$whole" | tail -n +$((half + 1)))" ] &&
+    printf '%s' "$out" | grep -q "mutants: part 2/2: $((n - half)) of the $n mutants" &&
+    printf '%s' "$out" | grep -q "$half not graded yet"
+ok $? "PART=2/2 alone: the second half graded as in a whole run, the first $half rows not graded yet (exit $rc)"
+[ $rc -eq 0 ] || diag <<<"$out"
+out=$(run_part 1/2)
+rc=$?
+[ $rc -eq 0 ] && [ "$(tail -n +2 "$parts_csv")" = "$whole" ] &&
+    printf '%s' "$out" | grep -q ", 0 not graded yet; mutation score"
+ok $? "then PART=1/2: every row that of the whole run, part 2's kept from the CSV (exit $rc)"
+[ $rc -eq 0 ] || diag <<<"$out"
+out=$(run_part 3/2)
+[ $? -eq 2 ] && printf '%s' "$out" | grep -q 'PART=3/2: give I/P with 1 <= I <= P'
+ok $? "PART=3/2 is refused, saying why"
+
 # ---- make mutants ------------------------------------------------------------------------
 
 out=$(make --no-print-directory -n mutants 2>&1)
@@ -489,6 +520,9 @@ out=$(make --no-print-directory -n mutants CH=01 TIMEOUT=4 SEED=9 EX=02 2>&1)
 printf '%s' "$out" | grep -q -- '--timeout 4 ' && printf '%s' "$out" | grep -q -- '--seed 9' &&
     printf '%s' "$out" | grep -q -- '--version 02'
 ok $? "TIMEOUT, SEED and EX reach grader/mk/mutants.sh"
+out=$(make --no-print-directory -n mutants CH=01 PART=2/3 2>&1)
+printf '%s' "$out" | grep -q -- '--part 2/3'
+ok $? "PART reaches grader/mk/mutants.sh"
 make --no-print-directory help 2>&1 | grep -q 'make mutants CH=01'
 ok $? "make help names make mutants"
 

@@ -4,7 +4,7 @@
 #
 #   sh grader/mk/mutants.sh --chapter NN-name --grader build/NN-name/mw-chapter
 #       --tool build/tools/mw-mutate --work DIR --results DIR --timeout S
-#       --seed S [--version EX]
+#       --seed S [--version EX] [--part I/P] [--resume]
 #
 # For each reference solution solutions/NN-name/EX*.cu, mw-mutate lists the
 # mutants (one planted mistake at one site each) and writes them under
@@ -47,6 +47,15 @@
 # has a result is not graded again, so a run cut off by a time limit is
 # finished by the same command. Without it the work folder is emptied and
 # the libraries built in a scratch folder, removed at the end.
+#
+# --part I/P (make mutants PART=I/P) builds and grades only the I-th of P
+# consecutive slices of the mutants, so that a version whose mutants take
+# longer than one command may run (05.4's library of many kernels) is
+# graded in P commands, in any order, nothing but the results CSV kept
+# between them. The CSV holds every mutant of the version: the slice's rows
+# as graded now, the others' as the CSV had them (a row that matches the
+# mutant field for field), else ungraded, "not graded yet: another part";
+# the summary then scores the whole version from the CSV.
 #
 # Internal entries, for xargs: --build-one and --grade-one (below).
 set -u
@@ -247,7 +256,7 @@ fail() {
     exit 2
 }
 
-chapter= grader= tool= work= results= timeout=10 seed=20261122 ex=
+chapter= grader= tool= work= results= timeout=10 seed=20261122 ex= part=
 mutants_resume=0
 while [ $# -gt 0 ]; do
     if [ "$1" = --resume ]; then
@@ -265,12 +274,19 @@ while [ $# -gt 0 ]; do
     --timeout) timeout=$2 ;;
     --seed) seed=$2 ;;
     --version) ex=$2 ;;
+    --part) part=$2 ;;
     *) fail "unknown option '$1'" ;;
     esac
     shift 2
 done
 [ -n "$chapter" ] && [ -n "$grader" ] && [ -n "$tool" ] && [ -n "$work" ] && [ -n "$results" ] ||
-    fail "usage: mutants.sh --chapter NN-name --grader FILE --tool FILE --work DIR --results DIR [--timeout S] [--seed S] [--version EX]"
+    fail "usage: mutants.sh --chapter NN-name --grader FILE --tool FILE --work DIR --results DIR [--timeout S] [--seed S] [--version EX] [--part I/P] [--resume]"
+part_i= parts=
+if [ -n "$part" ]; then
+    part_i=${part%/*} parts=${part#*/}
+    [ "$part_i" -ge 1 ] 2>/dev/null && [ "$parts" -ge "$part_i" ] 2>/dev/null ||
+        fail "PART=$part: give I/P with 1 <= I <= P"
+fi
 
 files=
 for f in solutions/"$chapter"/"$ex"*.cu; do
@@ -335,6 +351,15 @@ for f in $files; do
     done
 done
 
+# A part: the slice's mutants are the ones built and graded; all.list keeps
+# them all, for the CSV.
+cp "$work/build.list" "$work/all.list"
+if [ -n "$part" ]; then
+    awk -v i="$part_i" -v p="$parts" -v n="$total" 'int((NR - 1) * p / n) + 1 == i' \
+        "$work/all.list" >"$work/build.list"
+    echo "mutants: part $part: $(wc -l <"$work/build.list") of the $total mutants"
+fi
+
 # Equivalent mutants: "FILE:LINE:COLUMN:OPERATOR reason", # for comments.
 : >"$work/equivalent.keys"
 if [ -f "$equivalents" ]; then
@@ -381,21 +406,30 @@ while read -r listed; do
         echo "mutants: warning: $equivalents lists $listed, which is no mutant of $f now: update the list"
 done <"$work/equivalent.keys"
 
-# rows STATUS_FROM: the CSV, one row per mutant in list order.
+# write_csv OUT [LAST]: the CSV, one row per mutant in list order. A
+# mutant of another part (not in build.list) keeps its row of LAST, the
+# CSV as the last run left it, where that row is this mutant's.
 write_csv() {
-    out=$1
+    out=$1 last=${2:-}
     mkdir -p "$(dirname "$out")" || fail "cannot create the folder of $out"
     {
         echo "chapter,file,line,column,operator,original,mutated,status,killed_by"
         while read -r version k; do
             row=$(sed -n "$(($(printf '%s' "$k" | sed 's/^0*//') + 1))p" "$work/$version.sites")
+            if ! grep -q -x -F -e "$version $k" "$work/build.list"; then
+                old=
+                [ -n "$last" ] && [ -f "$last" ] &&
+                    old=$(awk -v p="$chapter,$row," 'index($0, p) == 1 { print; exit }' "$last")
+                echo "${old:-$chapter,$row,ungraded,not graded yet: another part}"
+                continue
+            fi
             status=$(cut -f 1 "$work/$version/$k/result")
             by=$(cut -f 2- "$work/$version/$k/result")
             case "$by" in
             *[,\"]*) by="\"$(printf '%s' "$by" | sed 's/"/""/g')\"" ;;
             esac
             echo "$chapter,$row,$status,$by"
-        done <"$work/build.list"
+        done <"$work/all.list"
     } >"$out.tmp" && mv "$out.tmp" "$out" || fail "cannot write $out"
 }
 
@@ -559,7 +593,7 @@ if [ -n "$ex" ] && [ -f "$csv" ]; then
         index(mine, " " $2 " ") == 0 && system("test -f \"" dir "/" $2 "\"") == 0' >"$work/kept.rows"
     kept=$(wc -l <"$work/kept.rows")
 fi
-write_csv "$csv"
+write_csv "$csv" "$csv"
 if [ "$kept" -gt 0 ]; then
     { head -n 1 "$csv" && tail -n +2 "$csv" | cat "$work/kept.rows" - | LC_ALL=C sort -s -t, -k2,2; } \
         >"$csv.tmp" && mv "$csv.tmp" "$csv" || fail "cannot write $csv"
@@ -572,8 +606,21 @@ else
 fi
 not_graded=
 [ "$ungraded" -gt 0 ] && not_graded=", $ungraded NOT GRADED"
-echo "mutants: $chapter on $gpu_name: $total mutants, $stillborn stillborn, $killed killed," \
+what="$total mutants"
+[ -n "$part" ] && what="part $part, $(wc -l <"$work/build.list") of the $total mutants"
+echo "mutants: $chapter on $gpu_name: $what, $stillborn stillborn, $killed killed," \
     "$equivalent equivalent, $survived survived$not_graded; mutation score $score (killed / (killed + survived))"
+if [ -n "$part" ]; then
+    # The whole of the versions graded in parts: their rows of the CSV.
+    mine=" $(for f in $files; do basename "$f"; done | tr '\n' ' ')"
+    awk "$csv_awk"' NR > 1 { split_csv($0); if (index(mine, " " f[2] " ")) n[f[8]]++ }
+        END { k = n["killed"] + 0; s = n["survived"] + 0
+              shown = mine; sub(/ +$/, "", shown)
+              printf "mutants: all of%s, from the CSV: %d killed, %d survived, %d equivalent, %d stillborn, %d not graded yet; ",
+                     shown, k, s, n["equivalent"], n["stillborn"], n["ungraded"]
+              if (k + s) printf "mutation score %.1f%%\n", 100 * k / (k + s); else print "mutation score undefined" }' \
+        mine="$mine" "$csv"
+fi
 echo "mutants: $((end - start)) s: build $((built_at - start)) s, small cases $((small_at - built_at)) s," \
     "every case $((full_at - small_at)) s, sanitizer $((end - full_at)) s"
 if [ $survived -gt 0 ]; then
