@@ -451,6 +451,8 @@ help:
 	@echo '  MERGE=1               only write the gradebook from what OUT holds'
 	@echo ' make lib:'
 	@echo '  KERNEL=file.cu LIBDIR=dir   the kernel file and the folder its .so goes to'
+	@echo '  GRADED=1                    as make grade builds it: MW_GRADED defined (a reference'
+	@echo '                              solution then leaves out its switches for the lesson)'
 	@echo ' toolkit and folders:'
 	@echo '  NVCC=path             nvcc (default: the one on the PATH, else /usr/local/cuda/bin/nvcc)'
 	@echo '  CUDA_HOME=dir         the toolkit (default: where nvcc is; /usr/local/cuda)'
@@ -483,12 +485,16 @@ grade-build: $(GRADER) $(SRC_LIBS)
 # its own: make lib CH=01 KERNEL=path/01_naive.cu LIBDIR=dir (for the tests,
 # and for grading submissions). A version that needs a newer GPU than ARCH
 # (the Needs: line of the chapter's own file, not the submission's) gets its marker.
+# GRADED=1 (make grade's builds) defines MW_GRADED: a reference that keeps
+# switches for the lesson's measurements (05.4's MW_FLASH_WGMMA) builds its
+# graded kernel alone, as a student's file would hold it.
 LIB_NEEDS = $(firstword $(filter $(addsuffix /$(CHAPTER)/$(notdir $(KERNEL)),exercises solutions), \
                           $(NEEDS_NEWER)))
 LIB_SO    = $(LIBDIR)/$(notdir $(KERNEL:.cu=.so))
 LIB_SKIP  = $(LIBDIR)/$(notdir $(KERNEL:.cu=.skip))
 LIB_BUILD = $(call so_build,$(CHAPTER),$(LIB_SO),$(KERNEL))
 LIB_MARK  = $(Q)$(call write_marker,$(LIB_NEEDS),$(LIB_SKIP))
+lib: SO_FLAGS += $(if $(GRADED),-DMW_GRADED)
 lib: $(GRADER)
 	$(if $(and $(KERNEL),$(LIBDIR)),,$(error lib needs KERNEL=file.cu and LIBDIR=folder))
 	$(if $(LIB_NEEDS),$(call say,SKIP,$(LIB_SKIP)),$(call say,NVCC,$(LIB_SO)))

@@ -67,6 +67,17 @@ out=$(make --no-print-directory -n ARCH=sm_80 "$so" -B 2>&1)
 printf '%s' "$out" | grep -q 'arch=compute_80,code=sm_80'
 ok $? "ARCH= overrides the detected architecture"
 
+# make lib builds a file as an exercise; GRADED=1, as make grade builds a
+# submission, defines MW_GRADED (a reference's lesson switches left out).
+kernel=exercises/01-vector-add/01_naive.cu
+out=$(make --no-print-directory -n -B V=1 lib CH=01 KERNEL=$kernel LIBDIR=/tmp/mw-none 2>&1)
+printf '%s' "$out" | grep -q -- "-o /tmp/mw-none/01_naive.so $kernel" &&
+    ! printf '%s' "$out" | grep -q -- '-DMW_GRADED'
+ok $? "make lib builds the file into LIBDIR, MW_GRADED not defined"
+out=$(make --no-print-directory -n -B V=1 lib CH=01 KERNEL=$kernel LIBDIR=/tmp/mw-none GRADED=1 2>&1)
+printf '%s' "$out" | grep -q -- '-DMW_GRADED .*-o /tmp/mw-none/01_naive.so'
+ok $? "make lib GRADED=1 defines MW_GRADED"
+
 # Without a GPU the grader skips with the reason and exit 77.
 if have_gpu; then
     skip "no-GPU behaviour: this machine has a GPU"

@@ -74,6 +74,7 @@ mkdir -p "$fake" "$scratch/flag"
 chmod 777 "$scratch/flag"
 cat >"$fake/nvcc" <<EOF
 #!/bin/sh
+echo "\$*" >>$scratch/flag/args
 for a in "\$@"; do
     case \$a in
     *.cu) if grep -q SLOW-BUILD "\$a" && [ ! -e $scratch/flag/started ]; then
@@ -115,6 +116,10 @@ wait "$parent"
 rc=$?
 diag <"$scratch/run1.log"
 ok "$([ $rc -ne 0 ] && echo 0 || echo 1)" "the run reports students not graded (exit $rc)"
+builds=$(grep -c -- '/src/0[12]_[a-z]*\.cu$' "$scratch/flag/args")
+graded=$(grep -- '/src/0[12]_[a-z]*\.cu$' "$scratch/flag/args" | grep -c -- ' -DMW_GRADED ')
+ok "$([ "$builds" -gt 0 ] && [ "$graded" -eq "$builds" ] && echo 0 || echo 1)" \
+    "each version is built as make grade builds it, MW_GRADED defined ($graded of $builds)"
 grep '^ben,' "$out/gradebook.csv" | grep -q 'NOT GRADED: worker on GPU [01] exited on signal 9'
 ok $? "ben: not graded, the signal the reason"
 grep -q '^ben,,,' "$out/gradebook.csv"

@@ -182,6 +182,18 @@ if [ -f solutions/05-attention/04_flash_wgmma.cu ]; then
         else
             [ $rc -ne 0 ] && printf '%s' "$out" | grep -q 'MW_FLASH_WGMMA=no-such-kernel is not one of'
             ok $? "05-attention: MW_FLASH_WGMMA=no-such-kernel fails the check, naming the kernels (exit $rc)"
+            # The graded build (make grade's make lib GRADED=1) has no switch:
+            # ws alone, whatever the environment says.
+            graded=$(mktemp -d)
+            make -s --no-print-directory lib CH=05 KERNEL=solutions/05-attention/04_flash_wgmma.cu \
+                LIBDIR="$graded" GRADED=1 >/dev/null 2>&1
+            ok $? "05-attention: 04_flash_wgmma builds as make grade builds it (GRADED=1)"
+            out=$(MW_FLASH_WGMMA=no-such-kernel build/05-attention/mw-chapter check \
+                --lib-dir "$graded" --version 04 --seed 7 2>&1)
+            rc=$?
+            ok $rc "05-attention: the graded build ignores MW_FLASH_WGMMA and passes every case"
+            [ $rc -ne 0 ] && printf '%s\n' "$out" | grep -v '^  PASS' | head -n 20 | diag
+            rm -rf "$graded"
         fi
     else
         skip_long "05-attention: 04_flash_wgmma with each MW_FLASH_WGMMA kernel passes every case ($(echo $kernels))"

@@ -47,8 +47,10 @@
  * attend a NaN never touch it).
  *
  * The reference solution runs FlashAttention-3's structure by default and
- * keeps the kernel above and the steps between, for the lesson's ablation;
- * the environment variable MW_FLASH_WGMMA, read once, picks the kernel:
+ * keeps the kernel above and the steps between, for the lesson's ablation
+ * (not in the graded build, make grade's, with MW_GRADED defined: ws
+ * alone); the environment variable MW_FLASH_WGMMA, read once, picks the
+ * kernel:
  *   unset, empty or ws  warp specialisation: a producer warpgroup (one
  *             thread issues every TMA load into a ring of K stages and one
  *             of V stages, each stage with "full" and "empty" mbarriers;

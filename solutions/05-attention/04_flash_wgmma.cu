@@ -47,8 +47,10 @@
  * attend a NaN never touch it).
  *
  * The reference solution runs FlashAttention-3's structure by default and
- * keeps the kernel above and the steps between, for the lesson's ablation;
- * the environment variable MW_FLASH_WGMMA, read once, picks the kernel:
+ * keeps the kernel above and the steps between, for the lesson's ablation
+ * (not in the graded build, make grade's, with MW_GRADED defined: ws
+ * alone); the environment variable MW_FLASH_WGMMA, read once, picks the
+ * kernel:
  *   unset, empty or ws  warp specialisation: a producer warpgroup (one
  *             thread issues every TMA load into a ring of K stages and one
  *             of V stages, each stage with "full" and "empty" mbarriers;
@@ -98,6 +100,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#ifdef MW_GRADED
+/* The graded build holds ws alone (chosen_kernel below): step 1's kernel
+ * and its constants are then declared and never used. */
+#pragma nv_diag_suppress 177
+#endif
 
 namespace {
 
@@ -1102,6 +1110,7 @@ enum {
     KERNEL_WS_EAGER,
     KERNELS
 };
+#ifndef MW_GRADED
 const char *const kKernelNames[KERNELS] = {"ws",      "step1",    "ws2",     "ws-nopp",
                                            "ws-noov", "ws-plain", "ws-bc64", "ws-eager"};
 
@@ -1122,11 +1131,21 @@ int read_kernel_choice(void)
     return -1;
 }
 
-/* Read once, on the first call (a function-local static: thread-safe). */
+#endif
+
+/* Read once, on the first call (a function-local static: thread-safe). The
+ * graded build (make lib GRADED=1, as make grade builds a submission) has
+ * no switch: it holds ws alone, 4 kernels of the 25, which cuts the build
+ * of this file to a fraction, and the grade never depends on an
+ * environment variable. */
 int chosen_kernel(void)
 {
+#ifdef MW_GRADED
+    return KERNEL_WS;
+#else
     static const int chosen = read_kernel_choice();
     return chosen;
+#endif
 }
 
 /* One of step 2's kernels, with its block (64 NC query rows, NC + 1
@@ -1152,19 +1171,21 @@ cudaError_t launch_ws(const __nv_bfloat16 *Q, const __nv_bfloat16 *K, const __nv
      * long as the GEMMs, and three warps a scheduler hide it better than
      * two taking turns. At d = 128, S, P and O of 128 keys need more than
      * the 160 registers a consumer of three gets. */
-    if constexpr (C::D <= 64)
+    if constexpr (C::D <= 64) {
         return launch_ws_kernel<C, WS_NK, 3, false, true, LAZY>(Q, K, V, O, L, B, H, N, scale,
                                                                 causal, stream);
-    /* Without a mask, key tiles of 176 (FA3's choice at d = 128): S_j is 88
-     * registers a thread, P_{j-1} 44 and O 64 within the consumers' 240,
-     * and the per-tile costs (row maxima, turns, waits) come once per 176
-     * keys. Causal calls keep 128: their diagonal tiles are half masked,
-     * and the zero tile needs room. */
-    if (!causal)
-        return launch_ws_kernel<C, WS_NK_WIDE, 2, true, true, LAZY>(Q, K, V, O, L, B, H, N,
-                                                                    scale, causal, stream);
-    return launch_ws_kernel<C, WS_NK, 2, true, true, LAZY>(Q, K, V, O, L, B, H, N, scale, causal,
-                                                           stream);
+    } else {
+        /* Without a mask, key tiles of 176 (FA3's choice at d = 128): S_j
+         * is 88 registers a thread, P_{j-1} 44 and O 64 within the
+         * consumers' 240, and the per-tile costs (row maxima, turns, waits)
+         * come once per 176 keys. Causal calls keep 128: their diagonal
+         * tiles are half masked, and the zero tile needs room. */
+        if (!causal)
+            return launch_ws_kernel<C, WS_NK_WIDE, 2, true, true, LAZY>(Q, K, V, O, L, B, H, N,
+                                                                        scale, causal, stream);
+        return launch_ws_kernel<C, WS_NK, 2, true, true, LAZY>(Q, K, V, O, L, B, H, N, scale,
+                                                               causal, stream);
+    }
 }
 
 template <class C>
@@ -1172,10 +1193,10 @@ cudaError_t launch(int kernel, const __nv_bfloat16 *Q, const __nv_bfloat16 *K,
                    const __nv_bfloat16 *V, __nv_bfloat16 *O, float *L, int B, int H, int N,
                    float scale, int causal, cudaStream_t stream)
 {
-    constexpr int NK = WS_NK;
     switch (kernel) {
     case KERNEL_WS:
         return launch_ws<C, true>(Q, K, V, O, L, B, H, N, scale, causal, stream);
+#ifndef MW_GRADED
     case KERNEL_WS_EAGER:
         return launch_ws<C, false>(Q, K, V, O, L, B, H, N, scale, causal, stream);
     case KERNEL_STEP1:
@@ -1185,17 +1206,18 @@ cudaError_t launch(int kernel, const __nv_bfloat16 *Q, const __nv_bfloat16 *K,
         return launch_ws_kernel<C, 64, 2, true, true, false>(Q, K, V, O, L, B, H, N, scale,
                                                              causal, stream);
     case KERNEL_WS2:
-        return launch_ws_kernel<C, NK, 2, true, true, false>(Q, K, V, O, L, B, H, N, scale,
+        return launch_ws_kernel<C, WS_NK, 2, true, true, false>(Q, K, V, O, L, B, H, N, scale,
                                                              causal, stream);
     case KERNEL_WS_NOPP:
-        return launch_ws_kernel<C, NK, 2, false, true, false>(Q, K, V, O, L, B, H, N, scale,
+        return launch_ws_kernel<C, WS_NK, 2, false, true, false>(Q, K, V, O, L, B, H, N, scale,
                                                               causal, stream);
     case KERNEL_WS_NOOV:
-        return launch_ws_kernel<C, NK, 2, true, false, false>(Q, K, V, O, L, B, H, N, scale,
+        return launch_ws_kernel<C, WS_NK, 2, true, false, false>(Q, K, V, O, L, B, H, N, scale,
                                                               causal, stream);
     case KERNEL_WS_PLAIN:
-        return launch_ws_kernel<C, NK, 2, false, false, false>(Q, K, V, O, L, B, H, N, scale,
+        return launch_ws_kernel<C, WS_NK, 2, false, false, false>(Q, K, V, O, L, B, H, N, scale,
                                                                causal, stream);
+#endif
     default: return cudaErrorInvalidValue;
     }
 }
