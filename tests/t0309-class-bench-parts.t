@@ -8,6 +8,9 @@
 # parts: each graded on both, the row the sum, matched with one GPU's. The
 # runs in either order: a one-GPU run made last compares the rows there.
 # Without CLASS_BENCH_DIR, the runs are kept in a folder of the CSV's GPU.
+# Each row names its host (GPUs and CPUs); a part made on another kind of
+# host than its run's other parts is refused, and a row is not compared
+# with a one-GPU run made on another kind of host.
 . tests/lib.sh
 [ -d tests/class/01-vector-add ] || skip_all "no fixture class (student edition)"
 
@@ -15,10 +18,16 @@ scratch=$(mktemp -d)
 gpu_keep=grades/class-bench/Stand-in-$$
 trap 'rm -rf "$scratch" "$gpu_keep"' EXIT
 mkdir -p "$scratch/bin"
+# A host of STANDIN_GPUS GPUs (2 unless told).
 cat >"$scratch/bin/nvidia-smi" <<'END'
 #!/bin/sh
-echo "GPU 0: Stand-in (UUID: GPU-0)"
+i=0
+while [ "$i" -lt "${STANDIN_GPUS:-2}" ]; do
+    echo "GPU $i: Stand-in (UUID: GPU-$i)"
+    i=$((i + 1))
+done
 END
+cpus=$(nproc)
 # make grade: a gradebook row and a steps.csv per entry of SUBMISSIONS, after
 # a second; the grader's build: nothing.
 cat >"$scratch/bin/make" <<'END'
@@ -56,9 +65,13 @@ bench 2/2 >/dev/null
 ok $? "part 2 of 2 alone writes no row" || diag <"$scratch/bench.csv"
 grep -q -E '^class-bench: 01-vector-add on 1 GPU, part 2/2: [0-9.]+ s$' "$scratch/err"
 ok $? "part 2 of 2 says its time" || diag <"$scratch/err"
+STANDIN_GPUS=4 bench 1/2 >/dev/null
+[ $? = 2 ] && grep -q "part 2/2 of this run was made on 2gpu/${cpus}cpu, this host is 4gpu/${cpus}cpu" "$scratch/err" &&
+    [ ! -e "$scratch/keep/01-vector-add-1-part1" ] && [ "$(wc -l <"$scratch/keep/01-vector-add-1.parts")" = 1 ]
+ok $? "part 1 of 2 on another kind of host (4 GPUs) is refused, naming both, grading nothing" || diag <"$scratch/err"
 row=$(bench 1/2 | head -n 1)
-grep -q -E '^1,01-vector-add,5,[0-9.]+,1.00,yes,0,' <<<"$row"
-ok $? "with part 1 of 2, the row is written: $row" || diag <"$scratch/err"
+grep -q -E "^1,01-vector-add,5,[0-9.]+,1.00,yes,0,[0-9.]*,2gpu/${cpus}cpu\$" <<<"$row"
+ok $? "with part 1 of 2, the row is written, its host named: $row" || diag <"$scratch/err"
 
 p1=$(entries 1) p2=$(entries 2)
 n1=$(wc -w <<<"$p1") n2=$(wc -w <<<"$p2")
@@ -84,12 +97,7 @@ PATH=$scratch/bin:$PATH CLASS_BENCH_DIR=$scratch/keep BENCH_PART=1/2 \
 ok $? "BENCH_PART with more than one GPU count is refused" || diag <"$scratch/err"
 
 # On two GPUs, in parts: each part graded with GPUS=all on both, the row
-# (the sum) compared with the one-GPU run above.
-cat >"$scratch/bin/nvidia-smi" <<'END'
-#!/bin/sh
-echo "GPU 0: Stand-in (UUID: GPU-0)"
-echo "GPU 1: Stand-in (UUID: GPU-1)"
-END
+# (the sum) compared with the one-GPU run above, made on the same host.
 bench2() {
     PATH=$scratch/bin:$PATH CLASS_BENCH_DIR=$scratch/keep BENCH_PART=$1 \
         bash grader/mk/class-bench.sh "$scratch/bench.csv" 01 2 5 2>"$scratch/err"
@@ -113,8 +121,12 @@ run_fresh() { # run_fresh GPU_COUNT
         bash grader/mk/class-bench.sh "$fresh/bench.csv" 01 "$1" 5 2>"$scratch/err"
 }
 row2=$(run_fresh 2 | head -n 1)
-grep -q -E '^2,01-vector-add,5,[0-9.]+,,,,$' <<<"$row2"
+grep -q -E "^2,01-vector-add,5,[0-9.]+,,,,,2gpu/${cpus}cpu\$" <<<"$row2"
 ok $? "on two GPUs before any one-GPU run: the row has no speedup yet ($row2)" || diag <"$scratch/err"
+STANDIN_GPUS=4 run_fresh 1 >/dev/null
+grep -q -E "^2,01-vector-add,5,[0-9.]+,,,,,2gpu/${cpus}cpu\$" "$fresh/bench.csv" &&
+    grep -q "made on 2gpu/${cpus}cpu, the one-GPU run on 4gpu/${cpus}cpu: not compared" "$scratch/err"
+ok $? "a one-GPU run on another kind of host leaves it without a speedup, saying why" || diag <"$scratch/err"
 run_fresh 1 >/dev/null
 row2=$(grep '^2,' "$fresh/bench.csv")
 wall1=$(awk -F, '$1 == 1 { print $4 }' "$fresh/bench.csv")

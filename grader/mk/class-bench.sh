@@ -19,7 +19,7 @@
 # name, so that runs on another kind of GPU never meet these), and is
 # timed whole, wall clock.
 # The CSV: gpus,chapter,students,wall_s,speedup,same_scores,differing,
-# performance_gap, a row per (gpus, chapter), replaced by a new run of it,
+# performance_gap,host, a row per (gpus, chapter), replaced by a new run of it,
 # so that the runs can be made one at a time (BENCH_GPUS=1, then
 # BENCH_GPUS="2 4") where a command may only run so long; the others are
 # compared with the one-GPU run of the chapter, made before or after them
@@ -43,8 +43,14 @@
 # the performance points within the timing noise (grader/mk/same-scores.awk:
 # 2% of them); differing counts the students whose are not (each named on
 # stderr with both rows), performance_gap is the largest difference in
-# performance points of any student. Exits 77 where nvidia-smi lists fewer
-# GPUs than the largest count asked.
+# performance points of any student. host is the machine the run was made
+# on, as "<GPUs it has>gpu/<CPUs this script may use>cpu" (4gpu/64cpu): the
+# other steps of grading (nvcc, the CPU's reference) share the host, so a
+# speedup is one host's, and a row is compared only with a one-GPU run made
+# on the same kind of host (else its speedup is left empty, said on
+# stderr), and a part made on another kind of host than the run's first
+# parts is refused. Exits 77 where nvidia-smi lists fewer GPUs than the
+# largest count asked.
 set -u
 . tests/lib.sh
 
@@ -62,6 +68,7 @@ if [ -n "$part" ]; then
     fi
 fi
 have=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU [0-9]*:')
+host=${have}gpu/$(nproc)cpu
 for n in $counts; do
     if [ "$n" -gt "$have" ]; then
         echo "class-bench: $n GPUs asked, nvidia-smi lists $have" >&2
@@ -160,7 +167,7 @@ run_part() { # run_part CHAPTER N
     wall=$(grade_timed "$work/part" "$out" "$out.log" "$chapter, part $part") || return 0
     touch "$notes"
     awk -v p="$parts" -v i="$part_i" '$1 == p && $2 != i' "$notes" >"$notes.tmp"
-    echo "$parts $part_i $wall" >>"$notes.tmp"
+    echo "$parts $part_i $wall $host" >>"$notes.tmp"
     mv "$notes.tmp" "$notes"
     local unit=GPU
     [ "$n" -gt 1 ] && unit=GPUs
@@ -179,10 +186,22 @@ run_part() { # run_part CHAPTER N
     awk '{ s += $3 } END { printf "%.1f", s }' "$notes"
 }
 
+# The parts of a run already made on another kind of host than this one
+# (or on one not noted), named on stderr: exit 1 where there is one.
+other_host_parts() { # other_host_parts CHAPTER N
+    local notes=$keep/$1-$2.parts
+    [ -s "$notes" ] || return 0
+    awk -v p="$parts" -v i="$part_i" -v h="$host" -v f="$notes" \
+        '$1 == p && $2 != i && $4 != h {
+             printf "class-bench: part %s/%s of this run was made on %s, this host is %s: the parts of a run are made on one kind of host (start again: remove %s and its parts)\n",
+                    $2, p, ($4 == "" ? "a host not noted" : $4), h, f > "/dev/stderr"; bad = 1 }
+         END { exit bad }' "$notes"
+}
+
 # A row of the CSV: the one of (gpus, chapter) replaced, the others kept, so
 # that the runs can be made one command at a time (BENCH_GPUS=1, then 2...).
 put_row() { # put_row GPUS CHAPTER ROW
-    [ -s "$csv" ] || echo "gpus,chapter,students,wall_s,speedup,same_scores,differing,performance_gap" >"$csv"
+    [ -s "$csv" ] || echo "gpus,chapter,students,wall_s,speedup,same_scores,differing,performance_gap,host" >"$csv"
     awk -F, -v g="$1" -v c="$2" 'NR == 1 || !($1 == g && $2 == c)' "$csv" >"$csv.tmp" &&
         echo "$3" >>"$csv.tmp" && mv "$csv.tmp" "$csv"
     echo "$3"
@@ -202,15 +221,20 @@ step_totals() { # step_totals OUT
         "$1"/students/*/steps.csv 2>/dev/null || true
 }
 
-# The CSV row of a run on N GPUs of WALL seconds, its gradebook in
-# $keep/CHAPTER-N/, against the chapter's one-GPU run (its gradebook there,
-# its wall time given or in the CSV): no speedup yet where that run is not
-# made.
-compare_row() { # compare_row CHAPTER N WALL
-    local chapter=$1 n=$2 wall=$3 out=$keep/$1-$2 base=$keep/$1-1/gradebook.csv base_wall
-    local speedup= same= differing= widest=
-    base_wall=$(awk -F, -v c="$chapter" '$1 == 1 && $2 == c { print $4 }' "$csv" 2>/dev/null)
-    [ "$n" -eq 1 ] && base_wall=$wall
+# The CSV row of a run on N GPUs of WALL seconds made on HOST, its gradebook
+# in $keep/CHAPTER-N/, against the chapter's one-GPU run (its gradebook
+# there, its wall time and host given or in the CSV): no speedup yet where
+# that run is not made, nor where it was made on another kind of host.
+compare_row() { # compare_row CHAPTER N WALL HOST
+    local chapter=$1 n=$2 wall=$3 row_host=$4 out=$keep/$1-$2 base=$keep/$1-1/gradebook.csv
+    local speedup= same= differing= widest= base_wall base_host
+    read -r base_wall base_host < <(awk -F, -v c="$chapter" '$1 == 1 && $2 == c { print $4, $9 }' \
+        "$csv" 2>/dev/null)
+    [ "$n" -eq 1 ] && base_wall=$wall base_host=$row_host
+    if [ -n "$base_wall" ] && [ "$base_host" != "$row_host" ]; then
+        echo "class-bench: $chapter on $n GPU(s) was made on ${row_host:-a host not noted}, the one-GPU run on ${base_host:-a host not noted}: not compared" >&2
+        base_wall=
+    fi
     if [ -s "$base" ] && [ -n "$base_wall" ]; then
         speedup=$(awk -v a="$base_wall" -v b="$wall" 'BEGIN { printf "%.2f", a / b }')
         differing=$students # no gradebook: nothing matches
@@ -220,7 +244,7 @@ compare_row() { # compare_row CHAPTER N WALL
         fi
         same=$([ "$differing" -eq 0 ] && echo yes || echo no)
     fi
-    echo "$n,$chapter,$students,$wall,$speedup,$same,$differing,$widest"
+    echo "$n,$chapter,$students,$wall,$speedup,$same,$differing,$widest,$row_host"
 }
 
 # Each run's OUT, kept (where make grade's own go, not in results/, or in
@@ -244,6 +268,7 @@ for ch in $chapters; do
         visible=${gpus:-0}
         [ "$gpus" = all ] && visible=$(seq -s, 0 $((have - 1)))
         if [ -n "$part" ]; then
+            other_host_parts "$chapter" "$n" || exit 2
             wall=$(run_part "$chapter" "$n")
             [ -n "$wall" ] || continue # parts left: no row yet
         else
@@ -253,14 +278,15 @@ for ch in $chapters; do
                 "$chapter on $n GPU(s)") || true
         fi
         # Against the one-GPU run of this chapter, made now or before.
-        put_row "$n" "$chapter" "$(compare_row "$chapter" "$n" "$wall")"
+        put_row "$n" "$chapter" "$(compare_row "$chapter" "$n" "$wall" "$host")"
         step_totals "$out"
         # A one-GPU run made after the others: their rows compared now.
         [ "$n" -eq 1 ] || continue
-        awk -F, -v c="$chapter" 'NR > 1 && $2 == c && $1 != 1 { print $1, $4 }' "$csv" |
-            while read -r other other_wall; do
+        awk -F, -v c="$chapter" 'NR > 1 && $2 == c && $1 != 1 { print $1, $4, $9 }' "$csv" |
+            while read -r other other_wall other_host; do
                 [ -s "$keep/$chapter-$other/gradebook.csv" ] || continue
-                put_row "$other" "$chapter" "$(compare_row "$chapter" "$other" "$other_wall")"
+                put_row "$other" "$chapter" \
+                    "$(compare_row "$chapter" "$other" "$other_wall" "$other_host")"
             done
     done
 done
