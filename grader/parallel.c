@@ -1,14 +1,20 @@
 /* parallel.c: a loop split over the CPU's cores (parallel.h). */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include "parallel.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <unistd.h>
 
 enum { THREADS_MAX = 64 };
 
+/* Not the cores online alone: a Slurm task or a taskset may hold a few of a
+ * large node's, and a thread per core online would crowd those few. */
 size_t mw_cores(void)
 {
+    cpu_set_t allowed;
+    if (sched_getaffinity(0, sizeof allowed, &allowed) == 0 && CPU_COUNT(&allowed) > 0)
+        return (size_t)CPU_COUNT(&allowed);
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n < 1 ? 1 : (size_t)n;
 }

@@ -6,7 +6,8 @@
 
 #include <stddef.h>
 
-/* The cores online (at least 1). */
+/* The cores this process may run on (its CPU affinity: a Slurm task's, a
+ * taskset's), else the cores online; at least 1. */
 size_t mw_cores(void);
 
 /* Calls fn(ctx, first, end) over contiguous ranges that cover [0, count)

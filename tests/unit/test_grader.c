@@ -6,7 +6,7 @@
  * GPU's shared-memory limits, compute-sanitizer's reports as make
  * check's sanitizer step reads them, and the marker of a version built for
  * an older GPU than it needs. */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* sched_setaffinity, for mw_cores */
 #include "tap.h"
 #include "merge_check.h"
 
@@ -24,6 +24,7 @@
 #include "stats.h"
 
 #include <float.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -329,6 +330,25 @@ static void test_parallel(void)
     ok(min_kept, "parallel ranges: no thread gets fewer than min_items unless it runs alone");
     ok(no_empty, "parallel ranges: no empty range is handed out");
     ok(mw_cores() >= 1, "at least one core");
+    /* Held to one core (as a Slurm task or a taskset may be), one thread. */
+    cpu_set_t was, one;
+    if (sched_getaffinity(0, sizeof was, &was) == 0) {
+        int first = 0;
+        while (!CPU_ISSET(first, &was))
+            first++;
+        CPU_ZERO(&one);
+        CPU_SET(first, &one);
+        int held = sched_setaffinity(0, sizeof one, &one) == 0;
+        size_t cores = mw_cores();
+        if (held)
+            sched_setaffinity(0, sizeof was, &was);
+        char name[96];
+        snprintf(name, sizeof name, "mw_cores: the cores this process may run on (held to one: %zu)",
+                 cores);
+        ok(held && cores == 1, name);
+    } else {
+        ok(0, "sched_getaffinity works");
+    }
 }
 
 static void test_csv(void)
