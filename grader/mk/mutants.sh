@@ -586,9 +586,10 @@ csv=$results/$gpu_dir/$chapter/mutants.csv
 # With EX=, the rows of the other versions from the last run stay: a
 # chapter can be graded one version at a time (chapter 04's every-case
 # phase does not fit one 10-minute run).
+# The versions graded now, " a.cu b.cu ", for matching rows by file.
+mine=" $(for f in $files; do basename "$f"; done | tr '\n' ' ')"
 kept=0
 if [ -n "$ex" ] && [ -f "$csv" ]; then
-    mine=" $(for f in $files; do basename "$f"; done | tr '\n' ' ')"
     tail -n +2 "$csv" | awk -F, -v mine="$mine" -v dir="solutions/$chapter" '
         index(mine, " " $2 " ") == 0 && system("test -f \"" dir "/" $2 "\"") == 0' >"$work/kept.rows"
     kept=$(wc -l <"$work/kept.rows")
@@ -612,7 +613,6 @@ echo "mutants: $chapter on $gpu_name: $what, $stillborn stillborn, $killed kille
     "$equivalent equivalent, $survived survived$not_graded; mutation score $score (killed / (killed + survived))"
 if [ -n "$part" ]; then
     # The whole of the versions graded in parts: their rows of the CSV.
-    mine=" $(for f in $files; do basename "$f"; done | tr '\n' ' ')"
     awk "$csv_awk"' NR > 1 { split_csv($0); if (index(mine, " " f[2] " ")) n[f[8]]++ }
         END { k = n["killed"] + 0; s = n["survived"] + 0
               shown = mine; sub(/ +$/, "", shown)
