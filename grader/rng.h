@@ -54,12 +54,22 @@ enum {
                             positive and K negative, and every score
                             scale Q.K is far below zero (a softmax whose
                             running max starts at 0, not -inf, underflows) */
-    MW_GEN_NAN_THIRD = 12 /* uniform times scale, with 1 in 256 elements NaN
+    MW_GEN_NAN_THIRD = 12, /* uniform times scale, with 1 in 256 elements NaN
                             in the third input alone (streams 4k+3: chapter
                             05's V), the others finite: a NaN in Q or K
                             spoils whole rows and hides where a NaN in V
                             lands, which is what a kernel that skips keys
                             (causal masking, partial tiles) can get wrong */
+    MW_GEN_OVERFLOW = 13 /* opposed, with the second input's elements i with
+                            bit 16 of i set in (-2^127, -2^126]: chapter
+                            05's K in runs of 2^16 / d keys (512 at d = 128)
+                            whose every product with a Q row overflows, so
+                            every key tile inside a run scores -inf in FP32
+                            while the others score far below zero (a softmax
+                            that takes an all -inf tile's max as 0 raises
+                            its running max to 0, and every later exp
+                            underflows); finite inputs, and in double the
+                            runs' weights are exactly 0 */
 };
 
 /* 1 when input class gen puts NaN among the inputs. */
@@ -143,9 +153,12 @@ MW_HD float mw_gen(uint64_t seed, uint32_t stream, uint64_t i, int kind, float s
         return 100.0f;
     if (kind == MW_GEN_LONE_WIDE && i % 16777259 == 0)
         return 100.0f;
-    if (kind == MW_GEN_OPPOSED) { /* (1 + |unit|) / 2: [1/2, 1), exact */
+    if (kind == MW_GEN_OPPOSED || kind == MW_GEN_OVERFLOW) { /* (1 + |unit|) / 2: [1/2, 1), exact */
         const float u = mw_unit(h);
-        const float v = 0.5f * (1.0f + (u < 0.0f ? -u : u)) * scale;
+        const float half = 0.5f * (1.0f + (u < 0.0f ? -u : u));
+        if (kind == MW_GEN_OVERFLOW && stream % 4 == 2 && ((i >> 16) & 1))
+            return -half * 0x1p127f; /* (-2^127, -2^126]: finite in float and bf16 */
+        const float v = half * scale;
         return stream % 2 == 0 ? -v : v;
     }
     if (kind == MW_GEN_LOGPROB) /* 2^-15 steps: exact next to 100 (spacing 2^-17) */

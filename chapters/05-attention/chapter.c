@@ -110,6 +110,7 @@ static const mw_version versions[] = {
 #define NAN_IN MW_GEN_RARE_NAN
 #define OPP MW_GEN_OPPOSED
 #define NAN_V MW_GEN_NAN_THIRD
+#define OVF MW_GEN_OVERFLOW
 
 /* ---- scalars: the scale at its special values, on every input class ----
  *
@@ -181,6 +182,19 @@ static const mw_case cases[] = {
     BOTH("below", 2, 8, 33, 128, OPP, 10)
     BOTH("below", 3, 1, 1000, 64, OPP, 10)
     BOTH("below", 1, 1, 16384, 32, OPP, 10)
+    /* The below inputs with runs of 2^16 / d keys (512 at d = 128, 1024 at
+     * 64, 2048 at 32; from key 512, 1024 or 2048 of the first head) whose K
+     * rows are near -2^127: their every score overflows to -inf in FP32,
+     * so a key tile that lies inside a run (of 32 to 176 keys, any
+     * alignment) is all -inf for every row, among tiles far below zero.
+     * A softmax that takes such a tile's max as 0 instead of -inf raises
+     * m to 0: every later exp underflows and l is 0. In double those keys
+     * weigh exactly 0. Key 0 is outside every run, so every row, causal
+     * too, has finite scores. N = 3000 at d = 64 starts the second head's
+     * run off the tiles (at its key 72). */
+    BOTH("overflow", 1, 2, 2048, 128, OVF, 10)
+    BOTH("overflow", 2, 1, 3000, 64, OVF, 10)
+    BOTH("overflow", 1, 1, 4096, 32, OVF, 10)
     /* 1 input in 1024 NaN: rows that attend to a NaN key are NaN, rows
      * before the first NaN key (causal) must stay finite, and a NaN in V
      * spoils only its column. */
@@ -300,6 +314,8 @@ static void describe(const mw_case *c, char *text, size_t len)
     const char *what = c->gen == MW_GEN_RARE_NAN    ? " (rare NaN inputs)"
                        : c->gen == MW_GEN_NAN_THIRD ? " (NaN in V alone)"
                        : c->gen == MW_GEN_OPPOSED ? " (Q, V > 0 > K: every score far below zero)"
+                       : c->gen == MW_GEN_OVERFLOW
+                           ? " (Q, V > 0 > K, with runs of keys whose scores overflow to -inf)"
                        : c->scale > 1            ? " (inputs of magnitude 10)"
                                                  : "";
     char sc[32] = "";

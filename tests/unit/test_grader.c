@@ -584,6 +584,20 @@ static void test_generator(void)
                 opp_ok &= a >= 5.f && a < 10.f;
             }
     ok(opp_ok, "opposed: Q and V in [5, 10), K in (-10, -5] at scale 10");
+    /* overflow: opposed, except K's elements with bit 16 of the index set,
+     * in (-2^127, -2^126]: finite, and q K past FLT_MAX for any q >= 4. */
+    int ovf_ok = 1, ovf_huge = 0;
+    for (uint32_t k = 0; k < 2; k++)
+        for (uint64_t i = 0; i < 3 * 65536; i += 7)
+            for (uint32_t b = 0; b < 3; b++) {
+                const float v = mw_gen(42, 4 * k + b + 1, i, MW_GEN_OVERFLOW, 10.f);
+                const int huge = b == 1 && ((i >> 16) & 1);
+                ovf_huge += huge;
+                ovf_ok &= huge ? v > -0x1p127f && v <= -0x1p126f && isfinite(v)
+                               : (b == 1 ? -v : v) >= 5.f && (b == 1 ? -v : v) < 10.f;
+            }
+    ok(ovf_ok && ovf_huge > 0,
+       "overflow: K in (-2^127, -2^126] where bit 16 of the index is set, else as opposed");
     /* nanthird: NaN only in the third stream of each case (4k + 3, V),
      * about 1 in 256 there; the rest uniform times scale. */
     int third_ok = 1;
