@@ -127,6 +127,21 @@ static void test_cases_file(void)
     is_double(f.cases[0].arg[1], -0.75, 0, "arguments");
     is_int(f.cases[1].sampled, 1, "sampled flag");
     mw_cases_file_free(&f);
+    /* Every generator word, in rng.h's order (its enum values 0 to 13). */
+    static const char *const words[] = {"uniform", "special", "smallint", "neginf", "rarenan",
+                                        "logprob", "dominant", "masked",  "tail",   "lone",
+                                        "lonewide", "opposed", "nanthird", "overflow"};
+    const int nwords = (int)(sizeof words / sizeof words[0]);
+    char text[2048] = "seed 1\n";
+    for (int w = 0; w < nwords; w++)
+        snprintf(text + strlen(text), sizeof text - strlen(text),
+                 "case hidden 64 0 0 0 0 0 0 %s 1 0 0 0\n", words[w]);
+    path = write_file("every.cases", text);
+    int by_name = mw_cases_file_load(path, &f, err, sizeof err) == 0 && f.ncases == nwords;
+    for (int w = 0; by_name && w < nwords; w++)
+        by_name &= f.cases[w].gen == w;
+    ok(by_name, "every generator by its name, overflow (MW_GEN_OVERFLOW = 13) the last");
+    mw_cases_file_free(&f);
     path = write_file("bad.cases", "seed 1\ncase hidden 12 0 0 0 0 0 0 gaussian 1 0 0 0\n");
     ok(mw_cases_file_load(path, &f, err, sizeof err) != 0, "an unknown generator is refused");
     ok(strstr(err, "bad.cases:2:") != NULL, "and named by its line");
