@@ -592,9 +592,10 @@ static void test_generator(void)
             for (uint32_t b = 0; b < 3; b++) {
                 const float v = mw_gen(42, 4 * k + b + 1, i, MW_GEN_OVERFLOW, 10.f);
                 const int huge = b == 1 && ((i >> 16) & 1);
+                const float a = b == 1 ? -v : v; /* as the opposed check above */
                 ovf_huge += huge;
                 ovf_ok &= huge ? v > -0x1p127f && v <= -0x1p126f && isfinite(v)
-                               : (b == 1 ? -v : v) >= 5.f && (b == 1 ? -v : v) < 10.f;
+                               : a >= 5.f && a < 10.f;
             }
     ok(ovf_ok && ovf_huge > 0,
        "overflow: K in (-2^127, -2^126] where bit 16 of the index is set, else as opposed");
