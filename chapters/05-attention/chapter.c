@@ -233,6 +233,13 @@ static const mw_case cases[] = {
      * CPU reference 4 M multiply-adds. Past 128 x the resident blocks of
      * 05.3 as well: fewer resident blocks than query tiles of one head. */
     ATT("limit", 1, 1, 65537, 32, 0, UNI, 1)
+    /* One causal head of N = 65537 at d = 128: its K and V, 32 MiB
+     * together in bf16, are past half of any sm_90 GPU's L2 (50 to 60
+     * MiB), where a grid order that runs heads in groups sized to the L2
+     * (05.4's) finds that not even one head fits. The unfused workspace as
+     * above; the products are 2.2 TFLOP unmasked, and a sampled row costs
+     * the CPU reference 17 M multiply-adds. */
+    ATT("limit", 1, 1, 65537, 128, 1, UNI, 1)
     /* B H N d past 2^31 (2 x 65537 heads of 128 x 128: 8 GiB for each of
      * Q, K, V and O, 43 GB with the unfused workspace): the offset of a
      * head, b h N d, wraps in an int. Cheap to compute (1.1 TFLOP), dear
@@ -329,6 +336,9 @@ static void describe(const mw_case *c, char *text, size_t len)
                                      "offset in unsigned 32 bits wraps]"
         : rows * DD(c) > two31 ? " [limit: 2^31 elements in Q, K, V and O, where a head's offset "
                                  "in an int wraps]"
+        : rows * DN(c) > 2 * two31 && is_causal(c) && 4 * DN(c) * DD(c) > ((size_t)32 << 20)
+            ? " [limit: 2^32 unfused scores; one head's bf16 K and V past half the L2, where "
+              "head groups sized to it run out]"
         : rows * DN(c) > 2 * two31 ? " [limit: 2^32 scores in the unfused workspace, where an "
                                      "unsigned 32-bit index into it wraps]"
         : rows * DN(c) > two31 ? " [limit: 2^31 scores in the unfused workspace, where an int "

@@ -19,7 +19,10 @@
  *    mbarrier; K_j, V_j in two stages: tile j + 1 flies during tile j's
  *    math;
  *  - the tensor map's third dimension is the head, so a tile's rows past N
- *    are zero-filled by the TMA (never the next head's rows).
+ *    are zero-filled by the TMA (never the next head's rows);
+ *  - grid order: causal, the heads in groups whose K and V fit the L2,
+ *    each group's query tiles longest first, so that the short ones fill
+ *    the SMs at the end; without a mask, head by head.
  *
  * Layouts (PTX ISA 8.x, "Asynchronous Warpgroup Level Matrix Multiply-
  * Accumulate"; lane = 4 g + t within warp w of the warpgroup):
@@ -73,12 +76,15 @@
  *   ws-noov   ws2 without the overlap;
  *   ws-plain  ws2 with neither;
  *   ws-bc64   ws2 with step 1's key tiles of Bc = 64;
+ *   ws-heads  ws in plain head-major grid order when causal too, each
+ *             head's tiles longest first;
  *   anything else: the launcher returns cudaErrorInvalidValue.
  * Every kernel tests keys against N and the causal diagonal only in the
  * tiles that reach past either. Kernels with the same key tiles and
  * rescaling do the same arithmetic in the same order: O is bitwise the same
- * for step1 and ws-bc64, and for ws2, ws-nopp, ws-noov, ws-plain and
- * ws-eager (where its key tiles are 128).
+ * for step1 and ws-bc64, for ws and ws-heads (the grid order moves blocks,
+ * not sums), and for ws2, ws-nopp, ws-noov, ws-plain and ws-eager (where
+ * its key tiles are 128).
  *
  * Needs: sm_90a (wgmma, TMA)
  *

@@ -19,7 +19,10 @@
  *    mbarrier; K_j, V_j in two stages: tile j + 1 flies during tile j's
  *    math;
  *  - the tensor map's third dimension is the head, so a tile's rows past N
- *    are zero-filled by the TMA (never the next head's rows).
+ *    are zero-filled by the TMA (never the next head's rows);
+ *  - grid order: causal, the heads in groups whose K and V fit the L2,
+ *    each group's query tiles longest first, so that the short ones fill
+ *    the SMs at the end; without a mask, head by head.
  *
  * Layouts (PTX ISA 8.x, "Asynchronous Warpgroup Level Matrix Multiply-
  * Accumulate"; lane = 4 g + t within warp w of the warpgroup):
@@ -73,12 +76,15 @@
  *   ws-noov   ws2 without the overlap;
  *   ws-plain  ws2 with neither;
  *   ws-bc64   ws2 with step 1's key tiles of Bc = 64;
+ *   ws-heads  ws in plain head-major grid order when causal too, each
+ *             head's tiles longest first;
  *   anything else: the launcher returns cudaErrorInvalidValue.
  * Every kernel tests keys against N and the causal diagonal only in the
  * tiles that reach past either. Kernels with the same key tiles and
  * rescaling do the same arithmetic in the same order: O is bitwise the same
- * for step1 and ws-bc64, and for ws2, ws-nopp, ws-noov, ws-plain and
- * ws-eager (where its key tiles are 128).
+ * for step1 and ws-bc64, for ws and ws-heads (the grid order moves blocks,
+ * not sums), and for ws2, ws-nopp, ws-noov, ws-plain and ws-eager (where
+ * its key tiles are 128).
  *
  * Needs: sm_90a (wgmma, TMA)
  *
@@ -553,15 +559,38 @@ __device__ __forceinline__ void store_rows(const float (&o)[C::D / 2], const flo
     }
 }
 
-/* One block (one warpgroup) per (b, h, query tile of 64 rows); blockIdx.x =
- * bh Tr + (Tr - 1 - qt): each head's longest causal tiles first. c = scale
- * log2(e), signed: scores are x = c S, P = 2^(x - max x). */
+/* Block blockIdx.x's head bh and query tile qt, in a grid of B H Tr blocks
+ * whose heads fall into `groups` consecutive groups of B H / groups heads or
+ * one more (the larger first). A group's blocks come tile by tile, the
+ * longest causal tiles first, its heads interleaved within each tile: the
+ * GPU starts blocks roughly in index order, so the shortest tiles of the
+ * last group fill the SMs at the end (longest job first), while the K and
+ * V in flight are those of one group, which the launcher sizes to the L2
+ * (head_groups). groups = B H is plain head-major order, each head's tiles
+ * longest first. */
+struct BlockTile {
+    int bh, qt;
+};
+__device__ __forceinline__ BlockTile block_tile(int Tr, int groups)
+{
+    const int b = (int)blockIdx.x, BH = (int)gridDim.x / Tr;
+    const int q = BH / groups, r = BH % groups;
+    const int big = r * (q + 1) * Tr; /* the blocks of the r groups of q + 1 heads */
+    const int gh = b < big ? q + 1 : q;
+    const int h0 = b < big ? b / (gh * Tr) * gh : r + (b - r * Tr) / (gh * Tr) * gh;
+    const int idx = b - h0 * Tr;
+    return {h0 + idx % gh, Tr - 1 - idx / gh};
+}
+
+/* One block (one warpgroup) per (b, h, query tile of 64 rows), in
+ * block_tile's order. c = scale log2(e), signed: scores are x = c S,
+ * P = 2^(x - max x). */
 template <class C>
 __global__ void __launch_bounds__(THREADS, 1)
     flash_wgmma_kernel(const __grid_constant__ CUtensorMap mq,
                        const __grid_constant__ CUtensorMap mk,
                        const __grid_constant__ CUtensorMap mv, __nv_bfloat16 *__restrict__ O,
-                       float *__restrict__ L, int N, int Tr, float c, int causal)
+                       float *__restrict__ L, int N, int Tr, int groups, float c, int causal)
 {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
     extern __shared__ unsigned char smem_raw[];
@@ -574,7 +603,8 @@ __global__ void __launch_bounds__(THREADS, 1)
     const uint32_t barQ = smem_u32(&bars[0]), barKV = smem_u32(&bars[1]);
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, g = lane >> 2, t = lane & 3;
 
-    const int bh = (int)(blockIdx.x / Tr), qt = Tr - 1 - (int)(blockIdx.x % Tr);
+    const BlockTile tile = block_tile(Tr, groups);
+    const int bh = tile.bh, qt = tile.qt;
     const int q0 = qt * BR;
     const int kv_end = causal ? min(N, q0 + BR) : N;
     const int Tc = (kv_end + BC - 1) / BC;
@@ -651,7 +681,7 @@ __global__ void __launch_bounds__(THREADS, 1)
 
     store_rows<C>(o, m, l, O, L, (size_t)bh * (size_t)N, row0, N, t);
 #else
-    (void)N, (void)Tr, (void)c, (void)causal, (void)O, (void)L;
+    (void)N, (void)Tr, (void)groups, (void)c, (void)causal, (void)O, (void)L;
 #endif
 }
 
@@ -828,8 +858,8 @@ __device__ __forceinline__ bool ws_guarded(const unsigned char *vtile, int k0, i
     return bar_any(tile_nonfinite_part(vtile, WsCfg<C, NK, NC>::KV_TILE, ct, 128), id, 128);
 }
 
-/* One block per (b, h, query tile of 64 NC rows), blockIdx.x = bh Tr +
- * (Tr - 1 - qt) as step 1; key tiles of NK. PINGPONG: the consumers
+/* One block per (b, h, query tile of 64 NC rows), in block_tile's order as
+ * step 1; key tiles of NK. PINGPONG: the consumers
  * alternate at the tensor cores (Turns), so both run every tile of the
  * block (a causal tile past a consumer's rows is all -inf, P = 0) and their
  * turns match. OVERLAP: a consumer's slot j issues S_j = Q K_j^T and then
@@ -841,7 +871,7 @@ template <class C, int NK, int NC, bool PINGPONG, bool OVERLAP, bool LAZY>
 __global__ void __launch_bounds__(WsTeam<NC>::THREADS, 1)
     flash_ws_kernel(const __grid_constant__ CUtensorMap mq, const __grid_constant__ CUtensorMap mk,
                     const __grid_constant__ CUtensorMap mv, __nv_bfloat16 *__restrict__ O,
-                    float *__restrict__ L, int N, int Tr, float c, int causal)
+                    float *__restrict__ L, int N, int Tr, int groups, float c, int causal)
 {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
     using W = WsCfg<C, NK, NC>;
@@ -861,7 +891,8 @@ __global__ void __launch_bounds__(WsTeam<NC>::THREADS, 1)
     const Ring<STAGES> ringV{sV, (uint32_t)W::KV_TILE, barV, barV + 8 * STAGES, T::EMPTY_ARRIVALS};
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
 
-    const int bh = (int)(blockIdx.x / Tr), qt = Tr - 1 - (int)(blockIdx.x % Tr);
+    const BlockTile tile = block_tile(Tr, groups);
+    const int bh = tile.bh, qt = tile.qt;
     const int q0 = qt * T::BR;
     const int kv_end = causal ? min(N, q0 + T::BR) : N;
     const int Tc = (kv_end + NK - 1) / NK;
@@ -1014,7 +1045,7 @@ __global__ void __launch_bounds__(WsTeam<NC>::THREADS, 1)
 
     store_rows<C>(o, m, l, O, L, (size_t)bh * (size_t)N, row0, N, t);
 #else
-    (void)N, (void)Tr, (void)c, (void)causal, (void)O, (void)L;
+    (void)N, (void)Tr, (void)groups, (void)c, (void)causal, (void)O, (void)L;
 #endif
 }
 
@@ -1072,13 +1103,45 @@ bool make_maps(CUtensorMap (&maps)[3], const __nv_bfloat16 *Q, const __nv_bfloat
            make_map<C>(&maps[2], V, N, BH, nk);
 }
 
+/* The grid's order (block_tile): GROUPED, causal calls in groups of heads
+ * sized to the L2, longest tiles first (head_groups); HEADS, plain
+ * head-major order, each head's tiles longest first. */
+enum GridOrder { ORDER_GROUPED, ORDER_HEADS };
+
+/* The number of head groups of a grid of BH heads (block_tile). Without a
+ * mask every block does the same work, and head-major order (BH groups)
+ * keeps each head's K and V in the L2 while its tiles run. Causal blocks
+ * range from one key tile to Tc: longest first over a whole group of G
+ * heads lets the shortest fill the end, where head-major order ends every
+ * SM on some head's longest tiles (about 10% past the ideal finish at
+ * N = 4096, d = 64 on 132 SMs, against 1% in groups, by a list-scheduling
+ * model of the blocks' key tiles). G is the most heads whose K and V, twice
+ * over, fit the L2: at a group's end the blocks in flight read two groups'. */
+cudaError_t head_groups(size_t BH, int N, int d, int causal, GridOrder order, int *groups)
+{
+    *groups = (int)BH;
+    if (!causal || order == ORDER_HEADS)
+        return cudaSuccess;
+    int dev = 0, l2 = 0;
+    cudaError_t err = cudaGetDevice(&dev);
+    if (err == cudaSuccess)
+        err = cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev);
+    if (err != cudaSuccess)
+        return err;
+    const size_t kv_bytes = 2 * (size_t)N * (size_t)d * 2; /* one head's K and V, bf16 */
+    size_t G = (size_t)l2 / (2 * kv_bytes);
+    G = G < 1 ? 1 : (G > BH ? BH : G);
+    *groups = (int)((BH + G - 1) / G);
+    return cudaSuccess;
+}
+
 /* Step 1's kernel (KernelFn) or one of step 2's, with its block, key tile
  * and shared memory. */
 typedef void (*KernelFn)(const CUtensorMap, const CUtensorMap, const CUtensorMap, __nv_bfloat16 *,
-                         float *, int, int, float, int);
+                         float *, int, int, int, float, int);
 
 template <class C>
-cudaError_t launch_kernel(KernelFn kernel, int br, int nk, int threads, int smem,
+cudaError_t launch_kernel(KernelFn kernel, int br, int nk, int threads, int smem, GridOrder order,
                           const __nv_bfloat16 *Q,
                           const __nv_bfloat16 *K, const __nv_bfloat16 *V, __nv_bfloat16 *O,
                           float *L, int B, int H, int N, float scale, int causal,
@@ -1086,15 +1149,16 @@ cudaError_t launch_kernel(KernelFn kernel, int br, int nk, int threads, int smem
 {
     const size_t BH = (size_t)B * (size_t)H;
     CUtensorMap maps[3];
-    int Tr;
+    int Tr, groups;
     if (!make_maps<C>(maps, Q, K, V, BH, N, br, nk, &Tr))
         return cudaErrorInvalidValue;
-    cudaError_t err =
-        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+    cudaError_t err = head_groups(BH, N, C::D, causal, order, &groups);
+    if (err == cudaSuccess)
+        err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
     if (err != cudaSuccess)
         return err;
     kernel<<<(unsigned)(BH * Tr), threads, smem, stream>>>(maps[0], maps[1], maps[2], O, L, N, Tr,
-                                                          scale * kLog2e, causal ? 1 : 0);
+                                                          groups, scale * kLog2e, causal ? 1 : 0);
     return cudaGetLastError();
 }
 
@@ -1108,11 +1172,13 @@ enum {
     KERNEL_WS_PLAIN,
     KERNEL_WS_BC64,
     KERNEL_WS_EAGER,
+    KERNEL_WS_HEADS,
     KERNELS
 };
 #ifndef MW_GRADED
-const char *const kKernelNames[KERNELS] = {"ws",      "step1",    "ws2",     "ws-nopp",
-                                           "ws-noov", "ws-plain", "ws-bc64", "ws-eager"};
+const char *const kKernelNames[KERNELS] = {"ws",       "step1",    "ws2",
+                                           "ws-nopp",  "ws-noov",  "ws-plain",
+                                           "ws-bc64",  "ws-eager", "ws-heads"};
 
 /* MW_FLASH_WGMMA's kernel: its index, or -1 for a name that is none of
  * them (said on stderr). */
@@ -1151,20 +1217,20 @@ int chosen_kernel(void)
 /* One of step 2's kernels, with its block (64 NC query rows, NC + 1
  * warpgroups), key tile and shared memory. */
 template <class C, int NK, int NC, bool PINGPONG, bool OVERLAP, bool LAZY>
-cudaError_t launch_ws_kernel(const __nv_bfloat16 *Q, const __nv_bfloat16 *K,
+cudaError_t launch_ws_kernel(GridOrder order, const __nv_bfloat16 *Q, const __nv_bfloat16 *K,
                              const __nv_bfloat16 *V, __nv_bfloat16 *O, float *L, int B, int H,
                              int N, float scale, int causal, cudaStream_t stream)
 {
     return launch_kernel<C>(flash_ws_kernel<C, NK, NC, PINGPONG, OVERLAP, LAZY>, WsTeam<NC>::BR,
-                            NK, WsTeam<NC>::THREADS, WsCfg<C, NK, NC>::SMEM, Q, K, V, O, L, B, H,
-                            N, scale, causal, stream);
+                            NK, WsTeam<NC>::THREADS, WsCfg<C, NK, NC>::SMEM, order, Q, K, V, O, L,
+                            B, H, N, scale, causal, stream);
 }
 
 /* The default kernel, ws: its team and key tile for this d and mask. */
 template <class C, bool LAZY>
-cudaError_t launch_ws(const __nv_bfloat16 *Q, const __nv_bfloat16 *K, const __nv_bfloat16 *V,
-                      __nv_bfloat16 *O, float *L, int B, int H, int N, float scale, int causal,
-                      cudaStream_t stream)
+cudaError_t launch_ws(GridOrder order, const __nv_bfloat16 *Q, const __nv_bfloat16 *K,
+                      const __nv_bfloat16 *V, __nv_bfloat16 *O, float *L, int B, int H, int N,
+                      float scale, int causal, cudaStream_t stream)
 {
     /* Up to d = 64, three consumers, each one's softmax under the others'
      * GEMMs, and no ping-pong (it takes two): at d = 64 the softmax is as
@@ -1172,8 +1238,8 @@ cudaError_t launch_ws(const __nv_bfloat16 *Q, const __nv_bfloat16 *K, const __nv
      * two taking turns. At d = 128, S, P and O of 128 keys need more than
      * the 160 registers a consumer of three gets. */
     if constexpr (C::D <= 64) {
-        return launch_ws_kernel<C, WS_NK, 3, false, true, LAZY>(Q, K, V, O, L, B, H, N, scale,
-                                                                causal, stream);
+        return launch_ws_kernel<C, WS_NK, 3, false, true, LAZY>(order, Q, K, V, O, L, B, H, N,
+                                                                scale, causal, stream);
     } else {
         /* Without a mask, key tiles of 176 (FA3's choice at d = 128): S_j
          * is 88 registers a thread, P_{j-1} 44 and O 64 within the
@@ -1181,10 +1247,10 @@ cudaError_t launch_ws(const __nv_bfloat16 *Q, const __nv_bfloat16 *K, const __nv
          * come once per 176 keys. Causal calls keep 128: their diagonal
          * tiles are half masked, and the zero tile needs room. */
         if (!causal)
-            return launch_ws_kernel<C, WS_NK_WIDE, 2, true, true, LAZY>(Q, K, V, O, L, B, H, N,
-                                                                        scale, causal, stream);
-        return launch_ws_kernel<C, WS_NK, 2, true, true, LAZY>(Q, K, V, O, L, B, H, N, scale,
-                                                               causal, stream);
+            return launch_ws_kernel<C, WS_NK_WIDE, 2, true, true, LAZY>(
+                order, Q, K, V, O, L, B, H, N, scale, causal, stream);
+        return launch_ws_kernel<C, WS_NK, 2, true, true, LAZY>(order, Q, K, V, O, L, B, H, N,
+                                                               scale, causal, stream);
     }
 }
 
@@ -1195,28 +1261,30 @@ cudaError_t launch(int kernel, const __nv_bfloat16 *Q, const __nv_bfloat16 *K,
 {
     switch (kernel) {
     case KERNEL_WS:
-        return launch_ws<C, true>(Q, K, V, O, L, B, H, N, scale, causal, stream);
+        return launch_ws<C, true>(ORDER_GROUPED, Q, K, V, O, L, B, H, N, scale, causal, stream);
 #ifndef MW_GRADED
+    case KERNEL_WS_HEADS:
+        return launch_ws<C, true>(ORDER_HEADS, Q, K, V, O, L, B, H, N, scale, causal, stream);
     case KERNEL_WS_EAGER:
-        return launch_ws<C, false>(Q, K, V, O, L, B, H, N, scale, causal, stream);
+        return launch_ws<C, false>(ORDER_GROUPED, Q, K, V, O, L, B, H, N, scale, causal, stream);
     case KERNEL_STEP1:
-        return launch_kernel<C>(flash_wgmma_kernel<C>, BR, BC, THREADS, C::SMEM, Q, K, V, O, L, B,
-                                H, N, scale, causal, stream);
+        return launch_kernel<C>(flash_wgmma_kernel<C>, BR, BC, THREADS, C::SMEM, ORDER_GROUPED, Q,
+                                K, V, O, L, B, H, N, scale, causal, stream);
     case KERNEL_WS_BC64:
-        return launch_ws_kernel<C, 64, 2, true, true, false>(Q, K, V, O, L, B, H, N, scale,
-                                                             causal, stream);
+        return launch_ws_kernel<C, 64, 2, true, true, false>(ORDER_GROUPED, Q, K, V, O, L, B, H,
+                                                             N, scale, causal, stream);
     case KERNEL_WS2:
-        return launch_ws_kernel<C, WS_NK, 2, true, true, false>(Q, K, V, O, L, B, H, N, scale,
-                                                             causal, stream);
+        return launch_ws_kernel<C, WS_NK, 2, true, true, false>(ORDER_GROUPED, Q, K, V, O, L, B,
+                                                                H, N, scale, causal, stream);
     case KERNEL_WS_NOPP:
-        return launch_ws_kernel<C, WS_NK, 2, false, true, false>(Q, K, V, O, L, B, H, N, scale,
-                                                              causal, stream);
+        return launch_ws_kernel<C, WS_NK, 2, false, true, false>(ORDER_GROUPED, Q, K, V, O, L, B,
+                                                                 H, N, scale, causal, stream);
     case KERNEL_WS_NOOV:
-        return launch_ws_kernel<C, WS_NK, 2, true, false, false>(Q, K, V, O, L, B, H, N, scale,
-                                                              causal, stream);
+        return launch_ws_kernel<C, WS_NK, 2, true, false, false>(ORDER_GROUPED, Q, K, V, O, L, B,
+                                                                 H, N, scale, causal, stream);
     case KERNEL_WS_PLAIN:
-        return launch_ws_kernel<C, WS_NK, 2, false, false, false>(Q, K, V, O, L, B, H, N, scale,
-                                                               causal, stream);
+        return launch_ws_kernel<C, WS_NK, 2, false, false, false>(ORDER_GROUPED, Q, K, V, O, L,
+                                                                  B, H, N, scale, causal, stream);
 #endif
     default: return cudaErrorInvalidValue;
     }
