@@ -1113,10 +1113,12 @@ enum GridOrder { ORDER_GROUPED, ORDER_HEADS };
  * keeps each head's K and V in the L2 while its tiles run. Causal blocks
  * range from one key tile to Tc: longest first over a whole group of G
  * heads lets the shortest fill the end, where head-major order ends every
- * SM on some head's longest tiles (about 10% past the ideal finish at
- * N = 4096, d = 64 on 132 SMs, against 1% in groups, by a list-scheduling
- * model of the blocks' key tiles). G is the most heads whose K and V, twice
- * over, fit the L2: at a group's end the blocks in flight read two groups'. */
+ * SM on some head's longest tiles: 10% past the ideal finish at N = 4096,
+ * d = 64 on 132 SMs, against 1% in groups, in a list-scheduling model of
+ * the blocks' key tiles (instructor/dev/05-wgmma/grid-order.sh). A group
+ * must span several waves (of one wave it gains nothing); G is the most
+ * heads whose K and V, twice over, fit the L2: at a group's end the blocks
+ * in flight read two groups'. */
 cudaError_t head_groups(size_t BH, int N, int d, int causal, GridOrder order, int *groups)
 {
     *groups = (int)BH;
