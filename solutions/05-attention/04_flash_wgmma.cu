@@ -577,6 +577,8 @@ __device__ __forceinline__ BlockTile block_tile(int Tr, int groups)
     const int q = BH / groups, r = BH % groups;
     const int big = r * (q + 1) * Tr; /* the blocks of the r groups of q + 1 heads */
     const int gh = b < big ? q + 1 : q;
+    /* Past the large groups, b - r Tr counts blocks as if every group
+     * before b had q heads; the r large ones add a head each. */
     const int h0 = b < big ? b / (gh * Tr) * gh : r + (b - r * Tr) / (gh * Tr) * gh;
     const int idx = b - h0 * Tr;
     return {h0 + idx % gh, Tr - 1 - idx / gh};
@@ -859,14 +861,14 @@ __device__ __forceinline__ bool ws_guarded(const unsigned char *vtile, int k0, i
 }
 
 /* One block per (b, h, query tile of 64 NC rows), in block_tile's order as
- * step 1; key tiles of NK. PINGPONG: the consumers
- * alternate at the tensor cores (Turns), so both run every tile of the
- * block (a causal tile past a consumer's rows is all -inf, P = 0) and their
- * turns match. OVERLAP: a consumer's slot j issues S_j = Q K_j^T and then
- * P_{j-1} V_{j-1}; it waits for S_j alone (wait_group 1) and runs S_j's
- * softmax while P_{j-1} V_{j-1} is in flight. LAZY: O is rescaled only when
- * the softmax moves its maxima (softmax_tile). Every consumer releases
- * every tile of the ring, computed or not. */
+ * step 1; key tiles of NK. PINGPONG: the consumers alternate at the tensor
+ * cores (Turns), so both run every tile of the block (a causal tile past a
+ * consumer's rows is all -inf, P = 0) and their turns match. OVERLAP: a
+ * consumer's slot j issues S_j = Q K_j^T and then P_{j-1} V_{j-1}; it waits
+ * for S_j alone (wait_group 1) and runs S_j's softmax while P_{j-1} V_{j-1}
+ * is in flight. LAZY: O is rescaled only when the softmax moves its maxima
+ * (softmax_tile). Every consumer releases every tile of the ring, computed
+ * or not. */
 template <class C, int NK, int NC, bool PINGPONG, bool OVERLAP, bool LAZY>
 __global__ void __launch_bounds__(WsTeam<NC>::THREADS, 1)
     flash_ws_kernel(const __grid_constant__ CUtensorMap mq, const __grid_constant__ CUtensorMap mk,
