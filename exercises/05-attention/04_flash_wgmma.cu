@@ -78,12 +78,15 @@
  *   ws-bc64   ws2 with step 1's key tiles of Bc = 64;
  *   ws-heads  ws in plain head-major grid order when causal too, each
  *             head's tiles longest first;
+ *   ws-ring   ws with its consumers taking turns at the tensor cores in a
+ *             ring at every d: at d <= 64 its three, at d = 128 ws itself;
  *   anything else: the launcher returns cudaErrorInvalidValue.
  * Every kernel tests keys against N and the causal diagonal only in the
  * tiles that reach past either. Kernels with the same key tiles and
  * rescaling do the same arithmetic in the same order: O is bitwise the same
- * for step1 and ws-bc64, for ws and ws-heads (the grid order moves blocks,
- * not sums), and for ws2, ws-nopp, ws-noov, ws-plain and ws-eager (where
+ * for step1 and ws-bc64, for ws, ws-heads (the grid order moves blocks,
+ * not sums) and ws-ring (turns move time, and its extra causal tiles add
+ * P = 0), and for ws2, ws-nopp, ws-noov, ws-plain and ws-eager (where
  * its key tiles are 128).
  *
  * Needs: sm_90a (wgmma, TMA)

@@ -78,12 +78,15 @@
  *   ws-bc64   ws2 with step 1's key tiles of Bc = 64;
  *   ws-heads  ws in plain head-major grid order when causal too, each
  *             head's tiles longest first;
+ *   ws-ring   ws with its consumers taking turns at the tensor cores in a
+ *             ring at every d: at d <= 64 its three, at d = 128 ws itself;
  *   anything else: the launcher returns cudaErrorInvalidValue.
  * Every kernel tests keys against N and the causal diagonal only in the
  * tiles that reach past either. Kernels with the same key tiles and
  * rescaling do the same arithmetic in the same order: O is bitwise the same
- * for step1 and ws-bc64, for ws and ws-heads (the grid order moves blocks,
- * not sums), and for ws2, ws-nopp, ws-noov, ws-plain and ws-eager (where
+ * for step1 and ws-bc64, for ws, ws-heads (the grid order moves blocks,
+ * not sums) and ws-ring (turns move time, and its extra causal tiles add
+ * P = 0), and for ws2, ws-nopp, ws-noov, ws-plain and ws-eager (where
  * its key tiles are 128).
  *
  * Needs: sm_90a (wgmma, TMA)
@@ -714,7 +717,7 @@ template <int NC> struct WsTeam {
 };
 /* Named barriers (0 is __syncthreads): consumer w waits for its turn at the
  * tensor cores on TURN_BAR + w; WG_BAR + w is its own reductions. */
-constexpr int TURN_BAR = 1, WG_BAR = 3;
+constexpr int TURN_BAR = 1, WG_BAR = TURN_BAR + 3;
 constexpr int SMEM_LIMIT = 227 * 1024; /* a block's dynamic shared memory on sm_90 */
 
 /* Key tiles of NK = 128 halve the softmax's row reductions, barriers and
@@ -823,16 +826,18 @@ __device__ __forceinline__ bool bar_any(bool v, int id, int threads)
     return r != 0;
 }
 
-/* Ping-pong: the two consumers take turns at issuing their GEMMs, so that
- * one's softmax runs while the other's products occupy the tensor cores.
- * Consumer w waits on TURN_BAR + w and, its GEMMs issued, lets the other
- * go; consumer 1 opens (start) and does not pass the turn after its last
- * slot, so every arrival is matched by a wait. */
-template <bool PINGPONG> struct Turns {
+/* Ping-pong: the NC consumers take turns at issuing their GEMMs, in a
+ * ring, so that each one's softmax runs while the others' products occupy
+ * the tensor cores. Consumer w waits on TURN_BAR + w and, its GEMMs issued,
+ * lets w + 1 (mod NC) go; the last consumer opens (start) and does not
+ * pass the turn after its last slot, so every arrival is matched by a
+ * wait. A barrier is one consumer's wait and the one before it's arrival:
+ * 256 threads. */
+template <bool PINGPONG, int NC> struct Turns {
     int w;
     __device__ __forceinline__ void start() const
     {
-        if (PINGPONG && w == 1)
+        if (PINGPONG && w == NC - 1)
             bar_arrive(TURN_BAR, 256);
     }
     __device__ __forceinline__ void begin() const
@@ -842,8 +847,8 @@ template <bool PINGPONG> struct Turns {
     }
     __device__ __forceinline__ void end(bool last) const
     {
-        if (PINGPONG && !(last && w == 1))
-            bar_arrive(TURN_BAR + 1 - w, 256);
+        if (PINGPONG && !(last && w == NC - 1))
+            bar_arrive(TURN_BAR + (w + 1) % NC, 256);
     }
 };
 
@@ -861,9 +866,9 @@ __device__ __forceinline__ bool ws_guarded(const unsigned char *vtile, int k0, i
 }
 
 /* One block per (b, h, query tile of 64 NC rows), in block_tile's order as
- * step 1; key tiles of NK. PINGPONG: the consumers alternate at the tensor
- * cores (Turns), so both run every tile of the block (a causal tile past a
- * consumer's rows is all -inf, P = 0) and their turns match. OVERLAP: a
+ * step 1; key tiles of NK. PINGPONG: the consumers take turns at the
+ * tensor cores (Turns), so each runs every tile of the block (a causal tile
+ * past a consumer's rows is all -inf, P = 0) and their turns match. OVERLAP: a
  * consumer's slot j issues S_j = Q K_j^T and then P_{j-1} V_{j-1}; it waits
  * for S_j alone (wait_group 1) and runs S_j's softmax while P_{j-1} V_{j-1}
  * is in flight. LAZY: O is rescaled only when the softmax moves its maxima
@@ -878,7 +883,7 @@ __global__ void __launch_bounds__(WsTeam<NC>::THREADS, 1)
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
     using W = WsCfg<C, NK, NC>;
     using T = WsTeam<NC>;
-    static_assert(!PINGPONG || NC == 2, "ping-pong takes two consumers");
+    static_assert(TURN_BAR + NC <= WG_BAR, "a turn barrier for each consumer");
     constexpr int STAGES = W::STAGES;
     extern __shared__ unsigned char smem_raw[];
     /* Q; K's full[] and empty[]; V's full[] and empty[] */
@@ -937,7 +942,7 @@ __global__ void __launch_bounds__(WsTeam<NC>::THREADS, 1)
     const uint32_t sQw = sQ + w * C::TILE;
     /* V_j for ordinary loads (the guard and the FP32 path) */
     const auto vtile = [&](int j) { return smem + (ringV.tile(j) - sQ); };
-    const Turns<PINGPONG> turns{w};
+    const Turns<PINGPONG, NC> turns{w};
     float o[C::D / 2], m[2] = {-INFINITY, -INFINITY}, l[2] = {0.f, 0.f}, alpha[2];
     bool moved; /* whether O needs alpha (LAZY: warp-uniform) */
 #pragma unroll
@@ -954,7 +959,7 @@ __global__ void __launch_bounds__(WsTeam<NC>::THREADS, 1)
     }
     /* The tiles this consumer computes: causal, the keys up to its last row;
      * the block's later tiles are all -inf for it, P = 0, and it only hands
-     * their stages back. Under ping-pong both consumers keep every turn. */
+     * their stages back. Under ping-pong every consumer keeps every turn. */
     const int Tw = PINGPONG || !causal ? Tc : min(Tc, (min(N, q0w + 64) + NK - 1) / NK);
     turns.start();
     if (!OVERLAP) {
@@ -1177,12 +1182,14 @@ enum {
     KERNEL_WS_BC64,
     KERNEL_WS_EAGER,
     KERNEL_WS_HEADS,
+    KERNEL_WS_RING,
     KERNELS
 };
 #ifndef MW_GRADED
 const char *const kKernelNames[KERNELS] = {"ws",       "step1",    "ws2",
                                            "ws-nopp",  "ws-noov",  "ws-plain",
-                                           "ws-bc64",  "ws-eager", "ws-heads"};
+                                           "ws-bc64",  "ws-eager", "ws-heads",
+                                           "ws-ring"};
 
 /* MW_FLASH_WGMMA's kernel: its index, or -1 for a name that is none of
  * them (said on stderr). */
@@ -1269,6 +1276,13 @@ cudaError_t launch(int kernel, const __nv_bfloat16 *Q, const __nv_bfloat16 *K,
 #ifndef MW_GRADED
     case KERNEL_WS_HEADS:
         return launch_ws<C, true>(ORDER_HEADS, Q, K, V, O, L, B, H, N, scale, causal, stream);
+    case KERNEL_WS_RING:
+        if constexpr (C::D <= 64)
+            return launch_ws_kernel<C, WS_NK, 3, true, true, true>(ORDER_GROUPED, Q, K, V, O, L, B,
+                                                                   H, N, scale, causal, stream);
+        else
+            return launch_ws<C, true>(ORDER_GROUPED, Q, K, V, O, L, B, H, N, scale, causal,
+                                      stream);
     case KERNEL_WS_EAGER:
         return launch_ws<C, false>(ORDER_GROUPED, Q, K, V, O, L, B, H, N, scale, causal, stream);
     case KERNEL_STEP1:
