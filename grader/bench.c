@@ -188,15 +188,16 @@ static int write_run(mw_csv *csv, const mw_chapter *ch, const run *rn,
 
 /* Percent of the implementation's roof (the chapter's, or a version's or
  * library's own, as the roof table measures it), and whether it is
- * impossibly fast (5% allows for the run-to-run spread of the roof
- * itself). */
+ * impossibly fast: more than 5% (the run-to-run spread of the roofs
+ * themselves) past its ceiling, the fastest DRAM stream measured for a
+ * roof of bytes (mw_roof_value_ceiling_percent). */
 static double percent_of_roof(const char *which, const mw_roof_values *roof_values, const row *r,
                               int *too_fast)
 {
-    double pct = mw_roof_value_percent(roof_values, &mw_roofs, which, r->bytes, r->flops,
-                                       r->t.time_ms * 1e-3);
-    *too_fast = pct > 105;
-    return pct;
+    const double seconds = r->t.time_ms * 1e-3;
+    *too_fast = mw_roof_value_ceiling_percent(roof_values, &mw_roofs, which, r->bytes, r->flops,
+                                              seconds) > 105;
+    return mw_roof_value_percent(roof_values, &mw_roofs, which, r->bytes, r->flops, seconds);
 }
 
 /* "measured roofs on this GPU: copy 2989 GB/s, FP32 FFMA 65.2 TFLOP/s,

@@ -39,6 +39,16 @@ double mw_roof_value(const mw_roof_values *c, const mw_roof_table *t, const char
 double mw_roof_value_percent(const mw_roof_values *c, const mw_roof_table *t, const char *name,
                              double bytes, double flops, double seconds);
 
+/* The percent the faster-than-roof check reads: against roof `name` where
+ * it counts FLOPs; where it counts bytes, against the fastest DRAM stream
+ * measured (copy, reads alone, writes alone; NaN ones skipped, `name`
+ * itself when none is faster). No mix of reads and writes moves bytes
+ * faster than the faster of the pure streams, while a mix other than the
+ * copy's can beat the copy: an add reads two bytes per byte written. NaN
+ * for a name the table lacks. */
+double mw_roof_value_ceiling_percent(const mw_roof_values *c, const mw_roof_table *t,
+                                     const char *name, double bytes, double flops, double seconds);
+
 /* The same row in percent of the peak of roof `name`'s precision
  * (mw_roof_peak_index: the largest measured roof of that precision); NaN
  * for an unknown roof or a precision with nothing measured. */

@@ -158,6 +158,20 @@ static void test_percent(void)
     ok(isnan(mw_roof_value_percent(&c, &mw_roofs, "fp64", 1, 1, 1)),
        "an unknown roof is no percent, never the copy's");
     is_double(mw_roof_value(&c, &mw_roofs, "fp32"), 50000, 0, "value by name");
+    /* The faster-than-roof check's ceiling: copy 3000, read 3100, write 2900. */
+    is_double(mw_roof_value_ceiling_percent(&c, &mw_roofs, "copy", 3.1e9, 0, 1e-3), 100, 1e-9,
+              "ceiling of the copy roof: the read stream, the fastest DRAM roof measured");
+    is_double(mw_roof_value_percent(&c, &mw_roofs, "copy", 3.1e9, 0, 1e-3), 3100.0 / 30, 1e-9,
+              "while the percent of roof stays the copy's");
+    is_double(mw_roof_value_ceiling_percent(&c, &mw_roofs, "fp32", 0, 4e11, 1e-3), 800, 1e-9,
+              "a FLOP roof is its own ceiling, never a DRAM stream's");
+    mw_roof_values slow_streams = c;
+    slow_streams.value[mw_roof_index(&mw_roofs, "read")] = NAN;
+    slow_streams.value[mw_roof_index(&mw_roofs, "write")] = 2000;
+    is_double(mw_roof_value_ceiling_percent(&slow_streams, &mw_roofs, "copy", 3e9, 0, 1e-3), 100,
+              1e-9, "unmeasured or slower streams leave the copy as the ceiling");
+    ok(isnan(mw_roof_value_ceiling_percent(&c, &mw_roofs, "fp64", 1, 1, 1)),
+       "an unknown roof has no ceiling");
     ok(isnan(mw_roof_value(&c, &mw_roofs, "fp64")), "no value for an unknown roof");
     char text[64];
     mw_roof_format(copy, 2988.79, text, sizeof text);
