@@ -5,7 +5,8 @@
  * instruction as fast as the GPU allows: FFMA, mma.sync, wgmma, or 16-byte
  * loads and stores. A chapter's rows (or a version's, with the roof of the
  * instruction it uses) are given in percent of one, and a row above 105% of
- * its roof is flagged faster-than-roof. Each row is also given in percent of
+ * its roof is flagged faster-than-roof (for a roof of bytes, of the fastest
+ * DRAM stream measured: mw_roof_value_ceiling_percent). Each row is also given in percent of
  * its precision's peak, the largest roof of that precision (wgmma's on
  * sm_90a, else mma.sync's). Libraries are measured points, never roofs: a
  * library row is measured against its precision's peak, as it may use any
