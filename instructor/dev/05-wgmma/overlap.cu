@@ -12,10 +12,10 @@
 //         P = 2^(c S - mu) an element), or
 //   ffma: y = a y + b  (the FP32 pipe alone).
 // Each pairing is timed three ways, the work fixed: the products alone, the
-// other role alone (its iterations set so that it takes as long as the
-// products alone), and both at once. overlap = (alone_a + alone_b -
-// together) / min(alone_a, alone_b): 1 when the shorter hides entirely under
-// the longer, 0 when they take turns. Medians of 5 launches after one
+// other role alone (its iterations scaled from a shorter probe run, so that
+// it takes about as long as the products alone), and both at once.
+// overlap = (alone_a + alone_b - together) / min(alone_a, alone_b): 1 when
+// the shorter hides entirely under the longer, 0 when they take turns. Medians of 5 launches after one
 // warm-up; every SM busy (a grid of two blocks an SM).
 //
 // Build and run (sm_90a): sh instructor/dev/05-wgmma/overlap.sh, which writes
