@@ -110,15 +110,10 @@ double mw_roof_value_percent(const mw_roof_values *c, const mw_roof_table *t, co
 double mw_roof_value_ceiling_percent(const mw_roof_values *c, const mw_roof_table *t,
                                      const char *name, double bytes, double flops, double seconds)
 {
-    const int i = mw_roof_index(t, name);
-    if (i < 0)
-        return NAN;
-    int ceiling = i;
-    if (t->roof[i].counts == MW_ROOF_BYTES)
-        for (int j = 0; j < t->count; j++)
-            if (t->roof[j].counts == MW_ROOF_BYTES && c->value[j] > c->value[ceiling])
-                ceiling = j;
-    return mw_roof_percent(&t->roof[ceiling], c->value[ceiling], bytes, flops, seconds);
+    const mw_roof *r = mw_roof_find(t, name);
+    if (r && r->counts == MW_ROOF_BYTES)
+        return mw_roof_value_peak_percent(c, t, name, bytes, flops, seconds);
+    return mw_roof_value_percent(c, t, name, bytes, flops, seconds);
 }
 
 double mw_roof_value_peak_percent(const mw_roof_values *c, const mw_roof_table *t,

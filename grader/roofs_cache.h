@@ -40,9 +40,9 @@ double mw_roof_value_percent(const mw_roof_values *c, const mw_roof_table *t, co
                              double bytes, double flops, double seconds);
 
 /* The percent the faster-than-roof check reads: against roof `name` where
- * it counts FLOPs; where it counts bytes, against the fastest DRAM stream
- * measured (copy, reads alone, writes alone; NaN ones skipped, `name`
- * itself when none is faster). No mix of reads and writes moves bytes
+ * it counts FLOPs; where it counts bytes, against its precision's peak
+ * (mw_roof_value_peak_percent), the fastest DRAM stream measured: copy,
+ * reads alone or writes alone. No mix of reads and writes moves bytes
  * faster than the faster of the pure streams, while a mix other than the
  * copy's can beat the copy: an add reads two bytes per byte written. NaN
  * for a name the table lacks. */
