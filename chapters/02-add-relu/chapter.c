@@ -576,6 +576,7 @@ const mw_chapter mw_chapter_def = {
     .bench_x = bench_x,
     .launch = launch,
     .reference = reference,
+    .reference_threads = 1, /* each output from its own two inputs: nothing shared */
     .tolerance = tolerance,
     .model = model,
     .mistakes = mistakes,
