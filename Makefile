@@ -571,7 +571,8 @@ grade: $(GRADER) $(REF_LIBS) $(BUILD)/tools/mw-batch
 # 32 (tests/class/ for chapter 01, the references, skeletons and
 # known-wrongs for the others), chapters 01 and 05: wall time, speedup and
 # whether the scores are the one-GPU run's, and the host, into $(RESULTS)/<gpu>/class-bench.csv,
-# each run's gradebook and reports into grades/class-bench/<gpu>/
+# what each row is computed from (gradebooks, step times, the parts' wall
+# times) into $(RESULTS)/<gpu>/class-bench/, the reports into grades/class-bench/<gpu>/
 # (grader/mk/class-bench.sh). BENCH_CHAPTERS=, BENCH_GPUS=, BENCH_STUDENTS=;
 # BENCH_PART=I/P (one count in BENCH_GPUS) makes that run in P parts, one a command.
 class-bench:

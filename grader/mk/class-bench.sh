@@ -23,21 +23,31 @@
 # so that the runs can be made one at a time (BENCH_GPUS=1, then
 # BENCH_GPUS="2 4") where a command may only run so long; the others are
 # compared with the one-GPU run of the chapter, made before or after them
-# (a one-GPU run compares the rows already there, whose gradebooks are kept).
+# (a one-GPU run compares the rows already there, whose gradebooks are
+# recorded).
 #
+# What a row is computed from is kept beside the CSV, in OUT.csv's folder's
+# class-bench/ (results/NVIDIA_H200/class-bench/), small enough to commit
+# with the row: each run's gradebook (<chapter>-N.csv), each part's
+# (<chapter>-N-partI.csv), the parts' wall times (<chapter>-N.parts, "P I
+# SECONDS HOST" lines) and the students' step times (<chapter>-N-steps.csv,
+# <chapter>-N-partI-steps.csv: student,build,check,sanitize,perf), so
+# that a run's parts made on different days, on machines that keep no
+# files between them, still make one row, and the scores a row compares
+# can be read again. The students' reports and logs stay in the kept
+# folder below.
 # A run longer than a command may last is made in parts: BENCH_PART=I/P
 # (with one GPU count, BENCH_GPUS=N) grades the I-th of P consecutive
 # slices of the class on N GPUs, timed, into grades/class-bench/<gpu>/
-# <chapter>-N-partI/, and notes its wall time in grades/class-bench/<gpu>/
-# <chapter>-N.parts. The class's wall time is the sum of its parts'. On one
-# GPU, which grades one student at a time, that is the whole run's (each
-# part adds the batch's start, a few seconds); on several, each part also
-# ends with GPUs idle while the last students finish, so the sum is longer
-# than one run and the speedup it gives is a lower bound. Once every part
-# is there, the row is written from the sum, with <chapter>-N/ made of the
-# parts' students and gradebooks; the parts may be made in any order, one
-# command each, on one kind of host, keeping grades/class-bench/ between
-# them.
+# <chapter>-N-partI/, and notes its wall time in the record. The class's
+# wall time is the sum of its parts'. On one GPU, which grades one student
+# at a time, that is the whole run's (each part adds the batch's start, a
+# few seconds); on several, each part also ends with GPUs idle while the
+# last students finish, so the sum is longer than one run and the speedup
+# it gives is a lower bound. Once every part is there, the row is written
+# from the sum, with the run's gradebook and step times made of the
+# parts'; the parts may be made in any order, one command each, on one
+# kind of host.
 # speedup is the one-GPU run's wall time over this run's; same_scores says
 # whether every student's status and points are those of the one-GPU run,
 # the performance points within the timing noise (grader/mk/same-scores.awk:
@@ -155,16 +165,39 @@ grade_timed() {
     return 1
 }
 
-# Part I of P of a run on N GPUs, graded and timed: its wall time noted in
-# $keep/CHAPTER-N.parts ("P I SECONDS" lines). When every part of P is
-# there, $keep/CHAPTER-N/ is made of the parts (their students, their
-# gradebooks' rows under one header) and the sum is printed; else nothing.
+# steps_of OUT: its students' step times, one row each
+# (student,build,check,sanitize,perf), from students/*/steps.csv.
+steps_of() {
+    echo "student,build,check,sanitize,perf"
+    local f name
+    for f in "$1"/students/*/steps.csv; do
+        [ -s "$f" ] || continue
+        name=$(basename "$(dirname "$f")")
+        awk -F, -v s="$name" 'FNR > 1 { v[$1] = $2 }
+            END { printf "%s,%s,%s,%s,%s\n", s, v["build"], v["check"], v["sanitize"], v["perf"] }' "$f"
+    done
+}
+
+# record OUT NAME: OUT's gradebook and step times into the record, as
+# NAME.csv and NAME-steps.csv.
+record() {
+    mkdir -p "$record"
+    [ -s "$1/gradebook.csv" ] && cp "$1/gradebook.csv" "$record/$2.csv"
+    steps_of "$1" >"$record/$2-steps.csv"
+}
+
+# Part I of P of a run on N GPUs, graded and timed: its gradebook and step
+# times recorded, its wall time noted in $record/CHAPTER-N.parts ("P I
+# SECONDS HOST" lines). When every part of P is there, the run's gradebook
+# (their rows under one header) and step times are recorded, and the sum is
+# printed; else nothing.
 run_part() { # run_part CHAPTER N
     local chapter=$1 n=$2 wall i
-    local notes=$keep/$1-$2.parts out=$keep/$1-$2-part$part_i
+    local notes=$record/$1-$2.parts out=$keep/$1-$2-part$part_i
     rm -rf "$out" "$work/part"
     slice_class "$work/class-$chapter" "$work/part" "$part_i" "$parts"
     wall=$(grade_timed "$work/part" "$out" "$out.log" "$chapter, part $part") || return 0
+    record "$out" "$chapter-$n-part$part_i"
     touch "$notes"
     awk -v p="$parts" -v i="$part_i" '$1 == p && $2 != i' "$notes" >"$notes.tmp"
     echo "$parts $part_i $wall $host" >>"$notes.tmp"
@@ -173,23 +206,29 @@ run_part() { # run_part CHAPTER N
     [ "$n" -gt 1 ] && unit=GPUs
     echo "class-bench: $chapter on $n $unit, part $part: $(awk -v i="$part_i" '$2 == i { print $3 }' "$notes") s" >&2
     [ "$(wc -l <"$notes")" -eq "$parts" ] || return 0
-    rm -rf "$keep/$chapter-$n"
-    mkdir -p "$keep/$chapter-$n/students"
     for i in $(seq 1 "$parts"); do
-        cp -r "$keep/$chapter-$n-part$i/students/." "$keep/$chapter-$n/students/"
+        [ -s "$record/$chapter-$n-part$i.csv" ] || {
+            echo "class-bench: $chapter on $n $unit: part $i/$parts is noted but its gradebook $record/$chapter-$n-part$i.csv is missing: make that part again" >&2
+            return 0
+        }
+    done
+    for i in $(seq 1 "$parts"); do
         if [ "$i" -eq 1 ]; then
-            cat "$keep/$chapter-$n-part$i/gradebook.csv"
+            cat "$record/$chapter-$n-part$i.csv"
         else
-            tail -n +2 "$keep/$chapter-$n-part$i/gradebook.csv"
+            tail -n +2 "$record/$chapter-$n-part$i.csv"
         fi
-    done >"$keep/$chapter-$n/gradebook.csv"
+    done >"$record/$chapter-$n.csv"
+    for i in $(seq 1 "$parts"); do
+        tail -n +2 "$record/$chapter-$n-part$i-steps.csv" 2>/dev/null
+    done | sed '1i student,build,check,sanitize,perf' >"$record/$chapter-$n-steps.csv"
     awk '{ s += $3 } END { printf "%.1f", s }' "$notes"
 }
 
 # The parts of a run already made on another kind of host than this one
 # (or on one not noted), named on stderr: exit 1 where there is one.
 other_host_parts() { # other_host_parts CHAPTER N
-    local notes=$keep/$1-$2.parts
+    local notes=$record/$1-$2.parts
     [ -s "$notes" ] || return 0
     awk -v p="$parts" -v i="$part_i" -v h="$host" -v f="$notes" \
         '$1 == p && $2 != i && $4 != h {
@@ -207,26 +246,24 @@ put_row() { # put_row GPUS CHAPTER ROW
     echo "$3"
 }
 
-# Where the run's time went: each step's seconds (students/*/steps.csv,
-# written by mw-batch) summed over the class, and the slowest student.
-step_totals() { # step_totals OUT
+# Where the run's time went: each step's seconds summed over the class,
+# and the slowest student, from the recorded step times STEPS.csv.
+step_totals() { # step_totals STEPS.csv
     awk -F, 'FNR == 1 { next }
-             { sum[$1] += $2; mine[FILENAME] += $2; rows++ }
+             { b += $2; c += $3; s += $4; p += $5; all = $2 + $3 + $4 + $5; rows++
+               if (all > worst) { worst = all; who = $1 } }
              END { if (!rows) exit
-                   for (f in mine) if (mine[f] > worst) { worst = mine[f]; who = f }
-                   sub(/\/steps.csv$/, "", who); sub(/.*\//, "", who)
                    printf "  steps, summed over the class: build %.0f s, check %.0f s, " \
                           "sanitize %.0f s, perf %.0f s; slowest student %s, %.0f s\n",
-                          sum["build"], sum["check"], sum["sanitize"], sum["perf"], who, worst }' \
-        "$1"/students/*/steps.csv 2>/dev/null || true
+                          b, c, s, p, who, worst }' "$1" 2>/dev/null || true
 }
 
 # The CSV row of a run on N GPUs of WALL seconds made on HOST, its gradebook
-# in $keep/CHAPTER-N/, against the chapter's one-GPU run (its gradebook
-# there, its wall time and host given or in the CSV): no speedup yet where
+# recorded, against the chapter's one-GPU run (its recorded gradebook, its
+# wall time and host given or in the CSV): no speedup yet where
 # that run is not made, nor where it was made on another kind of host.
 compare_row() { # compare_row CHAPTER N WALL HOST
-    local chapter=$1 n=$2 wall=$3 row_host=$4 out=$keep/$1-$2 base=$keep/$1-1/gradebook.csv
+    local chapter=$1 n=$2 wall=$3 row_host=$4 book=$record/$1-$2.csv base=$record/$1-1.csv
     local speedup= same= differing= widest= base_wall base_host
     read -r base_wall base_host < <(awk -F, -v c="$chapter" '$1 == 1 && $2 == c { print $4, $9 }' \
         "$csv" 2>/dev/null)
@@ -238,20 +275,20 @@ compare_row() { # compare_row CHAPTER N WALL HOST
     if [ -s "$base" ] && [ -n "$base_wall" ]; then
         speedup=$(awk -v a="$base_wall" -v b="$wall" 'BEGIN { printf "%.2f", a / b }')
         differing=$students # no gradebook: nothing matches
-        if [ -s "$out/gradebook.csv" ]; then
+        if [ -s "$book" ]; then
             read -r differing widest < <(awk -f grader/mk/same-scores.awk "$base" \
-                "$out/gradebook.csv" 2> >(sed "1i class-bench: $chapter on $n GPU(s) differs from the one-GPU run:" >&2))
+                "$book" 2> >(sed "1i class-bench: $chapter on $n GPU(s) differs from the one-GPU run:" >&2))
         fi
         same=$([ "$differing" -eq 0 ] && echo yes || echo no)
     fi
     echo "$n,$chapter,$students,$wall,$speedup,$same,$differing,$widest,$row_host"
 }
 
-# Each run's OUT, kept (where make grade's own go, not in results/, or in
-# CLASS_BENCH_DIR): the one-GPU gradebook is what the others match. A
-# folder a GPU, as the CSV is: parts and gradebooks of another kind of GPU
-# are not this one's.
+# Each run's OUT, kept with its reports and logs (where make grade's own
+# go, not in results/, or in CLASS_BENCH_DIR), a folder a GPU, as the CSV
+# is; what the rows are computed from is recorded beside the CSV.
 keep=${CLASS_BENCH_DIR:-grades/class-bench/$(basename "$(dirname "$csv")")}
+record=$(dirname "$csv")/class-bench
 for ch in $chapters; do
     chapter=$(sh grader/mk/chapter.sh "$ch")
     [ -n "$chapter" ] || { echo "class-bench: no chapter $ch" >&2; exit 2; }
@@ -276,15 +313,18 @@ for ch in $chapters; do
             # A GPU lost: said, and the row written all the same.
             wall=$(grade_timed "$work/class-$chapter" "$out" "$keep/$chapter-$n.log" \
                 "$chapter on $n GPU(s)") || true
+            # Made whole, it replaces a run made in parts.
+            rm -f "$record/$chapter-$n.parts" "$record/$chapter-$n"-part*.csv
+            record "$out" "$chapter-$n"
         fi
         # Against the one-GPU run of this chapter, made now or before.
         put_row "$n" "$chapter" "$(compare_row "$chapter" "$n" "$wall" "$host")"
-        step_totals "$out"
+        step_totals "$record/$chapter-$n-steps.csv"
         # A one-GPU run made after the others: their rows compared now.
         [ "$n" -eq 1 ] || continue
         awk -F, -v c="$chapter" 'NR > 1 && $2 == c && $1 != 1 { print $1, $4, $9 }' "$csv" |
             while read -r other other_wall other_host; do
-                [ -s "$keep/$chapter-$other/gradebook.csv" ] || continue
+                [ -s "$record/$chapter-$other.csv" ] || continue
                 put_row "$other" "$chapter" \
                     "$(compare_row "$chapter" "$other" "$other_wall" "$other_host")"
             done
