@@ -439,6 +439,7 @@ int mw_cmd_bench(const mw_chapter *ch, const mw_bench_opts *o)
         printf("bench: %s; skipped\n", why);
         return 77;
     }
+    mw_devinfo_read_clocks(&info); /* env.csv records them, as they were at the start */
     mw_roof_values roof_values;
     if (mw_roof_cache_get(o->results_root, info.dir, info.name, o->force_roofs, &roof_values) != 0)
         return 2;

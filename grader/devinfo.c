@@ -20,18 +20,28 @@ void mw_safe_name(const char *name, char *out, size_t len)
     out[j] = '\0';
 }
 
-/* Current clocks and the driver version, as nvidia-smi reports them; left
- * as "unknown" where nvidia-smi is missing (the numbers are a record, not
- * an input to any computation). */
-static void read_nvidia_smi(mw_devinfo *info)
+static void clocks_unknown(mw_devinfo *info)
 {
     snprintf(info->driver, sizeof info->driver, "unknown");
     snprintf(info->sm_clock, sizeof info->sm_clock, "unknown");
     snprintf(info->mem_clock, sizeof info->mem_clock, "unknown");
     snprintf(info->max_sm_clock, sizeof info->max_sm_clock, "unknown");
-    FILE *p = popen("nvidia-smi --query-gpu=driver_version,clocks.sm,clocks.mem,clocks.max.sm "
-                    "--format=csv,noheader,nounits -i 0 2>/dev/null",
-                    "r");
+}
+
+/* The numbers are a record, not an input to any computation. The UUID is
+ * CUDA's, "GPU-" and hex digits, safe in a command line; the emulated
+ * device's is all zeros, which no GPU has. */
+void mw_devinfo_read_clocks(mw_devinfo *info)
+{
+    clocks_unknown(info);
+    if (!info->uuid[0] || strcmp(info->uuid, "GPU-00000000-0000-0000-0000-000000000000") == 0)
+        return;
+    char cmd[256];
+    snprintf(cmd, sizeof cmd,
+             "nvidia-smi --query-gpu=driver_version,clocks.sm,clocks.mem,clocks.max.sm "
+             "--format=csv,noheader,nounits -i %s 2>/dev/null",
+             info->uuid);
+    FILE *p = popen(cmd, "r");
     if (!p)
         return;
     char line[256];
@@ -75,13 +85,14 @@ int mw_devinfo_get(mw_devinfo *info, char *why, size_t len)
         return -1;
     }
     snprintf(info->name, sizeof info->name, "%s", prop.name);
+    snprintf(info->uuid, sizeof info->uuid, "%s", prop.uuid);
     mw_safe_name(info->name, info->dir, sizeof info->dir);
     info->sms = prop.sms;
     info->cc_major = prop.cc_major;
     info->cc_minor = prop.cc_minor;
     info->l2_bytes = prop.l2_bytes;
     mw_gpu_query_versions(&info->driver_api, &info->runtime);
-    read_nvidia_smi(info);
+    clocks_unknown(info);
     time_t now = time(NULL);
     strftime(info->date, sizeof info->date, "%Y-%m-%d", gmtime(&now));
     return 0;

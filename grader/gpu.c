@@ -93,6 +93,10 @@ cudaError_t mw_gpu_query_device(mw_gpu_props *p)
     p->cc_major = prop.major;
     p->cc_minor = prop.minor;
     p->l2_bytes = (size_t)prop.l2CacheSize;
+    const unsigned char *u = (const unsigned char *)prop.uuid.bytes;
+    snprintf(p->uuid, sizeof p->uuid,
+             "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0], u[1],
+             u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14], u[15]);
     return cudaSuccess;
 }
 

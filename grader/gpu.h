@@ -53,6 +53,8 @@ typedef struct mw_gpu_props {
     int sms;        /* streaming multiprocessors */
     int cc_major, cc_minor;
     size_t l2_bytes;
+    char uuid[48];  /* "GPU-8c3f0a1e-...": how nvidia-smi -i names this device, whatever
+                       CUDA_VISIBLE_DEVICES maps to device 0 */
 } mw_gpu_props;
 
 /* Devices present; the first call initializes the runtime. Without a driver

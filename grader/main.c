@@ -50,7 +50,8 @@ static void usage(FILE *fp)
             "            time every implementation at one bench size into FILE\n"
             "  roofs     [--results DIR] [--force]   measure and cache this GPU's roofs\n"
             "  list      [--csv]   the chapter's versions and cases (--csv: for programs)\n"
-            "  info      the GPU and its software (exit 77 when there is none)\n",
+            "  info      [--brief]   the GPU and its software (exit 77 when there is none);\n"
+            "            --brief: the GPU's line alone, without asking nvidia-smi\n",
             mw_chapter_def.id);
 }
 
@@ -191,7 +192,9 @@ static void list_chapter(const mw_chapter *ch)
     }
 }
 
-static int print_info(void)
+/* brief: the first line alone, without nvidia-smi (the batch's probe for a
+ * usable GPU, run twice a student). */
+static int print_info(int brief)
 {
     mw_devinfo info;
     char why[512];
@@ -202,6 +205,9 @@ static int print_info(void)
     printf("%s: compute capability %d.%d, %d SMs, %zu MB L2, %.1f GiB memory\n", info.name,
            info.cc_major, info.cc_minor, info.sms, info.l2_bytes >> 20,
            info.mem_total / 1073741824.0);
+    if (brief)
+        return 0;
+    mw_devinfo_read_clocks(&info);
     printf("driver %s (CUDA %d.%d), runtime %d.%d; clocks now: SM %s MHz, memory %s MHz\n",
            info.driver, info.driver_api / 1000, info.driver_api % 1000 / 10, info.runtime / 1000,
            info.runtime % 1000 / 10, info.sm_clock, info.mem_clock);
@@ -237,7 +243,7 @@ int main(int argc, char **argv)
     mw_bench_opts bench = {NULL, NULL, "results", NULL, 0, 0};
     const char *map = NULL, *cases_path = NULL, *perf_out = NULL;
     double perf_size = 0;
-    int have_seed = 0, list_csv = 0;
+    int have_seed = 0, list_csv = 0, info_brief = 0;
     char self[4096];
     ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
     self[len > 0 ? len : 0] = '\0';
@@ -312,6 +318,8 @@ int main(int argc, char **argv)
                 bench.force_roofs = 1;
             else if (strcmp(a, "--csv") == 0 && strcmp(cmd, "list") == 0)
                 list_csv = 1;
+            else if (strcmp(a, "--brief") == 0 && strcmp(cmd, "info") == 0)
+                info_brief = 1;
             else {
                 fprintf(stderr, "mw-chapter: unknown or incomplete option '%s'\n", a);
                 usage(stderr);
@@ -376,7 +384,7 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "roofs") == 0)
         return mw_cmd_roofs(bench.results_root, bench.force_roofs);
     if (strcmp(cmd, "info") == 0)
-        return print_info();
+        return print_info(info_brief);
     if (strcmp(cmd, "list") == 0) {
         (list_csv ? list_chapter_csv : list_chapter)(ch);
         return 0;

@@ -209,7 +209,7 @@ int probe_gpu(const context *cx, char *why, size_t len)
     char scratch[PATH_MAX], log[PATH_MAX + 16];
     make_scratch(cx, scratch, sizeof scratch);
     snprintf(log, sizeof log, "%s/info.log", scratch);
-    char *argv[] = {(char *)cx->grader, "info", NULL};
+    char *argv[] = {(char *)cx->grader, "info", "--brief", NULL};
     int rc = sandbox_run(cx, scratch, argv, log, 120);
     first_line(log, why, len);
     if (rc == -1)

@@ -92,10 +92,16 @@ enum cudaDeviceAttr {
     cudaDevAttrMaxSharedMemoryPerBlockOptin = 97
 };
 
+typedef struct cudaUUID_t {
+    char bytes[16];
+} cudaUUID_t;
+
 /* The fields the project reads, and those that describe the emulated
- * device's limits; the layout is this header's own. */
+ * device's limits; the layout is this header's own. The emulated device's
+ * uuid is all zeros. */
 struct cudaDeviceProp {
     char name[256];
+    cudaUUID_t uuid;
     size_t totalGlobalMem;
     size_t sharedMemPerBlock;
     int warpSize;
