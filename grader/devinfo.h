@@ -26,9 +26,9 @@ int mw_devinfo_get(mw_devinfo *info, char *why, size_t len);
  * (by its UUID: under CUDA_VISIBLE_DEVICES=2 device 0 is nvidia-smi's GPU
  * 2); left "unknown" where nvidia-smi is missing or fails. Only for what
  * records or prints them (bench's env.csv, `mw-chapter info`): nvidia-smi
- * takes a good part of a second, more with several at once on a host of
- * several GPUs, and a check, a sanitizer tool or a timing needs none of it,
- * while a class's grading starts several of each a student. */
+ * is a process that opens every GPU of the host, and a check, a sanitizer
+ * tool or a timing needs none of what it says, while a class's grading
+ * starts several of each a student, on every GPU at once. */
 void mw_devinfo_read_clocks(mw_devinfo *info);
 
 /* "NVIDIA H100 80GB HBM3" -> "NVIDIA_H100_80GB_HBM3". */
