@@ -178,10 +178,12 @@ steps_of() {
     done
 }
 
-# record OUT NAME: OUT's gradebook and step times into the record, as
-# NAME.csv and NAME-steps.csv.
-record() {
+# record_run OUT NAME: OUT's gradebook and step times into the record, as
+# NAME.csv and NAME-steps.csv (an earlier NAME.csv removed where OUT has no
+# gradebook: a run that lost its GPU compares with nothing).
+record_run() {
     mkdir -p "$record"
+    rm -f "$record/$2.csv"
     [ -s "$1/gradebook.csv" ] && cp "$1/gradebook.csv" "$record/$2.csv"
     steps_of "$1" >"$record/$2-steps.csv"
 }
@@ -197,7 +199,7 @@ run_part() { # run_part CHAPTER N
     rm -rf "$out" "$work/part"
     slice_class "$work/class-$chapter" "$work/part" "$part_i" "$parts"
     wall=$(grade_timed "$work/part" "$out" "$out.log" "$chapter, part $part") || return 0
-    record "$out" "$chapter-$n-part$part_i"
+    record_run "$out" "$chapter-$n-part$part_i"
     touch "$notes"
     awk -v p="$parts" -v i="$part_i" '$1 == p && $2 != i' "$notes" >"$notes.tmp"
     echo "$parts $part_i $wall $host" >>"$notes.tmp"
@@ -315,7 +317,7 @@ for ch in $chapters; do
                 "$chapter on $n GPU(s)") || true
             # Made whole, it replaces a run made in parts.
             rm -f "$record/$chapter-$n.parts" "$record/$chapter-$n"-part*.csv
-            record "$out" "$chapter-$n"
+            record_run "$out" "$chapter-$n"
         fi
         # Against the one-GPU run of this chapter, made now or before.
         put_row "$n" "$chapter" "$(compare_row "$chapter" "$n" "$wall" "$host")"
