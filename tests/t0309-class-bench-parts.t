@@ -142,6 +142,13 @@ grep -q -E "^2,01-vector-add,5,$wall2,$want,yes,0," <<<"$row2"
 ok $? "the one-GPU run made after it fills the two-GPU row: $row2 (speedup $wall1 / $wall2)" || diag <"$scratch/err"
 [ "$(grep -c '^2,' "$fresh/bench.csv")" = 1 ]
 ok $? "the two-GPU row is replaced, not added" || diag <"$fresh/bench.csv"
+# A row left from a one-GPU run since replaced (its gradebook not
+# recorded, made on another kind of host) keeps no comparison with it.
+echo "4,01-vector-add,5,1.0,9.99,yes,0,0,4gpu/${cpus}cpu" >>"$fresh/bench.csv"
+run_fresh 1 >/dev/null
+grep -q -x "4,01-vector-add,5,1.0,,,,,4gpu/${cpus}cpu" "$fresh/bench.csv" &&
+    grep -q "01-vector-add on 4 GPU(s) was made on 4gpu/${cpus}cpu, the one-GPU run on 2gpu/${cpus}cpu: not compared" "$scratch/err"
+ok $? "a new one-GPU run clears the speedup of a row it cannot compare, saying why" || diag <"$fresh/bench.csv"
 
 # The record alone makes the row: part 1 of a new run, the kept folder
 # removed (the next part made on another machine), then part 2.

@@ -23,8 +23,7 @@
 # so that the runs can be made one at a time (BENCH_GPUS=1, then
 # BENCH_GPUS="2 4") where a command may only run so long; the others are
 # compared with the one-GPU run of the chapter, made before or after them
-# (a one-GPU run compares the rows already there, whose gradebooks are
-# recorded).
+# (a one-GPU run compares again every row already there, with itself).
 #
 # What a row is computed from is kept beside the CSV, in OUT.csv's folder's
 # class-bench/ (results/NVIDIA_H200/class-bench/), small enough to commit
@@ -322,11 +321,13 @@ for ch in $chapters; do
         # Against the one-GPU run of this chapter, made now or before.
         put_row "$n" "$chapter" "$(compare_row "$chapter" "$n" "$wall" "$host")"
         step_totals "$record/$chapter-$n-steps.csv"
-        # A one-GPU run made after the others: their rows compared now.
+        # A one-GPU run made after the others: their rows compared now,
+        # each with this run alone (a row whose gradebook is not recorded
+        # matches nothing; one from another kind of host gets no speedup),
+        # so that no row keeps a comparison with a one-GPU run now replaced.
         [ "$n" -eq 1 ] || continue
         awk -F, -v c="$chapter" 'NR > 1 && $2 == c && $1 != 1 { print $1, $4, $9 }' "$csv" |
             while read -r other other_wall other_host; do
-                [ -s "$record/$chapter-$other.csv" ] || continue
                 put_row "$other" "$chapter" \
                     "$(compare_row "$chapter" "$other" "$other_wall" "$other_host")"
             done
