@@ -122,7 +122,7 @@ MW_CHAPTER_OBJS  := $(GRADER_PURE_OBJS) $(MW_CHAPTER_CUDA:%=$(BUILD)/grader/%.o)
 MW_BATCH_PURE := batch_layout rubric gradebook
 MW_BATCH_OWN  := batch batch_sandbox batch_stage batch_output batch_score workers $(MW_BATCH_PURE)
 MW_BATCH_OBJS := $(MW_BATCH_OWN:%=$(BUILD)/grader/batch/%.o) \
-                 $(patsubst %,$(BUILD)/grader/%.o,csv proc cases_file)
+                 $(patsubst %,$(BUILD)/grader/%.o,csv proc cases_file parallel)
 
 # The facts of a bench.csv (grader/facts.h) decided from the file alone,
 # for made-up runs and for checking the bench's (t0420); and the roofs the
@@ -162,7 +162,7 @@ $(BUILD)/tools/mw-mutate: $(MW_MUTATE_OBJS)
 $(BUILD)/tools/mw-batch $(BUILD)/tools/mw-facts $(BUILD)/tools/mw-strip $(BUILD)/tools/mw-mutate:
 	$(call say,LINK,$@)
 	@mkdir -p $(@D)
-	$(Q)$(CC) -o $@ $^ -lm
+	$(Q)$(CC) -o $@ $^ -lm -lpthread
 
 # ---- per chapter: the harness program and the kernel libraries --------------
 #
@@ -667,7 +667,7 @@ $(BUILD)/tests/test_cublas_lazy: tests/unit/test_cublas_lazy.c $(BUILD)/grader/c
 # A unit test links the pure C it tests: the batch's own code for
 # test_batch, the chapter program's and the shared code for the others.
 $(BUILD)/tests/test_batch: $(MW_BATCH_PURE:%=$(BUILD)/grader/batch/%.o) \
-                           $(patsubst %,$(BUILD)/grader/%.o,csv cases_file)
+                           $(patsubst %,$(BUILD)/grader/%.o,csv cases_file proc)
 $(filter-out %/test_batch %/test_cublas_lazy,$(UNIT_TESTS)): $(GRADER_PURE_OBJS)
 $(BUILD)/tests/%: tests/unit/%.c
 	$(call say,CC,$@)
@@ -680,7 +680,7 @@ $(BUILD)/tests/%: tests/unit/%.c
 # per core; a -j given to make wins) and run as many test files at a time,
 # as build/testrules.yml (prove's HARNESS_RULESFILE) says: first, one chain,
 # one file after another, of those that use the GPU or share batch
-# grading's /tmp/mw-batch-* (t0220 mutants, t0300-t0310 batch and edition,
+# grading's /tmp/mw-batch-* (t0220 mutants, t0300-t0311 batch and edition,
 # t05xx GPU); beside it the files that share nothing, the longest first; any
 # other file alone at the end. In the fast tier t0220 uses no GPU and leaves
 # the chain, and one test file more than TEST_JOBS runs at a time: t0220
@@ -690,8 +690,8 @@ $(BUILD)/tests/%: tests/unit/%.c
 # it does by hand (prove tests/t0110-build.t).
 TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 TEST_BESIDE := \n  - par:\n      - tests/t0103-*.t\n      - tests/t0400-*.t\n      - tests/t0{1,2,4}??-*.t\n      - tests/t0315-*.t\n
-TEST_RULES_full := par:\n  - seq: tests/t0{220,30?,310,5??}-*.t$(TEST_BESIDE)
-TEST_RULES_fast := par:\n  - seq: tests/t0{30?,310,5??}-*.t\n  - tests/t0220-*.t$(TEST_BESIDE)
+TEST_RULES_full := par:\n  - seq: tests/t0{220,30?,310,311,5??}-*.t$(TEST_BESIDE)
+TEST_RULES_fast := par:\n  - seq: tests/t0{30?,310,311,5??}-*.t\n  - tests/t0220-*.t$(TEST_BESIDE)
 
 test test-full:
 	$(Q)$(MAKE) --no-print-directory $(if $(filter 1,$(V)),,-s) $(if $(filter -j%,$(MAKEFLAGS)),,-j$(TEST_JOBS)) \

@@ -24,24 +24,30 @@ int mw_which(const char *name, char *out, size_t len)
     return -1;
 }
 
+int mw_poll_group(pid_t pid, double started_s, double limit_s, int *rc)
+{
+    int status;
+    if (waitpid(pid, &status, WNOHANG) == pid) {
+        kill(-pid, SIGKILL); /* what it left behind in its group */
+        *rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        return 1;
+    }
+    if (mw_now_s() - started_s <= limit_s)
+        return 0;
+    kill(-pid, SIGKILL);
+    waitpid(pid, &status, 0);
+    *rc = -1;
+    return 1;
+}
+
 int mw_wait_group(pid_t pid, double limit_s)
 {
-    double start = (double)time(NULL);
+    double start = mw_now_s();
     struct timespec pause = {0, 20 * 1000 * 1000};
-    for (;;) {
-        int status;
-        pid_t r = waitpid(pid, &status, WNOHANG);
-        if (r == pid) {
-            kill(-pid, SIGKILL); /* what it left behind in its group */
-            return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-        }
-        if ((double)time(NULL) - start > limit_s) {
-            kill(-pid, SIGKILL);
-            waitpid(pid, &status, 0);
-            return -1;
-        }
+    int rc;
+    while (!mw_poll_group(pid, start, limit_s, &rc))
         nanosleep(&pause, NULL);
-    }
+    return rc;
 }
 
 double mw_now_s(void)

@@ -17,6 +17,11 @@ int mw_which(const char *name, char *out, size_t len);
  * code (128 + the signal when one ended it), or -1 past the limit. */
 int mw_wait_group(pid_t pid, double limit_s);
 
+/* One look at such a child, started at started_s (mw_now_s) with limit_s
+ * seconds: 0 while it runs within them; else 1, its group killed and *rc
+ * as mw_wait_group returns it. For a caller that waits on several. */
+int mw_poll_group(pid_t pid, double started_s, double limit_s, int *rc);
+
 /* Seconds on the monotonic clock: for durations, never the date. */
 double mw_now_s(void);
 

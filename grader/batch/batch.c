@@ -13,7 +13,7 @@
  * and Makefile are the instructor's; the others are listed in the report.
  * Per submission, in a scratch folder of its own:
  *   0. unpack or gather it (archives, Canvas),      unpack.log
- *   1. build each version (`make lib`),             build.log
+ *   1. build each version (`make lib`, at once),    build.log
  *   2. grade every case, hidden ones too,          check.log, check.csv
  *   3. compute-sanitizer on the small cases,        sanitize.log
  *   4. time it against the reference (`perf`),      perf.log, perf.csv
@@ -54,6 +54,7 @@
 #include "csv.h"
 #include "gradebook.h"
 #include "rubric.h"
+#include "parallel.h"
 #include "proc.h"
 
 #include <dirent.h>
@@ -175,32 +176,59 @@ static int collect(const context *cx, const staged *st, const char *scratch,
     return count;
 }
 
-/* Builds each version found; notes those that do not compile. */
+/* One version's build, `make lib` of its file into the scratch's lib/. */
+typedef struct version_build {
+    char ch[160], kernel[PATH_MAX + 96], libdir[PATH_MAX + 16], nvcc[PATH_MAX + 8];
+    char arch[48], log[PATH_MAX + 32];
+    char *argv[13];
+} version_build;
+
+static void describe_build(const context *cx, const char *scratch, int v, version_build *b)
+{
+    snprintf(b->ch, sizeof b->ch, "CH=%s", cx->opt.chapter);
+    snprintf(b->kernel, sizeof b->kernel, "KERNEL=%s/src/%s.cu", scratch, cx->versions[v]);
+    snprintf(b->libdir, sizeof b->libdir, "LIBDIR=%s/lib", scratch);
+    snprintf(b->nvcc, sizeof b->nvcc, "NVCC=%s", cx->nvcc);
+    snprintf(b->arch, sizeof b->arch, "ARCH=%s", cx->arch);
+    version_build_log(scratch, cx->versions[v], b->log, sizeof b->log);
+    char *argv[] = {(char *)cx->make, "-s", "--no-print-directory", "-C", (char *)cx->root, "lib",
+                    b->ch, b->kernel, b->libdir, b->nvcc, b->arch, "GRADED=1", NULL};
+    memcpy(b->argv, argv, sizeof argv);
+}
+
+/* Builds each version found, at once on as many CPUs as this process may
+ * use (a version's nvcc is one CPU's work, and chapter 05's four take 30 s
+ * one after another), each within 300 s of its start; build.log holds their
+ * messages in the versions' order. Notes those that do not compile. */
 static void build_versions(const context *cx, const char *scratch, const int found[],
                            int built[], char *status, size_t len)
 {
-    char log[PATH_MAX + 16];
-    log_path(log, sizeof log, scratch, "build.log");
+    static version_build builds[MAX_VERSIONS];
+    char **argvs[MAX_VERSIONS], *logs[MAX_VERSIONS];
+    int which[MAX_VERSIONS], rcs[MAX_VERSIONS], n = 0;
     for (int v = 0; v < cx->nversions; v++) {
         built[v] = 0;
         if (!found[v])
             continue;
-        char ch_arg[160], kernel[PATH_MAX + 96], libdir[PATH_MAX + 16], nvcc_arg[PATH_MAX + 8];
-        char arch_arg[48], root_arg[PATH_MAX];
-        snprintf(ch_arg, sizeof ch_arg, "CH=%s", cx->opt.chapter);
-        snprintf(kernel, sizeof kernel, "KERNEL=%s/src/%s.cu", scratch, cx->versions[v]);
-        snprintf(libdir, sizeof libdir, "LIBDIR=%s/lib", scratch);
-        snprintf(nvcc_arg, sizeof nvcc_arg, "NVCC=%s", cx->nvcc);
-        snprintf(arch_arg, sizeof arch_arg, "ARCH=%s", cx->arch);
-        snprintf(root_arg, sizeof root_arg, "%s", cx->root);
-        char *argv[] = {(char *)cx->make, "-s", "--no-print-directory", "-C", root_arg, "lib",
-                        ch_arg, kernel, libdir, nvcc_arg, arch_arg, "GRADED=1", NULL};
-        int rc = sandbox_run(cx, scratch, argv, log, 300);
-        built[v] = rc == 0;
+        describe_build(cx, scratch, v, &builds[n]);
+        argvs[n] = builds[n].argv;
+        logs[n] = builds[n].log;
+        which[n++] = v;
+    }
+    char log[PATH_MAX + 16];
+    log_path(log, sizeof log, scratch, "build.log");
+    FILE *all = fopen(log, "a"); /* there from the start: a killed child's logs are kept */
+    if (all)
+        fclose(all);
+    sandbox_run_each(cx, scratch, argvs, logs, n, (int)mw_cores(), 300, rcs);
+    gather_build_logs(cx, scratch);
+    for (int i = 0; i < n; i++) {
+        int v = which[i];
+        built[v] = rcs[i] == 0;
         if (!built[v]) {
             size_t used = strlen(status);
             snprintf(status + used, len - used, "%s%s does not compile%s", used ? "; " : "",
-                     cx->versions[v], rc == -1 ? " (build timed out)" : "");
+                     cx->versions[v], rcs[i] == -1 ? " (build timed out)" : "");
         }
     }
 }

@@ -93,14 +93,20 @@ int sandbox_run_to(const context *cx, const char *dir, char *const argv[], const
                    const char *log, double timeout_s);
 int sandbox_run(const context *cx, const char *dir, char *const argv[], const char *log,
                 double timeout_s);
+/* Runs n such steps in `dir`, at most `width` at a time (each a free CPU:
+ * a step that waits for one would eat into its own time limit), each with
+ * its own log (stdout and stderr) and timeout_s seconds from its start;
+ * rcs[i] is the i-th's sandbox_run result (-2: it could not start). */
+void sandbox_run_each(const context *cx, const char *dir, char **const argvs[], char *const logs[],
+                      int n, int width, double timeout_s, int rcs[]);
 /* A scratch folder with src/, lib/, tmp/ and sub/, which the steps' user
  * can write: in /tmp, or in $MW_BATCH_SCRATCH (a worker's folder, which it
  * empties when a child grading a student is killed). */
 void make_scratch(const context *cx, char *dir, size_t len);
 /* A folder the steps' user can write (mkdir, chown when dropping). */
 int make_step_dir(const context *cx, const char *path);
-/* Kills the step sandbox_run is waiting for, if any, with its process
- * group (async-signal-safe: for a handler that stops the batch). */
+/* Kills the steps sandbox_run and sandbox_run_each are waiting for, if
+ * any, with their process groups (async-signal-safe: for a handler that stops the batch). */
 void sandbox_stop_running(void);
 void remove_tree(const char *dir);
 
@@ -144,6 +150,13 @@ void score_sanitizer(const context *cx, const char *scratch, mw_student *s);
 void score_performance(const context *cx, const char *scratch, mw_student *s);
 
 /* ---- batch_output.c ------------------------------------------------------ */
+
+/* Where one version's build writes its messages in the scratch folder
+ * (the versions build at once), until they join build.log. */
+void version_build_log(const char *scratch, const char *version, char *out, size_t len);
+/* Appends the versions' build logs to the scratch's build.log, in the
+ * versions' order, and removes them. */
+void gather_build_logs(const context *cx, const char *scratch);
 
 /* The terminal's account of a class run, and its exit code: 0 every
  * submission graded, 2 some not, 77 some not for want of a GPU. */

@@ -71,10 +71,45 @@ static void clear_outputs(const char *dir)
     }
 }
 
+void version_build_log(const char *scratch, const char *version, char *out, size_t len)
+{
+    snprintf(out, len, "%s/build-%s.log", scratch, version);
+}
+
+/* Appends file `from` to the open `to`, then removes it. */
+static void append_and_remove(FILE *to, const char *from)
+{
+    FILE *in = fopen(from, "r");
+    if (!in)
+        return;
+    char buf[8192];
+    size_t got;
+    while ((got = fread(buf, 1, sizeof buf, in)) > 0)
+        fwrite(buf, 1, got, to);
+    fclose(in);
+    unlink(from);
+}
+
+void gather_build_logs(const context *cx, const char *scratch)
+{
+    char log[PATH_MAX + 16], one[PATH_MAX + 96];
+    snprintf(log, sizeof log, "%s/build.log", scratch);
+    FILE *all = NULL;
+    for (int v = 0; v < cx->nversions; v++) {
+        version_build_log(scratch, cx->versions[v], one, sizeof one);
+        if (access(one, F_OK) != 0 || (!all && !(all = fopen(log, "a"))))
+            continue;
+        append_and_remove(all, one);
+    }
+    if (all)
+        fclose(all);
+}
+
 /* A fresh students/<name>/ with the step logs of this run. */
 static void start_student(const context *cx, const char *scratch, const char *name, char *dir,
                           size_t len)
 {
+    gather_build_logs(cx, scratch); /* a child killed while it built left them apart */
     student_dir(cx, name, dir, len);
     mw_mkdirs(dir);
     clear_outputs(dir);

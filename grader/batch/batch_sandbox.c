@@ -116,29 +116,77 @@ static void child(const context *cx, const char *dir, char *const argv[], const 
     _exit(127);
 }
 
-/* The process group of the step running now (0: none): a step has a group
- * of its own, which a signal to the batch's group does not reach. */
-static volatile sig_atomic_t running_step;
+/* The process groups of the steps running now (0: a free slot): a step has
+ * a group of its own, which a signal to the batch's group does not reach. */
+#define MAX_RUNNING MAX_VERSIONS
+static volatile sig_atomic_t running_steps[MAX_RUNNING];
+
+/* Forks argv as a step (child() above), noted as running in slot. */
+static pid_t sandbox_start(const context *cx, const char *dir, char *const argv[], const char *out,
+                           const char *log, double timeout_s, int slot)
+{
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0)
+        child(cx, dir, argv, out, log, timeout_s);
+    setpgid(pid, pid);
+    running_steps[slot] = pid;
+    return pid;
+}
 
 int sandbox_run_to(const context *cx, const char *dir, char *const argv[], const char *out,
                    const char *log, double timeout_s)
 {
-    pid_t pid = fork();
+    pid_t pid = sandbox_start(cx, dir, argv, out, log, timeout_s, 0);
     if (pid < 0)
         return -2;
-    if (pid == 0)
-        child(cx, dir, argv, out, log, timeout_s);
-    setpgid(pid, pid);
-    running_step = pid;
     int rc = mw_wait_group(pid, timeout_s);
-    running_step = 0;
+    running_steps[0] = 0;
     return rc;
+}
+
+void sandbox_run_each(const context *cx, const char *dir, char **const argvs[], char *const logs[],
+                      int n, int width, double timeout_s, int rcs[])
+{
+    pid_t pid[MAX_RUNNING];
+    double started[MAX_RUNNING];
+    int task[MAX_RUNNING], next = 0, left = n;
+    if (width > MAX_RUNNING)
+        width = MAX_RUNNING;
+    if (width < 1)
+        width = 1;
+    for (int s = 0; s < width; s++)
+        pid[s] = 0;
+    struct timespec pause = {0, 20 * 1000 * 1000};
+    while (left > 0) {
+        for (int s = 0; s < width && next < n; s++) {
+            if (pid[s])
+                continue;
+            task[s] = next++;
+            started[s] = mw_now_s();
+            pid[s] = sandbox_start(cx, dir, argvs[task[s]], logs[task[s]], logs[task[s]], timeout_s, s);
+            if (pid[s] < 0) {
+                pid[s] = 0;
+                rcs[task[s]] = -2;
+                left--;
+            }
+        }
+        for (int s = 0; s < width; s++)
+            if (pid[s] && mw_poll_group(pid[s], started[s], timeout_s, &rcs[task[s]])) {
+                pid[s] = running_steps[s] = 0;
+                left--;
+            }
+        if (left > 0)
+            nanosleep(&pause, NULL);
+    }
 }
 
 void sandbox_stop_running(void)
 {
-    if (running_step > 0)
-        kill(-(pid_t)running_step, SIGKILL);
+    for (int s = 0; s < MAX_RUNNING; s++)
+        if (running_steps[s] > 0)
+            kill(-(pid_t)running_steps[s], SIGKILL);
 }
 
 int sandbox_run(const context *cx, const char *dir, char *const argv[], const char *log,

@@ -2,17 +2,22 @@
  * the hidden-cases file, the files it writes (score.csv round trip for
  * resuming, gradebook CSV quoting, results.json escaping), and the layouts
  * of a submissions folder (Canvas names, archives' listings, which entries
- * may be unpacked). */
+ * may be unpacked), and how a step is waited for (grader/proc.c): its exit
+ * code, its time limit, what it leaves running in its group. */
 #define _POSIX_C_SOURCE 200809L
 #include "tap.h"
 
 #include "batch_layout.h"
 #include "cases_file.h"
 #include "gradebook.h"
+#include "proc.h"
 #include "rubric.h"
 
+#include <dirent.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 static char dir[] = "/tmp/mw-test-batch-XXXXXX";
@@ -400,6 +405,81 @@ static void test_class_scan(void)
     mw_notes_free(&n);
 }
 
+static void pause_ms(long ms)
+{
+    struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&t, NULL);
+}
+
+/* Whether a process of group pgrp runs (a zombie, killed and not yet
+ * reaped by whoever inherited it, does not). */
+static int alive_in_group(pid_t pgrp)
+{
+    DIR *d = opendir("/proc");
+    struct dirent *e;
+    int alive = 0;
+    while (d && !alive && (e = readdir(d))) {
+        char path[300], buf[512];
+        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+        FILE *fp = fopen(path, "r");
+        if (!fp)
+            continue;
+        size_t got = fread(buf, 1, sizeof buf - 1, fp);
+        fclose(fp);
+        buf[got] = '\0';
+        char *after = strrchr(buf, ')'), state;
+        int ppid, group;
+        alive = after && sscanf(after + 1, " %c %d %d", &state, &ppid, &group) == 3 &&
+                group == (int)pgrp && state != 'Z';
+    }
+    if (d)
+        closedir(d);
+    return alive;
+}
+
+/* A step as the batch starts one: `sh -c script` leading its own group. */
+static pid_t start_group(const char *script)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        setpgid(0, 0);
+        execl("/bin/sh", "sh", "-c", script, (char *)NULL);
+        _exit(127);
+    }
+    setpgid(pid, pid);
+    return pid;
+}
+
+static void test_wait_groups(void)
+{
+    is_int(mw_wait_group(start_group("exit 3"), 10), 3, "a step's exit code");
+    is_int(mw_wait_group(start_group("kill -9 $$"), 10), 128 + 9, "a step killed: 128 + the signal");
+    double t0 = mw_now_s();
+    is_int(mw_wait_group(start_group("sleep 30"), 0.3), -1, "a step past its limit: -1");
+    ok(mw_now_s() - t0 < 10, "and it is killed then, not waited for");
+
+    /* What a step leaves running in its group goes with it. */
+    pid_t pid = start_group("sleep 30 & exit 0");
+    is_int(mw_wait_group(pid, 10), 0, "a step that leaves a child running ends with its own code");
+    int gone = 0;
+    for (int i = 0; i < 100 && !gone; i++) {
+        gone = !alive_in_group(pid);
+        pause_ms(10);
+    }
+    ok(gone, "and nothing is left running in its group");
+
+    /* Polled, as a batch that waits on several does. */
+    pid = start_group("sleep 0.3; exit 5");
+    int rc = 99, looks = 0;
+    double started = mw_now_s();
+    while (!mw_poll_group(pid, started, 10, &rc))
+        looks++, pause_ms(20);
+    ok(looks > 0 && rc == 5, "polled: running at first, then its exit code");
+    pid = start_group("sleep 30");
+    started = mw_now_s() - 11; /* as if started 11 s ago */
+    ok(mw_poll_group(pid, started, 10, &rc) && rc == -1, "polled past its limit: killed, -1");
+}
+
 int main(void)
 {
     if (!mkdtemp(dir))
@@ -410,6 +490,7 @@ int main(void)
     test_canvas_names();
     test_listings();
     test_class_scan();
+    test_wait_groups();
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0)

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# mw-batch builds a submission's versions at once, as many at a time as it
+# has CPUs (a Slurm task's or a taskset's, not the node's), each version its
+# own make lib: with a stand-in nvcc that notes when each build starts and
+# ends and takes two seconds more, the two versions of chapter 01 overlap
+# where the batch may use two CPUs or more, and follow one another where it
+# may use one. build.log holds the versions' messages in the versions'
+# order whatever order they end in, and the versions' own logs are gone from
+# the student's folder. On a GPU, each version that does not compile is
+# named in the status, in the versions' order. Runs with or without a GPU
+# (mw-batch --student: without one, the student ends ungraded after the
+# build).
+. tests/lib.sh
+[ -x build/01-vector-add/mw-chapter ] || skip_all "build/01-vector-add/mw-chapter is not built"
+[ -x build/tools/mw-batch ] || skip_all "build/tools/mw-batch is not built"
+real_nvcc=$(command -v nvcc) || skip_all "nvcc not on the PATH"
+
+scratch=$(mktemp -d)
+chmod 755 "$scratch"
+trap 'rm -rf "$scratch"' EXIT
+# The stand-in runs as the steps run (user nobody when root): its notes
+# folder is open to every user.
+mkdir -p "$scratch/bin" "$scratch/notes"
+chmod 777 "$scratch/notes"
+cat >"$scratch/bin/nvcc" <<EOF
+#!/bin/sh
+v=
+for a in "\$@"; do case \$a in *.cu) v=\$(basename "\$a" .cu) ;; esac; done
+[ -n "\$v" ] && echo "start \$v \$(date +%s.%N)" >>$scratch/notes/times
+sleep 2
+$real_nvcc "\$@"
+rc=\$?
+[ -n "\$v" ] && echo "end \$v \$(date +%s.%N)" >>$scratch/notes/times
+exit \$rc
+EOF
+chmod 755 "$scratch/bin/nvcc"
+class=$scratch/class
+mkdir -p "$class/ann" "$class/ben"
+cp exercises/01-vector-add/01_naive.cu exercises/01-vector-add/02_fast.cu "$class/ann/"
+printf '#error the first version is broken\n' >"$class/ben/01_naive.cu"
+printf '#error the second version is broken\n' >"$class/ben/02_fast.cu"
+chmod -R a+rX "$scratch"
+
+grade() { # grade STUDENT OUT [launcher...]: one student, as a worker's child does
+    local who=$1 out=$2
+    shift 2
+    rm -f "$scratch/notes/times"
+    PATH=$scratch/bin:$PATH "$@" build/tools/mw-batch --chapter 01-vector-add \
+        --submissions "$class" --out "$out" --student "$who" >"$scratch/log" 2>&1
+}
+# overlap: whether the second build started before the first ended (exit
+# 2: a build not noted).
+overlap() {
+    awk '$1 == "start" { s[$2] = $3 } $1 == "end" { e[$2] = $3 }
+         END { if (!("01_naive" in s) || !("02_fast" in s) || !("01_naive" in e) || !("02_fast" in e)) exit 2
+               first = s["01_naive"] < s["02_fast"] ? "01_naive" : "02_fast"
+               second = first == "01_naive" ? "02_fast" : "01_naive"
+               exit !(s[second] < e[first]) }' "$scratch/notes/times"
+}
+
+cpus=$(nproc)
+grade ann "$scratch/out"
+if [ "$cpus" -ge 2 ]; then
+    overlap
+    ok $? "on $cpus CPUs, the two versions build at once" || diag <"$scratch/notes/times"
+else
+    skip "one CPU here: the builds cannot overlap"
+fi
+if command -v taskset >/dev/null 2>&1; then
+    grade ann "$scratch/out-one" taskset -c "$(taskset -pc $$ | sed 's/.*: *//; s/[,-].*//')"
+    overlap
+    ok "$([ $? -eq 1 ] && echo 0 || echo 1)" "held to one CPU, they build one after the other" ||
+        diag <"$scratch/notes/times"
+else
+    skip "no taskset"
+fi
+
+grade ben "$scratch/out"
+log=$scratch/out/students/ben/build.log
+first=$(grep -n 'the first version is broken' "$log" | head -n 1 | cut -d: -f1)
+second=$(grep -n 'the second version is broken' "$log" | head -n 1 | cut -d: -f1)
+[ -n "$first" ] && [ -n "$second" ] && [ "$first" -lt "$second" ]
+ok $? "build.log: both versions' messages, 01_naive's first (lines ${first:-none} and ${second:-none})" ||
+    diag <"$log"
+[ -s "$scratch/out/students/ann/build.log" ] &&
+    ! ls "$scratch/out/students/ben" "$scratch/out/students/ann" | grep -q '^build-'
+ok $? "no version's own log is left beside build.log" || ls "$scratch/out/students/ben" | diag
+if have_gpu; then
+    grep '^ben,' "$scratch/out/gradebook.csv" | grep -q '01_naive does not compile; 02_fast does not compile'
+    ok $? "the status names both versions, in order" || diag <"$scratch/out/gradebook.csv"
+else
+    skip "no GPU: the student ends ungraded, with no build status"
+fi
+done_testing
