@@ -50,6 +50,25 @@ int mw_wait_group(pid_t pid, double limit_s)
     return rc;
 }
 
+int mw_proc_stat(pid_t pid, char *state, pid_t *ppid, pid_t *pgrp)
+{
+    char path[64], buf[512];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return -1;
+    size_t got = fread(buf, 1, sizeof buf - 1, fp);
+    fclose(fp);
+    buf[got] = '\0';
+    char *after = strrchr(buf, ')'); /* the name may hold anything */
+    int parent, group;
+    if (!after || sscanf(after + 1, " %c %d %d", state, &parent, &group) != 3)
+        return -1;
+    *ppid = (pid_t)parent;
+    *pgrp = (pid_t)group;
+    return 0;
+}
+
 double mw_now_s(void)
 {
     struct timespec ts;

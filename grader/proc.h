@@ -22,6 +22,10 @@ int mw_wait_group(pid_t pid, double limit_s);
  * as mw_wait_group returns it. For a caller that waits on several. */
 int mw_poll_group(pid_t pid, double started_s, double limit_s, int *rc);
 
+/* Process `pid`'s state letter ('R', 'S', 'Z' ...), parent and process
+ * group, from /proc/<pid>/stat; 0, or -1 where it cannot be read. */
+int mw_proc_stat(pid_t pid, char *state, pid_t *ppid, pid_t *pgrp);
+
 /* Seconds on the monotonic clock: for durations, never the date. */
 double mw_now_s(void);
 

@@ -117,21 +117,9 @@ static void kill_orphans(const worker *w, int nw)
         struct dirent *e;
         int killed = 0;
         while (d && (e = readdir(d))) {
-            pid_t pid = (pid_t)atoi(e->d_name);
-            if (pid <= 0)
-                continue;
-            char path[64], buf[512];
-            snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-            FILE *fp = fopen(path, "r");
-            if (!fp)
-                continue;
-            size_t got = fread(buf, 1, sizeof buf - 1, fp);
-            fclose(fp);
-            buf[got] = '\0';
-            char *after = strrchr(buf, ')'); /* the name may hold anything */
-            int ppid = 0, pgrp = 0;
-            if (!after || sscanf(after + 1, " %*c %d %d", &ppid, &pgrp) != 2 ||
-                ppid != (int)getpid())
+            pid_t pid = (pid_t)atoi(e->d_name), ppid, pgrp;
+            char state;
+            if (pid <= 0 || mw_proc_stat(pid, &state, &ppid, &pgrp) != 0 || ppid != getpid())
                 continue;
             int busy = 0;
             for (int i = 0; i < nw; i++)

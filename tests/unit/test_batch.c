@@ -419,18 +419,10 @@ static int alive_in_group(pid_t pgrp)
     struct dirent *e;
     int alive = 0;
     while (d && !alive && (e = readdir(d))) {
-        char path[300], buf[512];
-        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
-        FILE *fp = fopen(path, "r");
-        if (!fp)
-            continue;
-        size_t got = fread(buf, 1, sizeof buf - 1, fp);
-        fclose(fp);
-        buf[got] = '\0';
-        char *after = strrchr(buf, ')'), state;
-        int ppid, group;
-        alive = after && sscanf(after + 1, " %c %d %d", &state, &ppid, &group) == 3 &&
-                group == (int)pgrp && state != 'Z';
+        pid_t pid = (pid_t)atoi(e->d_name), ppid, group;
+        char state;
+        alive = pid > 0 && mw_proc_stat(pid, &state, &ppid, &group) == 0 && group == pgrp &&
+                state != 'Z';
     }
     if (d)
         closedir(d);
