@@ -7,7 +7,11 @@
 # may use one. build.log holds the versions' messages in the versions'
 # order whatever order they end in, and the versions' own logs are gone from
 # the student's folder. On a GPU, each version that does not compile is
-# named in the status, in the versions' order. Runs with or without a GPU
+# named in the status, in the versions' order. A step that leaves links in
+# its scratch folder where the logs are (a build that replaces its own log,
+# and the check's, with links to a file only the batch's user may read)
+# gets nothing of that file copied into OUT; links where the batch writes
+# (build.log, steps.csv) are not written through. Runs with or without a GPU
 # (mw-batch --student: without one, the student ends ungraded after the
 # build).
 . tests/lib.sh
@@ -31,6 +35,22 @@ sleep 2
 $real_nvcc "\$@"
 rc=\$?
 [ -n "\$v" ] && echo "end \$v \$(date +%s.%N)" >>$scratch/notes/times
+# A build that plants links where the batch will read logs: its own log,
+# and the check's, to the batch user's secret (HOME is the scratch folder).
+for a in "\$@"; do
+    case \$a in
+    *02_fast.cu) if grep -q PLANT-LINKS "\$a"; then
+                     rm -f "\$HOME/build-02_fast.log"
+                     ln -s $scratch/secret "\$HOME/build-02_fast.log"
+                     ln -s $scratch/secret "\$HOME/check.log"
+                 fi
+                 if grep -q PLANT-WRITE-LINKS "\$a"; then
+                     rm -f "\$HOME/build.log"
+                     ln -s $scratch/victim "\$HOME/build.log"
+                     ln -s $scratch/victim "\$HOME/steps.csv"
+                 fi ;;
+    esac
+done
 exit \$rc
 EOF
 chmod 755 "$scratch/bin/nvcc"
@@ -39,7 +59,19 @@ mkdir -p "$class/ann" "$class/ben"
 cp exercises/01-vector-add/01_naive.cu exercises/01-vector-add/02_fast.cu "$class/ann/"
 printf '#error the first version is broken\n' >"$class/ben/01_naive.cu"
 printf '#error the second version is broken\n' >"$class/ben/02_fast.cu"
+mkdir -p "$class/cat"
+cp exercises/01-vector-add/01_naive.cu exercises/01-vector-add/02_fast.cu "$class/cat/"
+echo '// PLANT-LINKS' >>"$class/cat/02_fast.cu"
 chmod -R a+rX "$scratch"
+mkdir -p "$class/dan"
+cp exercises/01-vector-add/01_naive.cu exercises/01-vector-add/02_fast.cu "$class/dan/"
+echo '// PLANT-WRITE-LINKS' >>"$class/dan/02_fast.cu"
+chmod -R a+rX "$scratch"
+# Readable and writable by the batch's user alone (root, whose steps run as
+# nobody).
+echo "secret-$$-of-the-batch-user" >"$scratch/secret"
+echo "the batch user's file" >"$scratch/victim"
+chmod 600 "$scratch/secret" "$scratch/victim"
 
 grade() { # grade STUDENT OUT [launcher...]: one student, as a worker's child does
     local who=$1 out=$2
@@ -85,6 +117,15 @@ ok $? "build.log: both versions' messages, 01_naive's first (lines ${first:-none
 [ -s "$scratch/out/students/ann/build.log" ] &&
     ! ls "$scratch/out/students/ben" "$scratch/out/students/ann" | grep -q '^build-'
 ok $? "no version's own log is left beside build.log" || ls "$scratch/out/students/ben" | diag
+grade cat "$scratch/out"
+[ -s "$scratch/out/students/cat/build.log" ] && grep -q 01_naive "$scratch/out/students/cat/build.log" &&
+    ! grep -r -q "secret-$$-of-the-batch-user" "$scratch/out/students/cat"
+ok $? "links left where the logs are: nothing of what they point at is copied into OUT" ||
+    { ls -l "$scratch/out/students/cat"; cat "$scratch/out/students/cat/build.log"; } | diag
+grade dan "$scratch/out"
+[ "$(cat "$scratch/victim")" = "the batch user's file" ] && [ -s "$scratch/out/students/dan/not-graded.txt" -o -s "$scratch/out/students/dan/score.csv" ]
+ok $? "links left where the batch writes (build.log, steps.csv): it writes nothing through them" ||
+    diag <"$scratch/victim"
 if have_gpu; then
     grep '^ben,' "$scratch/out/gradebook.csv" | grep -q '01_naive does not compile; 02_fast does not compile'
     ok $? "the status names both versions, in order" || diag <"$scratch/out/gradebook.csv"

@@ -217,7 +217,7 @@ static void build_versions(const context *cx, const char *scratch, const int fou
     }
     char log[PATH_MAX + 16];
     log_path(log, sizeof log, scratch, "build.log");
-    FILE *all = fopen(log, "a"); /* there from the start: a killed child's logs are kept */
+    FILE *all = write_step_file(log, 1); /* there from the start: a killed child's logs are kept */
     if (all)
         fclose(all);
     sandbox_run_each(cx, scratch, argvs, logs, n, (int)mw_cores(), 300, rcs);
@@ -307,7 +307,7 @@ static void write_step_times(const char *scratch, const double t[5])
     static const char *const step[] = {"build", "check", "sanitize", "perf"};
     char path[PATH_MAX + 16];
     snprintf(path, sizeof path, "%s/steps.csv", scratch);
-    FILE *fp = fopen(path, "w");
+    FILE *fp = write_step_file(path, 0);
     if (!fp)
         return;
     fprintf(fp, "step,seconds\n");

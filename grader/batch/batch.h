@@ -12,6 +12,7 @@
 
 #include <limits.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #define MAX_VERSIONS 16
@@ -83,6 +84,16 @@ void die(const char *fmt, const char *arg);
 int is_dir(const char *path);
 int ends_with(const char *s, const char *suffix);
 int copy_file(const char *from, const char *to, mode_t mode);
+/* A file a step wrote in its scratch folder, opened to read: NULL unless it
+ * is a regular file. The steps' user can put a link in its place, to
+ * anything the batch (root) could read, which would then be copied into
+ * OUT, where students may see it. */
+FILE *open_step_file(const char *path);
+/* A file of the scratch folder opened by the batch to write (append, or
+ * truncated), never through a link a step left in its place. */
+FILE *write_step_file(const char *path, int append);
+/* copy_file of a file a step wrote: -1 unless it is a regular file. */
+int copy_step_file(const char *from, const char *to, mode_t mode);
 /* The first line of a file, without its newline; "" when there is none. */
 void first_line(const char *path, char *out, size_t len);
 /* Runs argv in `dir` as the steps run (own process group, limits, an

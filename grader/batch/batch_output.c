@@ -79,9 +79,11 @@ void version_build_log(const char *scratch, const char *version, char *out, size
 /* Appends file `from` to the open `to`, then removes it. */
 static void append_and_remove(FILE *to, const char *from)
 {
-    FILE *in = fopen(from, "r");
-    if (!in)
+    FILE *in = open_step_file(from);
+    if (!in) {
+        unlink(from);
         return;
+    }
     char buf[8192];
     size_t got;
     while ((got = fread(buf, 1, sizeof buf, in)) > 0)
@@ -97,7 +99,7 @@ void gather_build_logs(const context *cx, const char *scratch)
     FILE *all = NULL;
     for (int v = 0; v < cx->nversions; v++) {
         version_build_log(scratch, cx->versions[v], one, sizeof one);
-        if (access(one, F_OK) != 0 || (!all && !(all = fopen(log, "a"))))
+        if (access(one, F_OK) != 0 || (!all && !(all = write_step_file(log, 1))))
             continue;
         append_and_remove(all, one);
     }
@@ -117,8 +119,7 @@ static void start_student(const context *cx, const char *scratch, const char *na
         char from[PATH_MAX + 32], to[PATH_MAX + 300];
         snprintf(from, sizeof from, "%s/%s", scratch, step_logs[i]);
         snprintf(to, sizeof to, "%s/%s", dir, step_logs[i]);
-        if (access(from, R_OK) == 0)
-            copy_file(from, to, 0644);
+        copy_step_file(from, to, 0644);
     }
 }
 

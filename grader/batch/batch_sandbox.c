@@ -38,11 +38,9 @@ int ends_with(const char *s, const char *suffix)
     return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
-int copy_file(const char *from, const char *to, mode_t mode)
+/* Copies the open `in` to a new file `to` of mode `mode`, and closes in. */
+static int copy_stream(FILE *in, const char *to, mode_t mode)
 {
-    FILE *in = fopen(from, "rb");
-    if (!in)
-        return -1;
     FILE *out = fopen(to, "wb");
     if (!out) {
         fclose(in);
@@ -56,6 +54,42 @@ int copy_file(const char *from, const char *to, mode_t mode)
     int bad = fclose(out) != 0;
     chmod(to, mode);
     return bad ? -1 : 0;
+}
+
+int copy_file(const char *from, const char *to, mode_t mode)
+{
+    FILE *in = fopen(from, "rb");
+    return in ? copy_stream(in, to, mode) : -1;
+}
+
+FILE *open_step_file(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+        FILE *fp = fdopen(fd, "rb");
+        if (fp)
+            return fp;
+    }
+    if (fd >= 0)
+        close(fd);
+    return NULL;
+}
+
+FILE *write_step_file(const char *path, int append)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | (append ? O_APPEND : O_TRUNC),
+                  0644);
+    FILE *fp = fd >= 0 ? fdopen(fd, append ? "a" : "w") : NULL;
+    if (fd >= 0 && !fp)
+        close(fd);
+    return fp;
+}
+
+int copy_step_file(const char *from, const char *to, mode_t mode)
+{
+    FILE *in = open_step_file(from);
+    return in ? copy_stream(in, to, mode) : -1;
 }
 
 void first_line(const char *path, char *out, size_t len)
@@ -74,8 +108,11 @@ static void child(const context *cx, const char *dir, char *const argv[], const 
                   const char *log, double timeout_s)
 {
     setpgid(0, 0);
-    int fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644);
-    int fo = strcmp(out, log) == 0 ? fd : open(out, O_WRONLY | O_CREAT | O_APPEND, 0644);
+    /* Opened as root, in a folder the steps' user may write: never through
+     * a link an earlier step left in a log's place. */
+    int flags = O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW;
+    int fd = open(log, flags, 0644);
+    int fo = strcmp(out, log) == 0 ? fd : open(out, flags, 0644);
     int null = open("/dev/null", O_RDONLY);
     if (fd < 0 || fo < 0 || null < 0 || dup2(null, 0) < 0 || dup2(fo, 1) < 0 || dup2(fd, 2) < 0)
         _exit(126);

@@ -39,7 +39,7 @@ static const char *const check_columns[CK_COUNT] = {"version", "group", "case", 
  * are found by name in its header. */
 int read_check(const context *cx, const char *path, mw_student *s)
 {
-    FILE *fp = fopen(path, "r");
+    FILE *fp = open_step_file(path);
     if (!fp)
         return -1;
     char *line = NULL, *f[16];
@@ -114,7 +114,7 @@ static void read_perf(const context *cx, const char *path, mw_student *s, char *
      * bench decided it (column vs_library_impl, grader/facts.c): read the
      * file once for the names, once more for that row's time. */
     char want_lib[160] = "";
-    FILE *fp = fopen(path, "r");
+    FILE *fp = open_step_file(path);
     char line[2048], *f[32];
     /* Columns by name (bench.c's header); vs_library_impl may be absent. */
     int nh = fp && fgets(line, sizeof line, fp) ? mw_csv_split(line, f, 32) : 0;
