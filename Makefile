@@ -470,7 +470,7 @@ help:
 	@echo '  MW_DIST_EXCLUDE="a b" more paths make dist leaves out'
 	@echo '  MW_NO_DROP=1          make grade as root runs submissions as root, not nobody'
 	@echo '  MW_BATCH_SCRATCH=dir  where mw-batch makes its scratch folders (default /tmp; a'
-	@echo '                        GPUS= worker and a SLURM=1 task set their own)'
+	@echo '                        GPUS= worker makes its own inside, a SLURM=1 task its own)'
 	@echo '  MW_TEST_LONG=1        make test and prove tests/... run the long tests too'
 	@echo '  MW_FACTS=path         the roofs listing tool plots/plot.sh runs (default build/tools/mw-facts)'
 	@echo '  MW_PLOT_VIEWS=file    the views plots/plot.sh draws (default chapters/<chapter>/plot-views)'
@@ -679,9 +679,9 @@ $(BUILD)/tests/%: tests/unit/%.c
 # (tests/lib.sh: long_tests). Both build with TEST_JOBS jobs (default: one
 # per core; a -j given to make wins) and run as many test files at a time,
 # as build/testrules.yml (prove's HARNESS_RULESFILE) says: first, one chain,
-# one file after another, of those that use the GPU or share batch
-# grading's /tmp/mw-batch-* (t0220 mutants, t0300-t0311 batch and edition,
-# t05xx GPU); beside it the files that share nothing, the longest first; any
+# one file after another, of those that use the GPU or grade whole classes
+# with several processes each (t0220 mutants, t0300-t0311 batch and
+# edition, t05xx GPU); beside it the files that share nothing, the longest first; any
 # other file alone at the end. In the fast tier t0220 uses no GPU and leaves
 # the chain, and one test file more than TEST_JOBS runs at a time: t0220
 # spends most of its time waiting on its stand-ins, and would otherwise

@@ -12,6 +12,11 @@
 scratch=$(mktemp -d)
 chmod 755 "$scratch"
 trap 'rm -rf "$scratch"' EXIT
+# The batch's scratch folders in this test's own root, so that the check
+# that none is left behind sees no other run's.
+export MW_BATCH_SCRATCH=$scratch/batch-root
+mkdir -p "$MW_BATCH_SCRATCH"
+chmod 755 "$MW_BATCH_SCRATCH"
 class=$scratch/class
 out=$scratch/out
 mkdir -p "$class/ann/deep/er" "$class/ben"
@@ -46,7 +51,7 @@ grep -q '02_fast does not compile' "$out/students/ben/score.csv"
 ok $? "a compile error is named in the student's status"
 grep -q 'error' "$out/students/ben/build.log"
 ok $? "and the compiler's message is in build.log"
-ls /tmp/mw-batch-* >/dev/null 2>&1 && leftover=1 || leftover=0
+ls -d "$MW_BATCH_SCRATCH"/mw-batch-* >/dev/null 2>&1 && leftover=1 || leftover=0
 ok $leftover "no scratch folder is left behind"
 
 run=$(make -s --no-print-directory grade CH=01 SUBMISSIONS="$class" OUT="$out" 2>&1)

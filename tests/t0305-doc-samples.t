@@ -3,8 +3,7 @@
 # files docs/samples.sh captured from real runs (docs/samples/NAME.txt, or
 # NAME.placeholder.txt until a GPU captures it), every marker names a
 # sample, and the samples that need no GPU are what the code prints now.
-# Numbered with the batch tests: it runs make grade, which may make a
-# /tmp/mw-batch-* folder that t0300 and t0301 count (make test runs t030x
+# Numbered with the batch tests: it runs make grade (make test runs t030x
 # one after another).
 . tests/lib.sh
 

@@ -19,6 +19,11 @@ real_nvcc=$(command -v nvcc) || skip_all "nvcc not on the PATH"
 scratch=$(mktemp -d)
 chmod 755 "$scratch"
 trap 'rm -rf "$scratch"' EXIT
+# The batch's scratch folders in this test's own root, so that the check
+# that none is left behind sees no other run's.
+export MW_BATCH_SCRATCH=$scratch/batch-root
+mkdir -p "$MW_BATCH_SCRATCH"
+chmod 755 "$MW_BATCH_SCRATCH"
 reason=$(build/01-vector-add/mw-chapter info 2>&1 | head -n 1)
 class=$scratch/class
 mkdir -p "$class/ann" "$class/ben"
@@ -48,7 +53,7 @@ for who in ann ben cat; do
 done
 [ -z "$(find "$out" -name score.csv)" ]
 ok $? "no score.csv for anyone"
-ls -d /tmp/mw-batch-* >/dev/null 2>&1 && left=1 || left=0
+ls -d "$MW_BATCH_SCRATCH"/mw-batch-* >/dev/null 2>&1 && left=1 || left=0
 ok $left "no scratch folder is left behind"
 
 # ---- GPUS=all: nvidia-smi lists none ----------------------------------------------
@@ -106,6 +111,8 @@ parent=$!
 for _ in $(seq 1 300); do [ -s "$scratch/flag/started" ] && break; sleep 0.2; done
 ok "$([ -s "$scratch/flag/started" ] && echo 0 || echo 1)" "ben's build started (and waits)"
 waiting=$(cat "$scratch/flag/started" 2>/dev/null)
+ls -d "$MW_BATCH_SCRATCH"/mw-batch-gpu-*/mw-batch-* >/dev/null 2>&1
+ok $? "the workers' scratch folders, and their children's, are made in MW_BATCH_SCRATCH"
 victim=
 for pid in $(ps -o pid= --ppid "$parent"); do
     tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q -- '--student ben' && victim=$pid
@@ -137,7 +144,7 @@ grep -q '^ann,40,110,' "$out/gradebook.csv"
 ok $? "ann: the earlier grade kept"
 grep -q '^  ann  *already graded' "$scratch/run1.log"
 ok $? "and said so"
-ls -d /tmp/mw-batch-* >/dev/null 2>&1 && left=1 || left=0
+ls -d "$MW_BATCH_SCRATCH"/mw-batch-* >/dev/null 2>&1 && left=1 || left=0
 ok $left "no scratch folder is left behind"
 
 (batch) >"$scratch/run2.log" 2>&1

@@ -110,6 +110,9 @@ int sandbox_run(const context *cx, const char *dir, char *const argv[], const ch
  * rcs[i] is the i-th's sandbox_run result (-2: it could not start). */
 void sandbox_run_each(const context *cx, const char *dir, char **const argvs[], char *const logs[],
                       int n, int width, double timeout_s, int rcs[]);
+/* Where scratch folders are made: $MW_BATCH_SCRATCH (an absolute path),
+ * else /tmp. */
+const char *scratch_root(void);
 /* A scratch folder with src/, lib/, tmp/ and sub/, which the steps' user
  * can write: in /tmp, or in $MW_BATCH_SCRATCH (a worker's folder, which it
  * empties when a child grading a student is killed). */

@@ -240,12 +240,17 @@ int make_step_dir(const context *cx, const char *path)
     return cx->drop && chown(path, cx->uid, cx->gid) != 0 ? -1 : 0;
 }
 
-void make_scratch(const context *cx, char *dir, size_t len)
+const char *scratch_root(void)
 {
     const char *root = getenv("MW_BATCH_SCRATCH");
-    snprintf(dir, len, "%s/mw-batch-XXXXXX", root && root[0] == '/' ? root : "/tmp");
+    return root && root[0] == '/' ? root : "/tmp";
+}
+
+void make_scratch(const context *cx, char *dir, size_t len)
+{
+    snprintf(dir, len, "%s/mw-batch-XXXXXX", scratch_root());
     if (!mkdtemp(dir))
-        die("cannot make a scratch folder in /tmp: %s", strerror(errno));
+        die("cannot make a scratch folder: %s", strerror(errno));
     const char *sub[] = {"src", "lib", "tmp", "sub"};
     for (int i = 0; i < 4; i++) {
         char path[PATH_MAX];

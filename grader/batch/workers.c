@@ -40,7 +40,7 @@
 
 typedef struct worker {
     char gpu[64];        /* what CUDA_VISIBLE_DEVICES gets: "2", or a GPU's UUID */
-    char scratch[64];    /* the children's scratch root */
+    char scratch[PATH_MAX]; /* the children's scratch root */
     pid_t pid;           /* the child grading a student; 0 when free */
     int student;         /* its index in the class */
     time_t started;
@@ -370,9 +370,9 @@ int grade_on_gpus(context *cx, const mw_class *c, const char *self)
            cx->opt.submissions, ngpus);
     for (int i = 0; i < ngpus; i++) {
         snprintf(w[i].gpu, sizeof w[i].gpu, "%s", gpus[i]);
-        snprintf(w[i].scratch, sizeof w[i].scratch, "/tmp/mw-batch-gpu-XXXXXX");
+        snprintf(w[i].scratch, sizeof w[i].scratch, "%s/mw-batch-gpu-XXXXXX", scratch_root());
         if (!mkdtemp(w[i].scratch))
-            die("cannot make a scratch folder in /tmp: %s", strerror(errno));
+            die("cannot make a worker's scratch folder: %s", strerror(errno));
         chmod(w[i].scratch, 0755); /* user nobody makes its folders inside */
         printf(" %s", w[i].gpu);
     }
