@@ -94,6 +94,9 @@ FILE *open_step_file(const char *path);
 FILE *write_step_file(const char *path, int append);
 /* copy_file of a file a step wrote: -1 unless it is a regular file. */
 int copy_step_file(const char *from, const char *to, mode_t mode);
+/* A file a step wrote, appended to the open `to`: -1 unless it is a
+ * regular file. */
+int append_step_file(const char *from, FILE *to);
 /* The first line of a file, without its newline; "" when there is none. */
 void first_line(const char *path, char *out, size_t len);
 /* Runs argv in `dir` as the steps run (own process group, limits, an

@@ -76,22 +76,6 @@ void version_build_log(const char *scratch, const char *version, char *out, size
     snprintf(out, len, "%s/build-%s.log", scratch, version);
 }
 
-/* Appends file `from` to the open `to`, then removes it. */
-static void append_and_remove(FILE *to, const char *from)
-{
-    FILE *in = open_step_file(from);
-    if (!in) {
-        unlink(from);
-        return;
-    }
-    char buf[8192];
-    size_t got;
-    while ((got = fread(buf, 1, sizeof buf, in)) > 0)
-        fwrite(buf, 1, got, to);
-    fclose(in);
-    unlink(from);
-}
-
 void gather_build_logs(const context *cx, const char *scratch)
 {
     char log[PATH_MAX + 16], one[PATH_MAX + 96];
@@ -101,7 +85,8 @@ void gather_build_logs(const context *cx, const char *scratch)
         version_build_log(scratch, cx->versions[v], one, sizeof one);
         if (access(one, F_OK) != 0 || (!all && !(all = write_step_file(log, 1))))
             continue;
-        append_and_remove(all, one);
+        append_step_file(one, all);
+        unlink(one);
     }
     if (all)
         fclose(all);

@@ -38,6 +38,16 @@ int ends_with(const char *s, const char *suffix)
     return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
+/* The rest of `in` onto `out`, and closes in. */
+static void drain(FILE *in, FILE *out)
+{
+    char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+        fwrite(buf, 1, n, out);
+    fclose(in);
+}
+
 /* Copies the open `in` to a new file `to` of mode `mode`, and closes in. */
 static int copy_stream(FILE *in, const char *to, mode_t mode)
 {
@@ -46,11 +56,7 @@ static int copy_stream(FILE *in, const char *to, mode_t mode)
         fclose(in);
         return -1;
     }
-    char buf[65536];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
-        fwrite(buf, 1, n, out);
-    fclose(in);
+    drain(in, out);
     int bad = fclose(out) != 0;
     chmod(to, mode);
     return bad ? -1 : 0;
@@ -90,6 +96,15 @@ int copy_step_file(const char *from, const char *to, mode_t mode)
 {
     FILE *in = open_step_file(from);
     return in ? copy_stream(in, to, mode) : -1;
+}
+
+int append_step_file(const char *from, FILE *to)
+{
+    FILE *in = open_step_file(from);
+    if (!in)
+        return -1;
+    drain(in, to);
+    return 0;
 }
 
 void first_line(const char *path, char *out, size_t len)
