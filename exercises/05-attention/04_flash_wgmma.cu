@@ -67,7 +67,10 @@
  *             consumers (192 rows), no ping-pong, Bc = 128. The softmax is
  *             lazy (FlashAttention-4's rule): a warp moves its rows'
  *             maxima, and rescales O and l, only when one grows by more
- *             than 8 (P up to 2^8);
+ *             than 8 (P up to 2^8). d = 128 without a mask: a persistent
+ *             grid, a block an SM running query tile after query tile,
+ *             the next tile's Q_i, K_j, V_j loading under this one's last
+ *             products and stores; otherwise a block a query tile;
  *   step1     the kernel described above: one warpgroup, loads and math;
  *   ws-eager  ws rescaling O at every tile, as FlashAttention-3 does;
  *   ws2       FlashAttention-3's schedule: ws-eager with two consumers,
@@ -80,13 +83,16 @@
  *             head's tiles longest first;
  *   ws-ring   ws with its consumers taking turns at the tensor cores in a
  *             ring at every d: at d <= 64 its three, at d = 128 ws itself;
+ *   ws-persist  ws with a persistent grid at every d and mask (causal:
+ *             each block's tiles alternate long and short, block_tile);
+ *   ws-nopersist  ws with a block a query tile at every d and mask;
  *   anything else: the launcher returns cudaErrorInvalidValue.
  * Every kernel tests keys against N and the causal diagonal only in the
  * tiles that reach past either. Kernels with the same key tiles and
  * rescaling do the same arithmetic in the same order: O is bitwise the same
- * for step1 and ws-bc64, for ws, ws-heads (the grid order moves blocks,
- * not sums) and ws-ring (turns move time, and its extra causal tiles add
- * P = 0), and for ws2, ws-nopp, ws-noov, ws-plain and ws-eager (where
+ * for step1 and ws-bc64, for ws, ws-heads, ws-persist and ws-nopersist
+ * (the grid moves blocks, not sums) and ws-ring (turns move time, and its extra
+ * causal tiles add P = 0), and for ws2, ws-nopp, ws-noov, ws-plain and ws-eager (where
  * its key tiles are 128).
  *
  * Needs: sm_90a (wgmma, TMA)
