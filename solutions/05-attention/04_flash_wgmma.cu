@@ -1329,12 +1329,13 @@ enum Persist { PERSIST_NONE, PERSIST_WIDE, PERSIST_ALL };
 
 /* The default kernel, ws: its team, key tile and grid for this d and mask.
  * A persistent grid pays at d = 128 without a mask: 1.03x at N = 4096 on
- * an H200 (ws-nopersist against ws), where a block's start and its last
+ * an H200 (ws against ws-nopersist), where a block's start and its last
  * tile's products and stores no longer leave the SM idle. Elsewhere it
- * loses (ws-persist): causal blocks go round by round, not in the
- * GPU's own order of whichever SM frees first, 0.9x at d = 64; and at
- * d = 64 the loop over query tiles costs the three consumers' 160
- * registers spills, 0.98x without a mask. */
+ * does not (ws-persist): with the mask, blocks go round by round rather
+ * than wherever an SM frees first, even at d = 128 and 0.84 to 0.9x at
+ * d = 64; at d = 64 without it, 0.95 to 0.98x, with ptxas spilling some
+ * of the three consumers' 160 registers in the loop over query tiles
+ * (which of the two costs more is not measured). */
 template <class C, bool LAZY, Persist P = PERSIST_WIDE>
 cudaError_t launch_ws(GridOrder order, const __nv_bfloat16 *Q, const __nv_bfloat16 *K,
                       const __nv_bfloat16 *V, __nv_bfloat16 *O, float *L, int B, int H, int N,
