@@ -1007,9 +1007,15 @@ __global__ void __launch_bounds__(WsTeam<NC>::THREADS, 1)
         }
         /* The tiles this consumer computes: causal, the keys up to its last
          * row; the block's later tiles are all -inf for it, P = 0, and it
-         * only hands their stages back. Under ping-pong every consumer
-         * keeps every turn. */
-        const int Tw = PINGPONG || !causal ? Tc : min(Tc, (min(N, q0w + 64) + NK - 1) / NK);
+         * only hands their stages back. A consumer whose rows are all past
+         * N (the last query tile of a head, where N is not a multiple of
+         * the block's rows) computes one tile, stored nowhere, rather than
+         * none, which would put its products on a branch. Under ping-pong
+         * every consumer keeps every turn. */
+        const int Tw = PINGPONG               ? Tc
+                       : q0w >= N             ? 1
+                       : !causal              ? Tc
+                                              : min(Tc, (min(N, q0w + 64) + NK - 1) / NK);
         turns.start();
         if (!OVERLAP) {
             for (int j = 0; j < Tw; j++) {
