@@ -580,7 +580,8 @@ __device__ __forceinline__ void store_rows(const float (&o)[C::D / 2], const flo
  * index order but which take their tiles round by round, round_tile):
  * each group's list folded, longest, shortest, second longest, second
  * shortest..., so that a block taking every other tile of it runs, in two
- * rounds, a pair of causal tiles whose key tiles add up to about Tr. */
+ * rounds, a long causal tile and a short one whose key tiles add up to
+ * about the same for every block. */
 struct BlockTile {
     int bh, qt;
 };
@@ -1339,7 +1340,7 @@ enum Persist { PERSIST_NONE, PERSIST_WIDE, PERSIST_ALL };
  * tile's products and stores no longer leave the SM idle. Elsewhere it
  * does not (ws-persist): with the mask, blocks go round by round rather
  * than wherever an SM frees first, even at d = 128 and 0.84 to 0.9x at
- * d = 64; at d = 64 without it, 0.95 to 0.98x, with ptxas spilling some
+ * d = 64; at d = 64 without it, 0.93 to 0.99x, with ptxas spilling some
  * of the three consumers' 160 registers in the loop over query tiles
  * (which of the two costs more is not measured). */
 template <class C, bool LAZY, Persist P = PERSIST_WIDE>
