@@ -937,6 +937,17 @@ __global__ void __launch_bounds__(WsTeam<NC>::THREADS, 1)
     const Ring<STAGES> ringV{sV, (uint32_t)W::KV_TILE, barV, barV + 8 * STAGES, T::EMPTY_ARRIVALS};
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
     const int tiles = BH * Tr; /* make_maps keeps it an int */
+    /* Tile b's head, first row and key tiles, for the producer and the
+     * consumers alike: the rings' positions follow from the Tc of every
+     * tile before. */
+    struct Tile {
+        int bh, q0, Tc;
+    };
+    const auto tile_at = [&](int b) {
+        const BlockTile bt = block_tile<PERSIST && W::CAUSAL>(b, BH, Tr, groups);
+        const int q0 = bt.qt * T::BR;
+        return Tile{bt.bh, q0, ((causal ? min(N, q0 + T::BR) : N) + NK - 1) / NK};
+    };
 
     if (tid == 0) {
         ringQ.init();
@@ -959,9 +970,8 @@ __global__ void __launch_bounds__(WsTeam<NC>::THREADS, 1)
             return;
         /* Round it's tile takes the rings' tiles j0 .. j0 + Tc - 1. */
         for (int it = 0, j0 = 0, b; (b = round_tile<PERSIST>(it, tiles)) >= 0; it++) {
-            const BlockTile tile = block_tile<PERSIST && W::CAUSAL>(b, BH, Tr, groups);
-            const int q0 = tile.qt * T::BR;
-            const int Tc = ((causal ? min(N, q0 + T::BR) : N) + NK - 1) / NK;
+            const Tile tile = tile_at(b);
+            const int q0 = tile.q0, Tc = tile.Tc;
             /* A consumer's rows past N are never written: where all of
              * them are, it reads consumer 0's rows rather than a box
              * wholly outside the tensor. */
@@ -984,9 +994,8 @@ __global__ void __launch_bounds__(WsTeam<NC>::THREADS, 1)
     const Turns<PINGPONG, NC> turns{w};
     const float cp = fabsf(c);
     for (int it = 0, j0 = 0, b; (b = round_tile<PERSIST>(it, tiles)) >= 0; it++) {
-        const BlockTile tile = block_tile<PERSIST && W::CAUSAL>(b, BH, Tr, groups);
-        const int q0 = tile.qt * T::BR;
-        const int Tc = ((causal ? min(N, q0 + T::BR) : N) + NK - 1) / NK;
+        const Tile tile = tile_at(b);
+        const int q0 = tile.q0, Tc = tile.Tc;
         const int q0w = q0 + 64 * w, row0 = q0w + 16 * (warp & 3) + g;
         const uint32_t sQw = ringQ.tile(it) + w * C::TILE;
         /* The rings' tile of this query tile's key tile j, and V_j for
@@ -1028,8 +1037,6 @@ __global__ void __launch_bounds__(WsTeam<NC>::THREADS, 1)
                 turns.end(false);
                 wgmma_wait_pending<0>(s);
                 ringK.release(ring_j(j), lane);
-                if (j == Tw - 1)
-                    ringQ.release(it, lane); /* its last S is computed */
                 moved = softmax_any<NK, LAZY>(s, m, l, alpha, k0, row0, q0w, N, causal, cp, t);
                 pack_p<NK>(s, pa);
                 if (moved)
@@ -1047,6 +1054,7 @@ __global__ void __launch_bounds__(WsTeam<NC>::THREADS, 1)
                 wgmma_wait_pending<0>(o);
                 ringV.release(ring_j(j), lane);
             }
+            ringQ.release(it, lane); /* every S of the tile is computed */
         } else {
             /* Tile 0: S_0 and its softmax; P_0 V_0 goes with S_1. */
             ringK.wait_full(ring_j(0));
