@@ -107,6 +107,14 @@ have_gpu() {
     [ $rc -eq 0 ]
 }
 
+# private_batch_scratch DIR: mw-batch makes its scratch folders in DIR
+# (MW_BATCH_SCRATCH), which the steps' user may enter, so that a test's
+# check that none is left behind sees no other run's.
+private_batch_scratch() {
+    export MW_BATCH_SCRATCH=$1
+    mkdir -p "$1" && chmod 755 "$1"
+}
+
 # Builds one kernel file into a folder of its own, as `make` builds exercises.
 build_lib() { # build_lib CHAPTER SOURCE.cu OUTDIR
     make -s --no-print-directory lib CH="$1" KERNEL="$2" LIBDIR="$3"

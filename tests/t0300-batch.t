@@ -12,11 +12,7 @@
 scratch=$(mktemp -d)
 chmod 755 "$scratch"
 trap 'rm -rf "$scratch"' EXIT
-# The batch's scratch folders in this test's own root, so that the check
-# that none is left behind sees no other run's.
-export MW_BATCH_SCRATCH=$scratch/batch-root
-mkdir -p "$MW_BATCH_SCRATCH"
-chmod 755 "$MW_BATCH_SCRATCH"
+private_batch_scratch "$scratch/batch-root"
 class=$scratch/class
 out=$scratch/out
 mkdir -p "$class/ann/deep/er" "$class/ben"

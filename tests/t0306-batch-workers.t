@@ -19,11 +19,7 @@ real_nvcc=$(command -v nvcc) || skip_all "nvcc not on the PATH"
 scratch=$(mktemp -d)
 chmod 755 "$scratch"
 trap 'rm -rf "$scratch"' EXIT
-# The batch's scratch folders in this test's own root, so that the check
-# that none is left behind sees no other run's.
-export MW_BATCH_SCRATCH=$scratch/batch-root
-mkdir -p "$MW_BATCH_SCRATCH"
-chmod 755 "$MW_BATCH_SCRATCH"
+private_batch_scratch "$scratch/batch-root"
 reason=$(build/01-vector-add/mw-chapter info 2>&1 | head -n 1)
 class=$scratch/class
 mkdir -p "$class/ann" "$class/ben"
