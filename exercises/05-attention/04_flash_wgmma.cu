@@ -64,7 +64,8 @@
  *             rows) and ping-pong (they take turns at the tensor cores,
  *             each one's softmax under the other's GEMMs), key tiles of
  *             Bc = 176 without a mask and 128 with one; d <= 64: three
- *             consumers (192 rows), no ping-pong, Bc = 128. The softmax is
+ *             consumers (192 rows), Bc = 128, taking turns at the tensor
+ *             cores in a ring without a mask and none with one. The softmax is
  *             lazy (FlashAttention-4's rule): a warp moves its rows'
  *             maxima, and rescales O and l, only when one grows by more
  *             than 8 (P up to 2^8). d = 128 without a mask: a persistent
@@ -82,7 +83,10 @@
  *   ws-heads  ws in plain head-major grid order when causal too, each
  *             head's tiles longest first;
  *   ws-ring   ws with its consumers taking turns at the tensor cores in a
- *             ring at every d: at d <= 64 its three, at d = 128 ws itself;
+ *             ring at every d and mask: at d <= 64 its three with the mask
+ *             too, at d = 128 ws itself;
+ *   ws-noring  ws with no turns at d <= 64, with or without the mask (at
+ *             d = 128 ws itself);
  *   ws-persist  ws with a persistent grid at every d and mask (causal:
  *             each block's tiles alternate long and short, block_tile);
  *   ws-nopersist  ws with a block a query tile at every d and mask;
@@ -91,8 +95,8 @@
  * tiles that reach past either. Kernels with the same key tiles and
  * rescaling do the same arithmetic in the same order: O is bitwise the same
  * for step1 and ws-bc64, for ws, ws-heads, ws-persist and ws-nopersist
- * (the grid moves blocks, not sums) and ws-ring (turns move time, and its extra
- * causal tiles add P = 0), and for ws2, ws-nopp, ws-noov, ws-plain and ws-eager (where
+ * (the grid moves blocks, not sums) and ws-ring and ws-noring (turns move
+ * time, and the extra causal tiles of turns add P = 0), and for ws2, ws-nopp, ws-noov, ws-plain and ws-eager (where
  * its key tiles are 128).
  *
  * Needs: sm_90a (wgmma, TMA)

@@ -15,14 +15,14 @@ set -u
 here=$(dirname "$0")
 rounds=${ROUNDS:-3}
 case $rounds in '' | *[!0-9]* | 0) echo "ablation.sh: ROUNDS=$rounds: give a whole number >= 1" >&2; exit 2 ;; esac
-kernels="step1 ws ws-nopersist ws-persist ws-heads ws-ring ws-eager ws2 ws-nopp ws-noov ws-plain ws-bc64"
+kernels="step1 ws ws-nopersist ws-persist ws-heads ws-ring ws-noring ws-eager ws2 ws-nopp ws-noov ws-plain ws-bc64"
 # Kernels that do the same arithmetic in the same order, each with the one
 # whose O it must match bitwise: the key tile and the rescaling decide the
 # order (ws, lazy, matches ws-nopersist, ws-persist and ws-heads, whose
-# grids move blocks, not sums, and ws-ring, whose turns move time and whose extra causal tiles add
-# P = 0). ws-eager's key tiles are 176 at d = 128 without a mask (wide),
+# grids move blocks, not sums, and ws-ring and ws-noring, whose turns move time and whose extra
+# causal tiles add P = 0). ws-eager's key tiles are 176 at d = 128 without a mask (wide),
 # ws2's 128: there the two differ, and are not compared.
-same="ws-nopersist=ws ws-persist=ws ws-heads=ws ws-ring=ws ws-eager=ws2 ws-nopp=ws2 ws-noov=ws2 ws-plain=ws2 ws-bc64=step1"
+same="ws-nopersist=ws ws-persist=ws ws-heads=ws ws-ring=ws ws-noring=ws ws-eager=ws2 ws-nopp=ws2 ws-noov=ws2 ws-plain=ws2 ws-bc64=step1"
 wide="ws-eager=ws2 d=128 full"
 
 # The CSV from time.cu's lines: one row per kernel, a column per shape.
@@ -46,11 +46,12 @@ table() { # log csv
         END {
             split(wide, wd, " "); wide_pair = wd[1]; wide_key = wd[2] " " wd[3]
             what["step1"] = "step 1: one warpgroup of 64 rows loads and computes, key tiles of 64"
-            what["ws"] = "the reference: FA3 with key tiles of 176 and a persistent grid at d = 128 without a mask, 3 consumers at d = 64 (no ping-pong), and FA4'"'"'s lazy rescaling"
+            what["ws"] = "the reference: FA3 with key tiles of 176 and a persistent grid at d = 128 without a mask, 3 consumers at d = 64 (taking turns without a mask), and FA4'"'"'s lazy rescaling"
             what["ws-nopersist"] = "ws with a block a query tile everywhere"
             what["ws-persist"] = "ws with a persistent grid everywhere"
             what["ws-heads"] = "ws in plain head-major grid order when causal too (ws: heads in groups sized to the L2, longest tiles first)"
-            what["ws-ring"] = "ws with its consumers taking turns at the tensor cores in a ring: its three at d = 64 (at d = 128 ws itself)"
+            what["ws-ring"] = "ws with its three consumers at d = 64 taking turns at the tensor cores with the mask too (at d = 128 ws itself)"
+            what["ws-noring"] = "ws with its three consumers at d = 64 taking no turns, with or without the mask (at d = 128 ws itself)"
             what["ws-eager"] = "ws rescaling O at every tile, as FA3"
             what["ws2"] = "FA3'"'"'s schedule: 2 consumers, ping-pong + overlap, key tiles of 128"
             what["ws-nopp"] = "ws2 without ping-pong"
