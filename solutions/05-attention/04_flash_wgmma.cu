@@ -1359,9 +1359,10 @@ enum RingTurns { RING_UNMASKED, RING_ALWAYS, RING_NEVER };
  * tile's products and stores no longer leave the SM idle. Elsewhere it
  * does not (ws-persist): with the mask, blocks go round by round rather
  * than wherever an SM frees first, even at d = 128 and 0.84 to 0.9x at
- * d = 64; at d = 64 without it, 0.93 to 0.99x, with ptxas spilling some
- * of the three consumers' 160 registers in the loop over query tiles
- * (which of the two costs more is not measured). */
+ * d = 64, where ptxas also spills some of the three consumers' 160
+ * registers in the loop over query tiles; at d = 64 without the mask,
+ * where the consumers take turns and nothing spills, 0.93 to 0.97x, for a
+ * reason not measured. */
 template <class C, bool LAZY, Persist P = PERSIST_WIDE, RingTurns R = RING_UNMASKED>
 cudaError_t launch_ws(GridOrder order, const __nv_bfloat16 *Q, const __nv_bfloat16 *K,
                       const __nv_bfloat16 *V, __nv_bfloat16 *O, float *L, int B, int H, int N,
