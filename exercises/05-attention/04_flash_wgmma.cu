@@ -96,8 +96,8 @@
  * rescaling do the same arithmetic in the same order: O is bitwise the same
  * for step1 and ws-bc64, for ws, ws-heads, ws-persist and ws-nopersist
  * (the grid moves blocks, not sums) and ws-ring and ws-noring (turns move
- * time, and the extra causal tiles of turns add P = 0), and for ws2, ws-nopp, ws-noov, ws-plain and ws-eager (where
- * its key tiles are 128).
+ * time, and the extra causal tiles of turns add P = 0), and for ws2,
+ * ws-nopp, ws-noov, ws-plain and ws-eager (where its key tiles are 128).
  *
  * Needs: sm_90a (wgmma, TMA)
  *

@@ -19,9 +19,10 @@ kernels="step1 ws ws-nopersist ws-persist ws-heads ws-ring ws-noring ws-eager ws
 # Kernels that do the same arithmetic in the same order, each with the one
 # whose O it must match bitwise: the key tile and the rescaling decide the
 # order (ws, lazy, matches ws-nopersist, ws-persist and ws-heads, whose
-# grids move blocks, not sums, and ws-ring and ws-noring, whose turns move time and whose extra
-# causal tiles add P = 0). ws-eager's key tiles are 176 at d = 128 without a mask (wide),
-# ws2's 128: there the two differ, and are not compared.
+# grids move blocks, not sums, and ws-ring and ws-noring, whose turns move
+# time and whose extra causal tiles add P = 0). ws-eager's key tiles are
+# 176 at d = 128 without a mask (wide), ws2's 128: there the two differ,
+# and are not compared.
 same="ws-nopersist=ws ws-persist=ws ws-heads=ws ws-ring=ws ws-noring=ws ws-eager=ws2 ws-nopp=ws2 ws-noov=ws2 ws-plain=ws2 ws-bc64=step1"
 wide="ws-eager=ws2 d=128 full"
 
