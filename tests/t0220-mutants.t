@@ -18,8 +18,8 @@
 #    compute-sanitizer (a stand-in) once it passes every case, a second
 #    kernel graded under mutant-settings, EX= (which
 #    keeps the other versions' rows), PART= (a slice of the mutants, the
-#    others' rows kept from the CSV), and without a GPU exit 77 after the
-#    builds;
+#    others' rows kept from the CSV; a slice with nothing left to grade),
+#    and without a GPU exit 77 after the builds;
 #  - make mutants: its argument checks and what it passes to the script.
 #
 # The long tier (make test-full, MW_TEST_LONG=1) runs `make mutants CH=01`
@@ -501,6 +501,21 @@ ok $? "then PART=1/2: every row that of the whole run, part 2's kept from the CS
 out=$(run_part 3/2)
 [ $? -eq 2 ] && printf '%s' "$out" | grep -q 'PART=3/2: give I/P with 1 <= I <= P'
 ok $? "PART=3/2 is refused, saying why"
+# A part of one mutant: the listed equivalent (nothing to grade), then one
+# the small cases kill (nothing left for every case). Each later stage
+# meets an empty list and must start no check for it: xargs would run its
+# command once, without a mutant.
+for site in '35,49,stride-half' '31,18,ninf-zero'; do
+    k=$(printf '%s\n' "$whole" | grep -n -F ",$site," | cut -d: -f1)
+    expect=$(printf '%s\n' "$whole" | sed -n "${k}p")
+    out=$(run_part "$k/$n")
+    rc=$?
+    [ $rc -eq 0 ] && [ -n "$k" ] && grep -q -x -F -e "$expect" "$parts_csv" &&
+        printf '%s' "$out" | grep -q "mutants: part $k/$n: 1 of the $n mutants" &&
+        ! printf '%s' "$out" | grep -q 'parameter not set\|usage:'
+    ok $? "PART=$k/$n, the $site mutant alone: its row as in the whole run, no stage run on an empty list (exit $rc)"
+    [ $rc -eq 0 ] || diag <<<"$out"
+done
 
 # ---- make mutants ------------------------------------------------------------------------
 

@@ -368,7 +368,8 @@ fi
 
 jobs=$(nproc 2>/dev/null || echo 2)
 echo "mutants: $chapter: $total mutants of$files; building them, $jobs at a time"
-xargs -P "$jobs" -L 1 sh "$self" --build-one "$chapter" "$work" "$scratch" <"$work/build.list"
+[ -s "$work/build.list" ] &&
+    xargs -P "$jobs" -L 1 sh "$self" --build-one "$chapter" "$work" "$scratch" <"$work/build.list"
 built_at=$(date +%s)
 
 # key VERSION K: FILE:LINE:COLUMN:OPERATOR of mutant K (row K + 1 of the list).
@@ -460,8 +461,11 @@ next_stage() {
     done <"$2"
 }
 echo "mutants: built in $((built_at - start)) s; grading $graded on the small cases, $grade_jobs at a time (TIMEOUT=$timeout, SEED=$seed)"
-xargs -P "$grade_jobs" -L 1 sh "$self" --grade-one "$grader" "$timeout" "$seed" small \
-    "$work" "$scratch" <"$work/grade.list"
+# xargs runs its command once even for an empty list (a part of none,
+# every mutant equivalent), without a version and a mutant: never there.
+[ -s "$work/grade.list" ] &&
+    xargs -P "$grade_jobs" -L 1 sh "$self" --grade-one "$grader" "$timeout" "$seed" small \
+        "$work" "$scratch" <"$work/grade.list"
 next_stage small "$work/grade.list" "$work/full.list"
 small_at=$(date +%s)
 # Every case, as many checks at once as the GPU's memory holds with each at
@@ -499,8 +503,9 @@ else
 fi
 sanitize_next=$(command -v compute-sanitizer >/dev/null 2>&1 && echo 1 || echo 0)
 export sanitize_next
-mutants_split=$split mutants_beside=$((full_jobs > 1)) xargs -P "$full_jobs" -L 1 sh "$self" \
-    --grade-one "$grader" "$timeout" "$seed" full "$work" "$scratch" <"$work/full.list"
+[ -s "$work/full.list" ] &&
+    mutants_split=$split mutants_beside=$((full_jobs > 1)) xargs -P "$full_jobs" -L 1 sh "$self" \
+        --grade-one "$grader" "$timeout" "$seed" full "$work" "$scratch" <"$work/full.list"
 # Beside other checks, a mutant that passed with a case skipped may have
 # lost that case's memory to them, and one killed by a timeout its GPU time
 # (a slow case's kernels wait their turn behind theirs, and the reference
