@@ -94,6 +94,10 @@ static const mw_version versions[] = {
 #define ATT(group_, B, H, N, d, causal, gen_, g)                                               \
     {.group = (group_), .dim = {(B), (H), (N), (d)}, .gen = (gen_), .scale = (g),             \
      .sampled = SAMPLE(B, H, N, d), .arg = {0.f, SC(d)}, .op = (causal)},
+/* ATT with every entry checked, whatever the cost. */
+#define WHOLE(group_, B, H, N, d, causal, gen_, g)                                             \
+    {.group = (group_), .dim = {(B), (H), (N), (d)}, .gen = (gen_), .scale = (g),             \
+     .sampled = 0, .arg = {0.f, SC(d)}, .op = (causal)},
 #define EVERY_D(group, B, H, N, gen, g)                                                        \
     ATT(group, B, H, N, 32, 0, gen, g) ATT(group, B, H, N, 32, 1, gen, g)                     \
     ATT(group, B, H, N, 64, 0, gen, g) ATT(group, B, H, N, 64, 1, gen, g)                     \
@@ -216,8 +220,21 @@ static const mw_case cases[] = {
      * of lengths off the tiles put such a row at every position of a
      * tile, the tile's last row and last columns included. */
     BOTH("nan", 8, 8, 100, 64, NAN_V, 1)
-    BOTH("nan", 8, 8, 130, 128, NAN_V, 1)
+    WHOLE("nan", 8, 8, 130, 128, 0, NAN_V, 1)
     BOTH("nan", 8, 8, 77, 32, NAN_V, 1)
+    /* The same, causal, at the ends of key tiles of 64 and 128 (N = 130:
+     * keys 63 and 127 end one, 128 and 129 start a partial one), every
+     * entry checked: a NaN in V spoils only the rows before it in its
+     * column, which 384 sampled entries of millions would all but miss.
+     * A kernel that scans V_j for non-finite values to guard its diagonal
+     * tiles and leaves out the tile's last 16 bytes (a loop one word
+     * short, an index off by one) is wrong only where the NaN lies in
+     * those 8 elements of the tile's last key: with 1 in 256 NaN, 256
+     * heads hold such a NaN at any given 8 elements of key 63 or 127
+     * (1 - (1 - 8/256)^256 > 99.9%). */
+    WHOLE("nan", 16, 16, 130, 128, 1, NAN_V, 1)
+    WHOLE("nan", 16, 16, 130, 64, 1, NAN_V, 1)
+    WHOLE("nan", 16, 16, 130, 32, 1, NAN_V, 1)
     /* The longest rows, past the 50 MB L2 at d = 128 (B H N d floats:
      * 2 x 16384 x 128 x 4 B = 16 MB each for Q, K, V, O). */
     BOTH("long", 1, 1, 16384, 64, UNI, 1)
