@@ -217,21 +217,19 @@ static const mw_case cases[] = {
      * diagonal tile before that key must stay finite, though a tensor-core
      * product multiplies their P = 0 by the NaN; not causal, every row
      * attends it, in the last partial key tile as in the others. 64 heads
-     * of lengths off the tiles put such a row at every position of a
-     * tile, the tile's last row and last columns included. */
+     * of lengths off the tiles put such a row at most positions of a
+     * tile. Every entry is checked, at N = 130 too: a sample would miss
+     * the few entries one NaN spoils. */
     BOTH("nan", 8, 8, 100, 64, NAN_V, 1)
     WHOLE("nan", 8, 8, 130, 128, 0, NAN_V, 1)
     BOTH("nan", 8, 8, 77, 32, NAN_V, 1)
     /* The same, causal, at the ends of key tiles of 64 and 128 (N = 130:
-     * keys 63 and 127 end one, 128 and 129 start a partial one), every
-     * entry checked: a NaN in V spoils only the rows before it in its
-     * column, which 384 sampled entries of millions would all but miss.
-     * A kernel that scans V_j for non-finite values to guard its diagonal
-     * tiles and leaves out the tile's last 16 bytes (a loop one word
-     * short, an index off by one) is wrong only where the NaN lies in
-     * those 8 elements of the tile's last key: with 1 in 256 NaN, 256
-     * heads hold such a NaN at any given 8 elements of key 63 or 127
-     * (1 - (1 - 8/256)^256 > 99.9%). */
+     * keys 63 and 127 end one, 128 and 129 start a partial one). A kernel
+     * that scans V_j for non-finite values to guard its diagonal tiles and
+     * leaves out the tile's last 16 bytes (a loop one word short, an index
+     * off by one) is wrong only where the NaN lies in those 8 elements of
+     * the tile's last key: with 1 in 256 NaN, 256 heads hold such a NaN at
+     * any given 8 elements of key 63 or 127 (1 - (1 - 8/256)^256 > 99.9%). */
     WHOLE("nan", 16, 16, 130, 128, 1, NAN_V, 1)
     WHOLE("nan", 16, 16, 130, 64, 1, NAN_V, 1)
     WHOLE("nan", 16, 16, 130, 32, 1, NAN_V, 1)
