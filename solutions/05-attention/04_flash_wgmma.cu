@@ -1355,14 +1355,14 @@ enum RingTurns { RING_UNMASKED, RING_ALWAYS, RING_NEVER };
 
 /* The default kernel, ws: its team, key tile and grid for this d and mask.
  * A persistent grid pays at d = 128 without a mask: 1.03x at N = 4096 on
- * an H200 (ws against ws-nopersist), where a block's start and its last
- * tile's products and stores no longer leave the SM idle. Elsewhere it
- * does not (ws-persist): with the mask, blocks go round by round rather
- * than wherever an SM frees first, even at d = 128 and 0.84 to 0.9x at
- * d = 64, where ptxas also spills some of the three consumers' 160
- * registers in the loop over query tiles; at d = 64 without the mask,
- * where the consumers take turns and nothing spills, 0.93 to 0.97x, for a
- * reason not measured. */
+ * an H200 (ws against ws-nopersist): a block's start and its last tile's
+ * products and stores no longer leave the SM idle. Elsewhere it does not
+ * (ws-persist). With the mask its blocks go round by round: it loses at
+ * d = 128 too, and runs 0.84 to 0.9x at d = 64, where ptxas also spills;
+ * taking each next tile from a counter (FA3's scheduler) ran 0.88 to 1.03x
+ * of one block a tile, whose blocks the GPU starts wherever an SM frees.
+ * At d = 64 without the mask, where the consumers take turns and nothing
+ * spills, 0.93 to 0.97x, for a reason not measured. */
 template <class C, bool LAZY, Persist P = PERSIST_WIDE, RingTurns R = RING_UNMASKED>
 cudaError_t launch_ws(GridOrder order, const __nv_bfloat16 *Q, const __nv_bfloat16 *K,
                       const __nv_bfloat16 *V, __nv_bfloat16 *O, float *L, int B, int H, int N,
