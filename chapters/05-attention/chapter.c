@@ -91,13 +91,13 @@ static const mw_version versions[] = {
  * (B H N^2 d) are checked on sampled entries (sample_* below). */
 #define SAMPLE(B, H, N, d) ((size_t)(B) * (H) * (N) * (N) * (d) > ((size_t)1 << 26))
 #define SC(d) ((d) == 64 ? 0.3f : 0.f)
-#define ATT(group_, B, H, N, d, causal, gen_, g)                                               \
+#define CASE(group_, B, H, N, d, causal, gen_, g, sampled_)                                    \
     {.group = (group_), .dim = {(B), (H), (N), (d)}, .gen = (gen_), .scale = (g),             \
-     .sampled = SAMPLE(B, H, N, d), .arg = {0.f, SC(d)}, .op = (causal)},
+     .sampled = (sampled_), .arg = {0.f, SC(d)}, .op = (causal)},
+#define ATT(group, B, H, N, d, causal, gen, g)                                                 \
+    CASE(group, B, H, N, d, causal, gen, g, SAMPLE(B, H, N, d))
 /* ATT with every entry checked, whatever the cost. */
-#define WHOLE(group_, B, H, N, d, causal, gen_, g)                                             \
-    {.group = (group_), .dim = {(B), (H), (N), (d)}, .gen = (gen_), .scale = (g),             \
-     .sampled = 0, .arg = {0.f, SC(d)}, .op = (causal)},
+#define WHOLE(group, B, H, N, d, causal, gen, g) CASE(group, B, H, N, d, causal, gen, g, 0)
 #define EVERY_D(group, B, H, N, gen, g)                                                        \
     ATT(group, B, H, N, 32, 0, gen, g) ATT(group, B, H, N, 32, 1, gen, g)                     \
     ATT(group, B, H, N, 64, 0, gen, g) ATT(group, B, H, N, 64, 1, gen, g)                     \

@@ -368,6 +368,9 @@ fi
 
 jobs=$(nproc 2>/dev/null || echo 2)
 echo "mutants: $chapter: $total mutants of$files; building them, $jobs at a time"
+# Here and below, xargs runs only over a list that is not empty: it would
+# run its command once for none (a part of none, every mutant equivalent,
+# none passing the small cases), without a version and a mutant.
 [ -s "$work/build.list" ] &&
     xargs -P "$jobs" -L 1 sh "$self" --build-one "$chapter" "$work" "$scratch" <"$work/build.list"
 built_at=$(date +%s)
@@ -461,8 +464,6 @@ next_stage() {
     done <"$2"
 }
 echo "mutants: built in $((built_at - start)) s; grading $graded on the small cases, $grade_jobs at a time (TIMEOUT=$timeout, SEED=$seed)"
-# xargs runs its command once even for an empty list (a part of none,
-# every mutant equivalent), without a version and a mutant: never there.
 [ -s "$work/grade.list" ] &&
     xargs -P "$grade_jobs" -L 1 sh "$self" --grade-one "$grader" "$timeout" "$seed" small \
         "$work" "$scratch" <"$work/grade.list"
