@@ -36,6 +36,8 @@ static int gen_of(const char *word)
         return MW_GEN_NAN_THIRD;
     if (strcmp(word, "overflow") == 0)
         return MW_GEN_OVERFLOW;
+    if (strcmp(word, "lonenan") == 0)
+        return MW_GEN_LONE_NAN;
     return -1;
 }
 
@@ -115,7 +117,7 @@ int mw_cases_file_load(const char *path, mw_cases_file *f, char *err, size_t err
         if (strncmp(p, "case ", 5) != 0 || parse_case(p, &c, group, sizeof group) != 0) {
             snprintf(err, errlen,
                      "%s:%d: expected 'seed N' or 'case GROUP d0 d1 d2 o0 o1 o2 o3 "
-                     "uniform|special|smallint|neginf|rarenan|logprob|dominant|masked|tail|lone|lonewide|opposed|nanthird|overflow SCALE SAMPLED A S [d3=N] [op=K]'",
+                     "uniform|special|smallint|neginf|rarenan|logprob|dominant|masked|tail|lone|lonewide|opposed|nanthird|overflow|lonenan SCALE SAMPLED A S [d3=N] [op=K]'",
                      path, lineno);
             fclose(fp);
             mw_cases_file_free(f);

@@ -60,7 +60,7 @@ enum {
                             spoils whole rows and hides where a NaN in V
                             lands, which is what a kernel that skips keys
                             (causal masking, partial tiles) can get wrong */
-    MW_GEN_OVERFLOW = 13 /* opposed, with the second input's elements i with
+    MW_GEN_OVERFLOW = 13, /* opposed, with the second input's elements i with
                             bit 16 of i set in (-2^127, -2^126]: chapter
                             05's K in runs of 2^16 / d keys (512 at d = 128)
                             whose every product with a Q row overflows, so
@@ -70,12 +70,23 @@ enum {
                             its running max to 0, and every later exp
                             underflows); finite inputs, and in double the
                             runs' weights are exactly 0 */
+    MW_GEN_LONE_NAN = 14 /* uniform times scale, with NaN in the third input
+                            alone (chapter 05's V) at every element whose
+                            index is a positive multiple of 8191 (2^13 - 1,
+                            a prime): in heads of N d = 8192 elements, head
+                            k's only NaN is its element 8191 - k, so over d
+                            heads the last key holds one at every column in
+                            turn, and no other key tile of those heads holds
+                            any (nanthird's 1 in 256 puts dozens in every
+                            tile, and a scan of a tile that misses one of
+                            them still finds another) */
 };
 
 /* 1 when input class gen puts NaN among the inputs. */
 MW_HD int mw_gen_has_nan(int gen)
 {
-    return gen == MW_GEN_SPECIAL || gen == MW_GEN_RARE_NAN || gen == MW_GEN_NAN_THIRD;
+    return gen == MW_GEN_SPECIAL || gen == MW_GEN_RARE_NAN || gen == MW_GEN_NAN_THIRD ||
+           gen == MW_GEN_LONE_NAN;
 }
 
 /* 1 when it puts NaN or an infinity among them. */
@@ -142,6 +153,8 @@ MW_HD float mw_gen(uint64_t seed, uint32_t stream, uint64_t i, int kind, float s
     if (kind == MW_GEN_RARE_NAN && (h & 1023) == 0)
         return mw_from_bits(0x7fc00000u);
     if (kind == MW_GEN_NAN_THIRD && stream % 4 == 3 && (h & 255) == 0)
+        return mw_from_bits(0x7fc00000u);
+    if (kind == MW_GEN_LONE_NAN && stream % 4 == 3 && i > 0 && i % 8191 == 0)
         return mw_from_bits(0x7fc00000u);
     if (kind == MW_GEN_DOMINANT && (h & 1023) == 0)
         return 100.0f;

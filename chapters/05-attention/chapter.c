@@ -115,6 +115,7 @@ static const mw_version versions[] = {
 #define OPP MW_GEN_OPPOSED
 #define NAN_V MW_GEN_NAN_THIRD
 #define OVF MW_GEN_OVERFLOW
+#define LONE_NAN MW_GEN_LONE_NAN
 
 /* ---- scalars: the scale at its special values, on every input class ----
  *
@@ -223,16 +224,21 @@ static const mw_case cases[] = {
     BOTH("nan", 8, 8, 100, 64, NAN_V, 1)
     WHOLE("nan", 8, 8, 130, 128, 0, NAN_V, 1)
     BOTH("nan", 8, 8, 77, 32, NAN_V, 1)
-    /* The same, causal, at the ends of key tiles of 64 and 128 (N = 130:
-     * keys 63 and 127 end one, 128 and 129 start a partial one). A kernel
-     * that scans V_j for non-finite values to guard its diagonal tiles and
-     * leaves out the tile's last 16 bytes (a loop one word short, an index
-     * off by one) is wrong only where the NaN lies in those 8 elements of
-     * the tile's last key: with 1 in 256 NaN, 256 heads hold such a NaN at
-     * any given 8 elements of key 63 or 127 (1 - (1 - 8/256)^256 > 99.9%). */
+    /* The same, causal, over 256 heads (N = 130: key tiles of 64 and 128
+     * end at keys 63 and 127, and 128 starts a partial one). */
     WHOLE("nan", 16, 16, 130, 128, 1, NAN_V, 1)
-    WHOLE("nan", 16, 16, 130, 64, 1, NAN_V, 1)
-    WHOLE("nan", 16, 16, 130, 32, 1, NAN_V, 1)
+    /* One NaN in V a head, at the head's last key, causal: every row but
+     * the last leaves that key out. Heads of N d = 8192 elements put it
+     * at each column in turn (head k at column d - 1 - k), at the end of
+     * a key tile of 32, 64, 128 or 256 keys. A kernel that scans V_j for
+     * non-finite values to guard its diagonal tiles (05.3, 05.4) and
+     * misses part of the tile (a loop one word short, an index off by
+     * one) multiplies the NaN by the other rows' P = 0 and spoils their
+     * column. nanthird cannot show that: its 1 in 256 puts dozens of NaN
+     * in every tile, and the scan finds another. */
+    WHOLE("nan", 8, 16, 64, 128, 1, LONE_NAN, 1)
+    WHOLE("nan", 8, 8, 128, 64, 1, LONE_NAN, 1)
+    WHOLE("nan", 4, 8, 256, 32, 1, LONE_NAN, 1)
     /* The longest rows, past the 50 MB L2 at d = 128 (B H N d floats:
      * 2 x 16384 x 128 x 4 B = 16 MB each for Q, K, V, O). */
     BOTH("long", 1, 1, 16384, 64, UNI, 1)
@@ -335,6 +341,7 @@ static void describe(const mw_case *c, char *text, size_t len)
 {
     const char *what = c->gen == MW_GEN_RARE_NAN    ? " (rare NaN inputs)"
                        : c->gen == MW_GEN_NAN_THIRD ? " (NaN in V alone)"
+                       : c->gen == MW_GEN_LONE_NAN  ? " (one NaN in V a head, at its last key)"
                        : c->gen == MW_GEN_OPPOSED ? " (Q, V > 0 > K: every score far below zero)"
                        : c->gen == MW_GEN_OVERFLOW
                            ? " (Q, V > 0 > K, with runs of keys whose scores overflow to -inf)"

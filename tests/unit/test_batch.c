@@ -132,10 +132,11 @@ static void test_cases_file(void)
     is_double(f.cases[0].arg[1], -0.75, 0, "arguments");
     is_int(f.cases[1].sampled, 1, "sampled flag");
     mw_cases_file_free(&f);
-    /* Every generator word, in rng.h's order (its enum values 0 to 13). */
+    /* Every generator word, in rng.h's order (its enum values 0 to 14). */
     static const char *const words[] = {"uniform", "special", "smallint", "neginf", "rarenan",
                                         "logprob", "dominant", "masked",  "tail",   "lone",
-                                        "lonewide", "opposed", "nanthird", "overflow"};
+                                        "lonewide", "opposed", "nanthird", "overflow",
+                                        "lonenan"};
     const int nwords = (int)(sizeof words / sizeof words[0]);
     char text[2048] = "seed 1\n";
     for (int w = 0; w < nwords; w++)
@@ -145,7 +146,7 @@ static void test_cases_file(void)
     int by_name = mw_cases_file_load(path, &f, err, sizeof err) == 0 && f.ncases == nwords;
     for (int w = 0; by_name && w < nwords; w++)
         by_name &= f.cases[w].gen == w;
-    ok(by_name, "every generator by its name, overflow (MW_GEN_OVERFLOW = 13) the last");
+    ok(by_name, "every generator by its name, lonenan (MW_GEN_LONE_NAN = 14) the last");
     mw_cases_file_free(&f);
     path = write_file("bad.cases", "seed 1\ncase hidden 12 0 0 0 0 0 0 gaussian 1 0 0 0\n");
     ok(mw_cases_file_load(path, &f, err, sizeof err) != 0, "an unknown generator is refused");
