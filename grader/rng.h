@@ -72,12 +72,12 @@ enum {
                             runs' weights are exactly 0 */
     MW_GEN_LONE_NAN = 14 /* uniform times scale, with NaN in the third input
                             alone (chapter 05's V) at every element whose
-                            index is a positive multiple of 8191 (2^13 - 1,
-                            a prime): in heads of N d = 8192 elements, head
-                            k's only NaN is its element 8191 - k, so over d
+                            index is a positive multiple of 16383 (2^14 -
+                            1): in heads of N d = 16384 elements, head k's
+                            only NaN is its element 16383 - k, so over d
                             heads the last key holds one at every column in
-                            turn, and no other key tile of those heads holds
-                            any (nanthird's 1 in 256 puts dozens in every
+                            turn, and no other key of those heads holds any
+                            (nanthird's 1 in 256 puts dozens in every key
                             tile, and a scan of a tile that misses one of
                             them still finds another) */
 };
@@ -154,7 +154,7 @@ MW_HD float mw_gen(uint64_t seed, uint32_t stream, uint64_t i, int kind, float s
         return mw_from_bits(0x7fc00000u);
     if (kind == MW_GEN_NAN_THIRD && stream % 4 == 3 && (h & 255) == 0)
         return mw_from_bits(0x7fc00000u);
-    if (kind == MW_GEN_LONE_NAN && stream % 4 == 3 && i > 0 && i % 8191 == 0)
+    if (kind == MW_GEN_LONE_NAN && stream % 4 == 3 && i > 0 && i % 16383 == 0)
         return mw_from_bits(0x7fc00000u);
     if (kind == MW_GEN_DOMINANT && (h & 1023) == 0)
         return 100.0f;

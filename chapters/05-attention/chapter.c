@@ -228,17 +228,17 @@ static const mw_case cases[] = {
      * end at keys 63 and 127, and 128 starts a partial one). */
     WHOLE("nan", 16, 16, 130, 128, 1, NAN_V, 1)
     /* One NaN in V a head, at the head's last key, causal: every row but
-     * the last leaves that key out. Heads of N d = 8192 elements put it
+     * the last leaves that key out. Heads of N d = 16384 elements put it
      * at each column in turn (head k at column d - 1 - k), at the end of
-     * a key tile of 32, 64, 128 or 256 keys. A kernel that scans V_j for
-     * non-finite values to guard its diagonal tiles (05.3, 05.4) and
-     * misses part of the tile (a loop one word short, an index off by
-     * one) multiplies the NaN by the other rows' P = 0 and spoils their
-     * column. nanthird cannot show that: its 1 in 256 puts dozens of NaN
-     * in every tile, and the scan finds another. */
-    WHOLE("nan", 8, 16, 64, 128, 1, LONE_NAN, 1)
-    WHOLE("nan", 8, 8, 128, 64, 1, LONE_NAN, 1)
-    WHOLE("nan", 4, 8, 256, 32, 1, LONE_NAN, 1)
+     * a key tile of 32, 64 or 128 keys (256 too at d <= 64). A kernel that
+     * scans V_j for non-finite values to guard its diagonal tiles (05.3,
+     * 05.4) and misses part of the tile (a loop one word short, an index
+     * off by one) multiplies the NaN by the other rows' P = 0 and spoils
+     * their column. nanthird cannot show that: its 1 in 256 puts dozens
+     * of NaN in every tile, and the scan finds another. */
+    WHOLE("nan", 8, 16, 128, 128, 1, LONE_NAN, 1)
+    WHOLE("nan", 8, 8, 256, 64, 1, LONE_NAN, 1)
+    WHOLE("nan", 4, 8, 512, 32, 1, LONE_NAN, 1)
     /* The longest rows, past the 50 MB L2 at d = 128 (B H N d floats:
      * 2 x 16384 x 128 x 4 B = 16 MB each for Q, K, V, O). */
     BOTH("long", 1, 1, 16384, 64, UNI, 1)

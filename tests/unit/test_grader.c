@@ -618,29 +618,29 @@ static void test_generator(void)
        "nanthird: NaN in V's stream alone, about 1 in 256 of it");
     ok(mw_gen_has_nan(MW_GEN_NAN_THIRD), "nanthird counts as a class with NaN");
     /* lonenan: NaN in the third stream exactly at the positive multiples
-     * of 8191; in heads of 8192 elements (N d, as N = 64 at d = 128), head
-     * k's one NaN is its element 8191 - k: the last key, column d - 1 - k,
-     * for the first d heads. */
+     * of 16383; in heads of 16384 elements (N d, as N = 128 at d = 128),
+     * head k's one NaN is its element 16383 - k: the last key, column
+     * d - 1 - k, for the first d heads. */
     int lonenan_ok = 1;
     for (uint32_t b = 0; b < 4; b++)
-        for (uint64_t i = 0; i < 3 * 8192; i++) {
+        for (uint64_t i = 0; i < 3 * 16384; i++) {
             const float v = mw_gen(42, 4 + b + 1, i, MW_GEN_LONE_NAN, 2.f);
-            const int want_nan = b == 2 && i > 0 && i % 8191 == 0;
+            const int want_nan = b == 2 && i > 0 && i % 16383 == 0;
             lonenan_ok &= want_nan ? v != v : v >= -2.f && v < 2.f;
         }
-    ok(lonenan_ok, "lonenan: NaN at V's positive multiples of 8191 alone");
-    const int lone_d = 128, lone_keys = 8192 / lone_d;
+    ok(lonenan_ok, "lonenan: NaN at V's positive multiples of 16383 alone");
+    const int lone_d = 128, lone_keys = 16384 / lone_d;
     int lone_heads_ok = 1;
     for (int k = 0; k < lone_d; k++) {
         int nans = 0, key = -1, col = -1;
-        for (int e = 0; e < 8192; e++) {
-            const float v = mw_gen(7, 3, (uint64_t)k * 8192 + (uint64_t)e, MW_GEN_LONE_NAN, 1.f);
+        for (int e = 0; e < 16384; e++) {
+            const float v = mw_gen(7, 3, (uint64_t)k * 16384 + (uint64_t)e, MW_GEN_LONE_NAN, 1.f);
             if (v != v)
                 nans++, key = e / lone_d, col = e % lone_d;
         }
         lone_heads_ok &= nans == 1 && key == lone_keys - 1 && col == lone_d - 1 - k;
     }
-    ok(lone_heads_ok, "lonenan: heads of 64 keys at d = 128 hold one NaN each, at key 63, "
+    ok(lone_heads_ok, "lonenan: heads of 128 keys at d = 128 hold one NaN each, at key 127, "
                       "head k at column 127 - k");
     ok(mw_gen_has_nan(MW_GEN_LONE_NAN), "lonenan counts as a class with NaN");
 }
