@@ -6,39 +6,36 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Each generator's word in a cases file, by its value in rng.h's enum: the
+ * parser and its error message both read this one list. */
+static const char *const gen_words[] = {
+    [MW_GEN_UNIFORM] = "uniform",     [MW_GEN_SPECIAL] = "special",
+    [MW_GEN_SMALLINT] = "smallint",   [MW_GEN_NEGINF] = "neginf",
+    [MW_GEN_RARE_NAN] = "rarenan",    [MW_GEN_LOGPROB] = "logprob",
+    [MW_GEN_DOMINANT] = "dominant",   [MW_GEN_MASKED] = "masked",
+    [MW_GEN_TAIL] = "tail",           [MW_GEN_LONE] = "lone",
+    [MW_GEN_LONE_WIDE] = "lonewide",  [MW_GEN_OPPOSED] = "opposed",
+    [MW_GEN_NAN_THIRD] = "nanthird",  [MW_GEN_OVERFLOW] = "overflow",
+    [MW_GEN_LONE_NAN] = "lonenan",
+};
+#define GEN_WORDS ((int)(sizeof gen_words / sizeof gen_words[0]))
+
 static int gen_of(const char *word)
 {
-    if (strcmp(word, "uniform") == 0)
-        return MW_GEN_UNIFORM;
-    if (strcmp(word, "special") == 0)
-        return MW_GEN_SPECIAL;
-    if (strcmp(word, "smallint") == 0)
-        return MW_GEN_SMALLINT;
-    if (strcmp(word, "neginf") == 0)
-        return MW_GEN_NEGINF;
-    if (strcmp(word, "rarenan") == 0)
-        return MW_GEN_RARE_NAN;
-    if (strcmp(word, "logprob") == 0)
-        return MW_GEN_LOGPROB;
-    if (strcmp(word, "dominant") == 0)
-        return MW_GEN_DOMINANT;
-    if (strcmp(word, "masked") == 0)
-        return MW_GEN_MASKED;
-    if (strcmp(word, "tail") == 0)
-        return MW_GEN_TAIL;
-    if (strcmp(word, "lone") == 0)
-        return MW_GEN_LONE;
-    if (strcmp(word, "lonewide") == 0)
-        return MW_GEN_LONE_WIDE;
-    if (strcmp(word, "opposed") == 0)
-        return MW_GEN_OPPOSED;
-    if (strcmp(word, "nanthird") == 0)
-        return MW_GEN_NAN_THIRD;
-    if (strcmp(word, "overflow") == 0)
-        return MW_GEN_OVERFLOW;
-    if (strcmp(word, "lonenan") == 0)
-        return MW_GEN_LONE_NAN;
+    for (int g = 0; g < GEN_WORDS; g++)
+        if (gen_words[g] && strcmp(word, gen_words[g]) == 0)
+            return g;
     return -1;
+}
+
+/* The words joined by '|', as the error message lists them. */
+static void gen_word_list(char *out, size_t len)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (int g = 0; g < GEN_WORDS && used < len; g++)
+        if (gen_words[g])
+            used += (size_t)snprintf(out + used, len - used, "%s%s", used ? "|" : "", gen_words[g]);
 }
 
 /* The optional words after the fixed fields: "d3=N" (a fourth dimension,
@@ -115,10 +112,12 @@ int mw_cases_file_load(const char *path, mw_cases_file *f, char *err, size_t err
         char group[64];
         mw_case c;
         if (strncmp(p, "case ", 5) != 0 || parse_case(p, &c, group, sizeof group) != 0) {
+            char words[256];
+            gen_word_list(words, sizeof words);
             snprintf(err, errlen,
                      "%s:%d: expected 'seed N' or 'case GROUP d0 d1 d2 o0 o1 o2 o3 "
-                     "uniform|special|smallint|neginf|rarenan|logprob|dominant|masked|tail|lone|lonewide|opposed|nanthird|overflow|lonenan SCALE SAMPLED A S [d3=N] [op=K]'",
-                     path, lineno);
+                     "%s SCALE SAMPLED A S [d3=N] [op=K]'",
+                     path, lineno, words);
             fclose(fp);
             mw_cases_file_free(f);
             return -1;
