@@ -19,7 +19,9 @@
 #    kernel graded under mutant-settings, EX= (which
 #    keeps the other versions' rows), PART= (a slice of the mutants, the
 #    others' rows kept from the CSV; a slice with nothing left to grade),
-#    and without a GPU exit 77 after the builds;
+#    a run stopped by TERM under a hung sanitizer (what it graded written,
+#    the rest not graded, the sanitizer stopped), and without a GPU exit 77
+#    after the builds;
 #  - make mutants: its argument checks and what it passes to the script.
 #
 # The long tier (make test-full, MW_TEST_LONG=1) runs `make mutants CH=01`
@@ -247,11 +249,16 @@ printf '  FAIL  01_sample    offset   n=33 (views offset by 3,3,3 floats)\n     
 sleep 2; echo "  PASS  01_sample    edge     n=2"; echo "2 passed, 1 failed"; exit 1
 EOF
 # compute-sanitizer: finds nothing, or (FAKE_SANITIZER_FINDS) an invalid
-# read under memcheck; the real one, where installed, stays out of the way.
+# read under memcheck, or (FAKE_SANITIZER_HANGS) never ends; the real one,
+# where installed, stays out of the way.
 mkdir -p "$fake/san"
 cat >"$fake/san/compute-sanitizer" <<'EOF'
 #!/bin/sh
 tool=$2
+if [ -n "${FAKE_SANITIZER_HANGS:-}" ]; then
+    echo $$ >>"$FAKE_PIDS.san"
+    exec sleep 600
+fi
 if [ -n "${FAKE_SANITIZER_FINDS:-}" ] && [ "$tool" = memcheck ]; then
     echo "========= Invalid __global__ read of size 4 bytes (stand-in)"
     echo "========= ERROR SUMMARY: 1 error"; exit 10
@@ -281,7 +288,8 @@ drive() {
     echo $? >"$log.rc"
 }
 fake_resume=$WORK/fake-resume fake_split=$WORK/fake-split fake_settings=$WORK/fake-settings
-cp -R "$fake" "$fake_resume" && cp -R "$fake" "$fake_split" && cp -R "$fake" "$fake_settings"
+fake_stop=$WORK/fake-stop
+for f in "$fake_resume" "$fake_split" "$fake_settings" "$fake_stop"; do cp -R "$fake" "$f"; done
 (
     f=$fake_resume
     export FAKE_PIDS=$f/pids
@@ -310,6 +318,26 @@ split_pid=$!
     drive "$f" "$f/run1" -- --work "$f/work-settings" --results "$f/settings" --timeout 10
 ) &
 settings_pid=$!
+(
+    # Stopped as a time limit stops it: TERM to the driver's process group
+    # (timeout(1), Slurm), once the survivor hangs under the sanitizer.
+    f=$fake_stop
+    export FAKE_PIDS=$f/pids
+    cd "$f" || exit 1
+    FAKE_SANITIZER_HANGS=1 MAKE=$f/bin/make perl -e 'setpgrp(0, 0); exec @ARGV or die' \
+        sh "$driver" --chapter 99-fake --grader "$f/bin/mw-chapter" --tool "$tool" \
+        --work "$f/work-stop" --results "$f/stop" --timeout 10 >"$f/run1" 2>&1 &
+    group=$!
+    waited=0
+    while [ ! -s "$f/pids.san" ] && [ $waited -lt 600 ] && kill -0 $group 2>/dev/null; do
+        sleep 0.5
+        waited=$((waited + 1))
+    done
+    kill -TERM -- -$group
+    wait $group
+    echo $? >"$f/run1.rc"
+) &
+stop_pid=$!
 out=$(cd "$fake" && MAKE=$fake/bin/make sh "$driver" --chapter 99-fake --grader "$fake/bin/mw-chapter" \
     --tool "$tool" --work "$fake/work" --results "$fake/results" --timeout 10 2>&1)
 ok $? "mutants.sh with stand-ins: exit 0"
@@ -417,6 +445,29 @@ tcsv=$f/settings/Fake_GPU_80GB__test_/99-fake/mutants.csv
     printf '%s' "$out" | grep -q 'KILLED   01_sample.cu:32:11:narrow size_t -> int: edge n=1 (wrong answer) \[FAKE_STRICT=1\]'
 ok $? "mutant-settings: the default's survivor killed under FAKE_STRICT=1, named in killed_by; those the default kills name no setting"
 [ "$rc" -eq 0 ] || diag <"$f/run1"
+
+# A run stopped by TERM while the survivor hangs under the sanitizer (run
+# in the background, above): the mutants graded so far are written, the
+# one being graded is not graded (with the stages it passed), the exit is
+# 1, and the hung sanitizer is stopped with it.
+wait "$stop_pid"
+f=$fake_stop
+rc=$(cat "$f/run1.rc") out=$(cat "$f/run1")
+pcsv=$f/stop/Fake_GPU_80GB__test_/99-fake/mutants.csv
+[ "$rc" -eq 1 ] && [ -s "$f/pids.san" ] && [ -f "$pcsv" ] &&
+    [ "$(tail -n +2 "$pcsv" | grep -v ',32,11,narrow,' | cut -d, -f 1-8)" = "$(tail -n +2 "$csv" | grep -v ',32,11,narrow,' | cut -d, -f 1-8)" ] &&
+    grep -q -x -F '99-fake,01_sample.cu,32,11,narrow,size_t,int,ungraded,"the run was stopped (TERM) before the grading ended (passed: the small cases, every case)"' "$pcsv"
+ok $? "stopped by TERM under the sanitizer: exit 1 (got $rc), the graded mutants written as a whole run writes them, the one under it not graded"
+[ "$rc" -eq 1 ] && [ -f "$pcsv" ] || diag <"$f/run1"
+printf '%s' "$out" | grep -q -x 'mutants: stopped (TERM): writing what was graded' &&
+    printf '%s' "$out" | grep -q "0 survived, 1 NOT GRADED; mutation score 100.0%" &&
+    printf '%s' "$out" | grep -q 'mutants: 1 mutants were not graded, so the score is incomplete: the run was stopped (TERM)'
+ok $? "the summary says the run was stopped and counts the mutant under the sanitizer as not graded"
+alive=''
+for pid in $(cat "$f/pids.san" 2>/dev/null); do kill -0 "$pid" 2>/dev/null && alive="$alive $pid"; done
+[ -z "$alive" ]
+ok $? "the hung sanitizer was stopped with the run${alive:+ (still running:$alive)}"
+for pid in $alive; do kill "$pid"; done
 
 # Without a GPU (info exits 77) and with EX=01: only 01_sample.cu's mutants,
 # built, listed as ungraded, exit 77 with the reason; the listed key of

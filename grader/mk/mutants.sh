@@ -38,8 +38,10 @@
 # shows which compile, writes DIR/mutants.csv with status stillborn or
 # ungraded, says that grading needs a GPU, and exits 77. Other exits: 0
 # done (survivors are a result, not a failure); 1 some mutants were not
-# graded, because the GPU became unusable during the run (their status is
-# ungraded, and the score counts only the graded ones); 2 an error.
+# graded, because the GPU became unusable during the run or the run was
+# stopped by INT or TERM once grading had begun (their status is ungraded,
+# and the score counts only the graded ones; what was graded is written);
+# 2 an error, or stopped before grading began.
 #
 # --resume (make mutants RESUME=1) goes on from the last run's work folder
 # instead of starting afresh: its built mutants (kept, with their
@@ -100,6 +102,12 @@ if [ "${1:-}" = --grade-one ]; then
     grader=$2 timeout=$3 seed=$4 mode=$5 work=$6 scratch=$7 version=$8 k=$9
     dir=$work/$version/$k
     log=$dir/$mode.log
+    # The run stopped (make mutants interrupted, or a time limit's TERM):
+    # the signal reaches this script's process group but not the check's,
+    # which timeout(1) gives a group of its own. Stop the check as well, and
+    # leave this stage without a result: the run counts it as not graded.
+    pid=
+    trap '[ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null; exit 143' INT TERM
     # --resume: this stage was graded by the last run.
     if [ "${mutants_resume:-0}" = 1 ] && [ -s "$dir/$mode.result" ] &&
         ! grep -q '^ungraded' "$dir/$mode.result"; then
@@ -145,8 +153,11 @@ if [ "${1:-}" = --grade-one ]; then
         # the sanitizer's points, so it kills the mutant.
         # The batch's limit, 900 s: under the sanitizer the cases run
         # in-process, with no timeout of their own.
+        # In the background, so that a stopped run stops it at once (above).
         MW_SANITIZE_FIRST=1 SEED=$seed timeout -k 5 900 sh "$(dirname "$self")/sanitize.sh" "$grader" "$scratch/$version/$k" \
-            "mutant $version/$k" --version "$version" >"$log" 2>&1
+            "mutant $version/$k" --version "$version" >"$log" 2>&1 &
+        pid=$!
+        wait "$pid"
         rc=$?
         found=$(grep -m 1 '^sanitize: .* found problems' "$log" | sed 's/^sanitize: //' | cut -c 1-100)
         [ $rc -eq 124 ] && found="timed out after 900 s under it"
@@ -314,7 +325,26 @@ else
     scratch=$(mktemp -d "${TMPDIR:-/tmp}/mw-mutants.XXXXXX") || fail "cannot create a scratch folder"
     trap 'rm -rf "$scratch"' EXIT
 fi
-trap 'exit 2' INT TERM
+# Stopped (INT, or TERM from timeout(1) or a batch system's time limit,
+# which reach the whole process group): before grading there is nothing to
+# keep; once it has begun, the mutants graded so far go into the CSV and
+# those whose grading had not ended count as not graded (exit 1), so that a
+# run cut off keeps what it did. The handler runs once the command in the
+# foreground ends (an xargs whose checks stop at once, --grade-one).
+grading=0 stopped_why=
+stopped() {
+    trap '' INT TERM
+    if [ $grading = 0 ]; then
+        echo "mutants: stopped ($1) before grading began: nothing written" >&2
+        exit 2
+    fi
+    stopped_why="the run was stopped ($1) before the grading ended"
+    settle_stopped
+    echo "mutants: stopped ($1): writing what was graded"
+    finish
+}
+trap 'stopped INT' INT
+trap 'stopped TERM' TERM
 
 # The GPU, first: its name is the results folder, as for make bench.
 gpu_out=$("$grader" info 2>&1)
@@ -323,6 +353,12 @@ case $gpu_rc in
 0 | 77) ;;
 *) fail "'$grader info' failed (exit $gpu_rc): $gpu_out" ;;
 esac
+gpu_name=$(printf '%s\n' "$gpu_out" | head -n 1 | sed 's/: compute capability.*//')
+# The results folder of the GPU: its name with every character but letters,
+# digits, '-' and '.' made '_', the rule of mw_safe_name (grader/devinfo.c)
+# that make bench uses, as grader/mk/results-dir.sh applies it.
+gpu_dir=$(printf '%s' "$gpu_name" | sed 's/[^A-Za-z0-9.-]/_/g')
+csv=$results/$gpu_dir/$chapter/mutants.csv
 
 # ---- the mutants ------------------------------------------------------------------
 
@@ -390,6 +426,8 @@ while read -r version k; do
         printf 'equivalent\t\n' >"$dir/result"
         equivalent=$((equivalent + 1))
     else
+        # A result of the last run (--resume) is decided again, stage by stage.
+        rm -f "$dir/result"
         echo "$version $k" >>"$work/grade.list"
     fi
 done <"$work/build.list"
@@ -463,6 +501,116 @@ next_stage() {
         fi
     done <"$2"
 }
+# settle_stopped: a result for each graded mutant that has none when the
+# run stops: a stage's kill is final (grading stops at the first failing
+# case); without one it was not graded, and the stages it passed are named.
+stage_name() {
+    case $1 in
+    small) echo "the small cases" ;;
+    full) [ "${split:-0}" -gt 0 ] && echo "the cases under the split" || echo "every case" ;;
+    big) echo "the larger cases" ;;
+    *) echo compute-sanitizer ;;
+    esac
+}
+settle_stopped() {
+    while read -r version k; do
+        dir=$work/$version/$k
+        [ -s "$dir/result" ] && continue
+        passed= result=
+        for stage in small full big sanitize; do
+            [ -f "$dir/$stage.result" ] || continue
+            # Beside other checks, a timeout or a pass with a case skipped
+            # waits to be graded again alone (below): neither is a result yet.
+            if [ $stage = full ] && [ "${full_jobs:-1}" -gt 1 ] && [ ! -f "$work/full-alone.done" ]; then
+                case "$(cat "$dir/full.result")" in
+                killed*"(timed out after "*) break ;;
+                passed) tail -n 1 "$dir/full.log" 2>/dev/null | grep -q 'skipped$' && break ;;
+                esac
+            fi
+            case "$(cat "$dir/$stage.result")" in
+            killed*) result=$stage && break ;;
+            passed) passed="$passed, $(stage_name "$stage")" ;;
+            esac
+        done
+        if [ -n "$result" ]; then
+            cp "$dir/$result.result" "$dir/result"
+        elif [ "$(cat "$dir/sanitize.result" 2>/dev/null)" = passed ]; then
+            # The sanitizer comes last: it passed everything.
+            printf 'survived\t\n' >"$dir/result"
+        else
+            printf 'ungraded\t%s%s\n' "$stopped_why" "${passed:+ (passed: ${passed#, })}" >"$dir/result"
+        fi
+    done <"$work/grade.list"
+}
+# finish: the CSV and the summary, from each graded mutant's result; exits.
+finish() {
+    end=$(date +%s)
+    # count STATUS: the graded mutants whose result is STATUS.
+    count() {
+        n=0
+        while read -r version k; do
+            [ "$(cut -f 1 "$work/$version/$k/result")" = "$1" ] && n=$((n + 1))
+        done <"$work/grade.list"
+        echo $n
+    }
+    killed=$(count killed) survived=$(count survived) ungraded=$(count ungraded)
+
+    # With EX=, the rows of the other versions from the last run stay: a
+    # chapter can be graded one version at a time (chapter 04's every-case
+    # phase does not fit one 10-minute run).
+    # The versions graded now, " a.cu b.cu ", for matching rows by file.
+    mine=" $(for f in $files; do basename "$f"; done | tr '\n' ' ')"
+    kept=0
+    if [ -n "$ex" ] && [ -f "$csv" ]; then
+        tail -n +2 "$csv" | awk -F, -v mine="$mine" -v dir="solutions/$chapter" '
+            index(mine, " " $2 " ") == 0 && system("test -f \"" dir "/" $2 "\"") == 0' >"$work/kept.rows"
+        kept=$(wc -l <"$work/kept.rows")
+    fi
+    write_csv "$csv" "$csv"
+    if [ "$kept" -gt 0 ]; then
+        { head -n 1 "$csv" && tail -n +2 "$csv" | cat "$work/kept.rows" - | LC_ALL=C sort -s -t, -k2,2; } \
+            >"$csv.tmp" && mv "$csv.tmp" "$csv" || fail "cannot write $csv"
+    fi
+
+    if [ $((killed + survived)) -gt 0 ]; then
+        score=$(awk -v k=$killed -v s=$survived 'BEGIN { printf "%.1f%%", 100 * k / (k + s) }')
+    else
+        score="undefined (nothing graded)"
+    fi
+    not_graded=
+    [ "$ungraded" -gt 0 ] && not_graded=", $ungraded NOT GRADED"
+    what="$total mutants"
+    [ -n "$part" ] && what="part $part, $(wc -l <"$work/build.list") of the $total mutants"
+    echo "mutants: $chapter on $gpu_name: $what, $stillborn stillborn, $killed killed," \
+        "$equivalent equivalent, $survived survived$not_graded; mutation score $score (killed / (killed + survived))"
+    if [ -n "$part" ]; then
+        # The whole of the versions graded in parts: their rows of the CSV.
+        awk "$csv_awk"' NR > 1 { split_csv($0); if (index(mine, " " f[2] " ")) n[f[8]]++ }
+            END { k = n["killed"] + 0; s = n["survived"] + 0
+                  shown = mine; sub(/ +$/, "", shown)
+                  printf "mutants: all of%s, from the CSV: %d killed, %d survived, %d equivalent, %d stillborn, %d not graded yet; ",
+                         shown, k, s, n["equivalent"], n["stillborn"], n["ungraded"]
+                  if (k + s) printf "mutation score %.1f%%\n", 100 * k / (k + s); else print "mutation score undefined" }' \
+            mine="$mine" "$csv"
+    fi
+    # A stopped run: the stages it did not reach took no time.
+    small_at=${small_at:-$end} full_at=${full_at:-$end}
+    echo "mutants: $((end - start)) s: build $((built_at - start)) s, small cases $((small_at - built_at)) s," \
+        "every case $((full_at - small_at)) s, sanitizer $((end - full_at)) s"
+    if [ $survived -gt 0 ]; then
+        echo "mutants: the survivors (mark one equivalent in $equivalents when no input can tell it apart):"
+        awk "$csv_awk"' NR > 1 { split_csv($0); if (f[8] == "survived")
+            printf "  %s:%s:%s:%s %s -> %s\n", f[2], f[3], f[4], f[5], f[6], f[7] }' "$csv"
+    fi
+    echo "mutants: wrote $csv$([ "$kept" -gt 0 ] && printf ", keeping the %s rows of the other versions from its last run" "$kept")"
+    if [ "$ungraded" -gt 0 ]; then
+        echo "mutants: $ungraded mutants were not graded, so the score is incomplete: ${stopped_why:-$(cat "$work/gpu-lost")}" >&2
+        exit 1
+    fi
+    exit 0
+}
+rm -f "$work/full-alone.done"
+grading=1
 echo "mutants: built in $((built_at - start)) s; grading $graded on the small cases, $grade_jobs at a time (TIMEOUT=$timeout, SEED=$seed)"
 [ -s "$work/grade.list" ] &&
     xargs -P "$grade_jobs" -L 1 sh "$self" --grade-one "$grader" "$timeout" "$seed" small \
@@ -535,6 +683,7 @@ if [ "$full_jobs" -gt 1 ]; then
             full "$work" "$scratch" <"$work/again.list"
     fi
 fi
+: >"$work/full-alone.done"
 # The cases from the split on, alone, for the mutants that passed the rest.
 if [ "$split" -gt 0 ]; then
     : >"$work/big.list"
@@ -572,71 +721,4 @@ while read -r version k; do
         cp "$work/$version/$k/sanitize.result" "$work/$version/$k/result"
     fi
 done <"$work/sanitize.list"
-end=$(date +%s)
-# count STATUS: the graded mutants whose result is STATUS.
-count() {
-    n=0
-    while read -r version k; do
-        [ "$(cut -f 1 "$work/$version/$k/result")" = "$1" ] && n=$((n + 1))
-    done <"$work/grade.list"
-    echo $n
-}
-killed=$(count killed) survived=$(count survived) ungraded=$(count ungraded)
-
-gpu_name=$(printf '%s\n' "$gpu_out" | head -n 1 | sed 's/: compute capability.*//')
-# The results folder of the GPU: its name with every character but letters,
-# digits, '-' and '.' made '_', the rule of mw_safe_name (grader/devinfo.c)
-# that make bench uses, as grader/mk/results-dir.sh applies it.
-gpu_dir=$(printf '%s' "$gpu_name" | sed 's/[^A-Za-z0-9.-]/_/g')
-csv=$results/$gpu_dir/$chapter/mutants.csv
-# With EX=, the rows of the other versions from the last run stay: a
-# chapter can be graded one version at a time (chapter 04's every-case
-# phase does not fit one 10-minute run).
-# The versions graded now, " a.cu b.cu ", for matching rows by file.
-mine=" $(for f in $files; do basename "$f"; done | tr '\n' ' ')"
-kept=0
-if [ -n "$ex" ] && [ -f "$csv" ]; then
-    tail -n +2 "$csv" | awk -F, -v mine="$mine" -v dir="solutions/$chapter" '
-        index(mine, " " $2 " ") == 0 && system("test -f \"" dir "/" $2 "\"") == 0' >"$work/kept.rows"
-    kept=$(wc -l <"$work/kept.rows")
-fi
-write_csv "$csv" "$csv"
-if [ "$kept" -gt 0 ]; then
-    { head -n 1 "$csv" && tail -n +2 "$csv" | cat "$work/kept.rows" - | LC_ALL=C sort -s -t, -k2,2; } \
-        >"$csv.tmp" && mv "$csv.tmp" "$csv" || fail "cannot write $csv"
-fi
-
-if [ $((killed + survived)) -gt 0 ]; then
-    score=$(awk -v k=$killed -v s=$survived 'BEGIN { printf "%.1f%%", 100 * k / (k + s) }')
-else
-    score="undefined (nothing graded)"
-fi
-not_graded=
-[ "$ungraded" -gt 0 ] && not_graded=", $ungraded NOT GRADED"
-what="$total mutants"
-[ -n "$part" ] && what="part $part, $(wc -l <"$work/build.list") of the $total mutants"
-echo "mutants: $chapter on $gpu_name: $what, $stillborn stillborn, $killed killed," \
-    "$equivalent equivalent, $survived survived$not_graded; mutation score $score (killed / (killed + survived))"
-if [ -n "$part" ]; then
-    # The whole of the versions graded in parts: their rows of the CSV.
-    awk "$csv_awk"' NR > 1 { split_csv($0); if (index(mine, " " f[2] " ")) n[f[8]]++ }
-        END { k = n["killed"] + 0; s = n["survived"] + 0
-              shown = mine; sub(/ +$/, "", shown)
-              printf "mutants: all of%s, from the CSV: %d killed, %d survived, %d equivalent, %d stillborn, %d not graded yet; ",
-                     shown, k, s, n["equivalent"], n["stillborn"], n["ungraded"]
-              if (k + s) printf "mutation score %.1f%%\n", 100 * k / (k + s); else print "mutation score undefined" }' \
-        mine="$mine" "$csv"
-fi
-echo "mutants: $((end - start)) s: build $((built_at - start)) s, small cases $((small_at - built_at)) s," \
-    "every case $((full_at - small_at)) s, sanitizer $((end - full_at)) s"
-if [ $survived -gt 0 ]; then
-    echo "mutants: the survivors (mark one equivalent in $equivalents when no input can tell it apart):"
-    awk "$csv_awk"' NR > 1 { split_csv($0); if (f[8] == "survived")
-        printf "  %s:%s:%s:%s %s -> %s\n", f[2], f[3], f[4], f[5], f[6], f[7] }' "$csv"
-fi
-echo "mutants: wrote $csv$([ "$kept" -gt 0 ] && printf ", keeping the %s rows of the other versions from its last run" "$kept")"
-if [ "$ungraded" -gt 0 ]; then
-    echo "mutants: $ungraded mutants were not graded, so the score is incomplete: $(cat "$work/gpu-lost")" >&2
-    exit 1
-fi
-exit 0
+finish
