@@ -543,7 +543,9 @@ settle_stopped() {
     done <"$work/grade.list"
 }
 # finish: the CSV and the summary, from each graded mutant's result; exits.
+# A signal now would only write the same CSV again.
 finish() {
+    trap '' INT TERM
     end=$(date +%s)
     # count STATUS: the graded mutants whose result is STATUS.
     count() {
