@@ -463,8 +463,21 @@ printf '%s' "$out" | grep -q -x 'mutants: stopped (TERM): writing what was grade
     printf '%s' "$out" | grep -q "0 survived, 1 NOT GRADED; mutation score 100.0%" &&
     printf '%s' "$out" | grep -q 'mutants: 1 mutants were not graded, so the score is incomplete: the run was stopped (TERM)'
 ok $? "the summary says the run was stopped and counts the mutant under the sanitizer as not graded"
-alive=''
-for pid in $(cat "$f/pids.san" 2>/dev/null); do kill -0 "$pid" 2>/dev/null && alive="$alive $pid"; done
+# Still running: a process that exists and is not a zombie (an orphan that
+# died waits for init to reap it, which a container's init may never do).
+# A signal lands at once, but the process takes a moment to go: up to 10 s.
+running() {
+    kill -0 "$1" 2>/dev/null || return 1
+    state=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -c 1)
+    [ "$state" != Z ]
+}
+alive=x waited=0
+while [ -n "$alive" ] && [ $waited -lt 20 ]; do
+    alive=''
+    for pid in $(cat "$f/pids.san" 2>/dev/null); do running "$pid" && alive="$alive $pid"; done
+    [ -n "$alive" ] && sleep 0.5
+    waited=$((waited + 1))
+done
 [ -z "$alive" ]
 ok $? "the hung sanitizer was stopped with the run${alive:+ (still running:$alive)}"
 for pid in $alive; do kill "$pid"; done

@@ -156,7 +156,7 @@ if [ -f solutions/05-attention/03_flash_bf16.cu ]; then
 fi
 
 # Exercise 05.4's reference holds the kernels of the lesson's ablation,
-# picked by MW_FLASH_WGMMA (the default, ws, runs above): each must pass
+# picked by MW_FLASH_WGMMA (the default, auto, runs above): each must pass
 # every case on its own, and a name that is none of them fails the check.
 if [ -f solutions/05-attention/04_flash_wgmma.cu ]; then
     # the initializer of kKernelNames, on one line or several
@@ -167,7 +167,7 @@ if [ -f solutions/05-attention/04_flash_wgmma.cu ]; then
     ok $? "05-attention: the wgmma reference lists its kernels ($(echo $kernels))"
     if long_tests; then
         for k in $kernels; do
-            [ "$k" = ws ] && continue
+            [ "$k" = auto ] && continue
             out=$(MW_FLASH_WGMMA=$k build/05-attention/mw-chapter check \
                 --lib-dir build/solutions/05-attention --version 04 --seed 7 2>&1)
             rc=$?
@@ -183,7 +183,7 @@ if [ -f solutions/05-attention/04_flash_wgmma.cu ]; then
             [ $rc -ne 0 ] && printf '%s' "$out" | grep -q 'MW_FLASH_WGMMA=no-such-kernel is not one of'
             ok $? "05-attention: MW_FLASH_WGMMA=no-such-kernel fails the check, naming the kernels (exit $rc)"
             # The graded build (make grade's make lib GRADED=1) has no switch:
-            # ws alone, whatever the environment says.
+            # auto alone, whatever the environment says.
             graded=$(mktemp -d)
             make -s --no-print-directory lib CH=05 KERNEL=solutions/05-attention/04_flash_wgmma.cu \
                 LIBDIR="$graded" GRADED=1 >/dev/null 2>&1

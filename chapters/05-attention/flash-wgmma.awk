@@ -1,7 +1,7 @@
 # flash-wgmma.awk: exercise 05.4's reference against 05.3 and cuDNN's fused
 # attention, at B = 4, H = 16, N = 4096 and 16384, d = 64 and 128, full and
-# causal, from dir/bench.csv (the reference's default kernel, warp-
-# specialised), with its step 1 (MW_FLASH_WGMMA=step1) from
+# causal, from dir/bench.csv (the reference's default, auto: warp-
+# specialised but at d = 64 causal up to N = 4096), with its step 1 (MW_FLASH_WGMMA=step1) from
 # dir/ablation-wgmma.csv, timed in its own run
 # (instructor/dev/05-wgmma/ablation.sh). TFLOP/s at
 # 4 B H N^2 d, halved when causal. A CSV for plots/lesson-table.sh (the

@@ -49,13 +49,13 @@
  * that tile's P_ij V_j in FP32 FMAs with a select per key (rows that do not
  * attend a NaN never touch it).
  *
- * The reference solution runs FlashAttention-3's structure by default and
- * keeps the kernel above and the steps between, for the lesson's ablation
- * (not in the graded build, make grade's, with MW_GRADED defined: ws
- * alone); the environment variable MW_FLASH_WGMMA, read once, picks the
- * kernel:
- *   unset, empty or ws  warp specialisation: a producer warpgroup (one
- *             thread issues every TMA load into a ring of K stages and one
+ * The reference runs FlashAttention-3's structure by default and keeps the
+ * kernel above and the steps between for the lesson's ablation (not in the
+ * graded build, make grade's, with MW_GRADED defined: auto alone); the
+ * environment variable MW_FLASH_WGMMA, read once, picks the kernel:
+ *   unset, empty or auto  ws; step1 if causal, d = 64, N <= 4096 (faster);
+ *   ws        warp specialisation: a producer warpgroup (one thread
+ *             issues every TMA load into a ring of K stages and one
  *             of V stages, each stage with "full" and "empty" mbarriers;
  *             setmaxnreg.dec) and consumer warpgroups of 64 query rows
  *             each (setmaxnreg.inc), with the intra-warpgroup overlap

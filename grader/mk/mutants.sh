@@ -104,10 +104,12 @@ if [ "${1:-}" = --grade-one ]; then
     log=$dir/$mode.log
     # The run stopped (make mutants interrupted, or a time limit's TERM):
     # the signal reaches this script's process group but not the check's,
-    # which timeout(1) gives a group of its own. Stop the check as well, and
-    # leave this stage without a result: the run counts it as not graded.
+    # which timeout(1) gives a group of its own. Stop the check as well
+    # (timeout(1) passes the TERM on to its group and exits once its child
+    # has, KILLing it 5 s on), and leave this stage without a result: the
+    # run counts it as not graded.
     pid=
-    trap '[ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null; exit 143' INT TERM
+    trap '[ -n "$pid" ] && { kill -TERM "$pid" 2>/dev/null; wait "$pid"; }; exit 143' INT TERM
     # --resume: this stage was graded by the last run.
     if [ "${mutants_resume:-0}" = 1 ] && [ -s "$dir/$mode.result" ] &&
         ! grep -q '^ungraded' "$dir/$mode.result"; then

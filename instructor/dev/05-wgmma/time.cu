@@ -1,7 +1,7 @@
 // time.cu: exercise 05.4's reference (solutions/05-attention/04_flash_wgmma.cu)
 // timed through its launcher, attention_flash_wgmma, with whichever kernel the
 // environment variable MW_FLASH_WGMMA picks (the reference's header lists
-// them; unset: ws): B = 4, H = 16, N from argv (default 4096), d = 64 and 128, full
+// them; unset: auto): B = 4, H = 16, N from argv (default 4096), d = 64 and 128, full
 // and causal. Before each run a 256 MB memset flushes the L2; one warm-up,
 // then the median of 9. FLOPs are 4 B H N^2 d, halved when causal, as in
 // make bench. Each line ends with an FNV hash of O's bits and its count of

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# by-n.sh [RESULTS_DIR]: step 1's kernel against ws at N = 2048, 4096, 8192
+# and 16384 (B = 4, H = 16, d = 64 and 128, full and causal), the
+# measurement behind the reference's default, auto (launch_auto: step1 where
+# it wins, ws elsewhere). Builds time.cu with the reference, runs both
+# kernels in ROUNDS rounds (default 3, both in turn at every N in each) and
+# writes step1-vs-ws.csv (TFLOP/s, the median of the rounds) into
+# RESULTS_DIR (default: results/<this GPU>/05-attention). About a minute
+# and a half on an H200.
+#     by-n.sh table TIME_LOG [CSV]: only the last step, from a log of
+#     time.cu's lines.
+set -u
+here=$(dirname "$0")
+rounds=${ROUNDS:-3}
+case $rounds in '' | *[!0-9]* | 0) echo "by-n.sh: ROUNDS=$rounds: give a whole number >= 1" >&2; exit 2 ;; esac
+
+# The CSV from time.cu's lines ("time KERNEL N=n d=d MASK ms ms TFLOPS ..."):
+# a row per kernel, N, d and mask, with its rounds and their median.
+table() { # log csv
+    awk '
+        /^time / { n = $3; sub(/^N=/, "", n); d = $4; sub(/^d=/, "", d)
+                   key = $2 "," n "," d "," $5; c = ++runs[key]; rate[key, c] = $8 }
+        function median(key,    c, i, j, x, a) {
+            c = runs[key]
+            for (i = 1; i <= c; i++) {
+                x = rate[key, i]
+                for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]
+                a[j + 1] = x
+            }
+            return c % 2 ? a[(c + 1) / 2] : (a[c / 2] + a[c / 2 + 1]) / 2
+        }
+        END {
+            print "MW_FLASH_WGMMA,N,d,mask,rounds,tflops"
+            for (key in runs) printf "%s,%d,%.1f\n", key, runs[key], median(key) | "sort -t, -k3,3n -k4,4 -k2,2n -k1,1"
+            if (!length(runs)) { print "by-n.sh: no timings in the log" > "/dev/stderr"; exit 1 }
+        }' "$1" > "$2.tmp" && mv "$2.tmp" "$2" || { rm -f "$2.tmp"; return 1; }
+    echo "wrote $2"
+}
+
+if [ "${1:-}" = table ]; then
+    table "$2" "${3:-step1-vs-ws.csv}"
+    exit
+fi
+command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1 || { echo "by-n.sh: no GPU here" >&2; exit 77; }
+gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader -i 0 | head -n 1 | sed 's/[^A-Za-z0-9.-]/_/g')
+out=${1:-results/$gpu/05-attention}
+bin=build/instructor/05-wgmma/time
+mkdir -p "$(dirname "$bin")" "$out"
+nvcc -O3 -gencode arch=compute_90a,code=sm_90a -Igrader -Ichapters/05-attention -Xptxas -w \
+    "$here/time.cu" solutions/05-attention/04_flash_wgmma.cu -o "$bin" || exit
+log=$(dirname "$bin")/by-n.log
+: > "$log"
+for round in $(seq 1 "$rounds"); do
+    for n in 2048 4096 8192 16384; do
+        for v in ws step1; do
+            MW_FLASH_WGMMA=$v timeout 60 "$bin" "$n" | tee -a "$log" || { echo "by-n.sh: $v at N = $n failed" >&2; exit 1; }
+        done
+    done
+done
+table "$log" "$out/step1-vs-ws.csv"
