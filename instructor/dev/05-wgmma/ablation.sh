@@ -13,6 +13,7 @@
 #     time.cu's lines.
 set -u
 here=$(dirname "$0")
+. "$here/time-common.sh"
 rounds=${ROUNDS:-3}
 case $rounds in '' | *[!0-9]* | 0) echo "ablation.sh: ROUNDS=$rounds: give a whole number >= 1" >&2; exit 2 ;; esac
 kernels="step1 ws ws-nopersist ws-persist ws-heads ws-ring ws-noring ws-eager ws2 ws-nopp ws-noov ws-plain ws-bc64"
@@ -28,21 +29,11 @@ wide="ws-eager=ws2 d=128 full"
 
 # The CSV from time.cu's lines: one row per kernel, a column per shape.
 table() { # log csv
-    awk -v kernels="$kernels" -v same="$same" -v wide="$wide" '
+    awk -v kernels="$kernels" -v same="$same" -v wide="$wide" "$median_awk"'
         /^time / {
             v = $2; key = $3 " " $4 " " $5; c = ++runs[v, key]; rate[v, key, c] = $8
             if ((v, key) in hash && hash[v, key] != $11) unsteady[v, key] = 1
             hash[v, key] = $11
-        }
-        # the median of the rounds'"'"' rates of (v, key)
-        function median(v, key,    c, i, j, x, a) {
-            c = runs[v, key]
-            for (i = 1; i <= c; i++) {
-                x = rate[v, key, i]
-                for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]
-                a[j + 1] = x
-            }
-            return c % 2 ? a[(c + 1) / 2] : (a[c / 2] + a[c / 2 + 1]) / 2
         }
         END {
             split(wide, wd, " "); wide_pair = wd[1]; wide_key = wd[2] " " wd[3]
@@ -71,7 +62,7 @@ table() { # log csv
                 printf "%s,\"%s\"", vs[i], what[vs[i]]
                 for (k = 1; k <= nk; k++) {
                     missing = !((vs[i], keys[k]) in runs)
-                    printf ",%s", missing ? "" : sprintf("%.1f", median(vs[i], keys[k]))
+                    printf ",%s", missing ? "" : sprintf("%.1f", median(vs[i] SUBSEP keys[k]))
                     b = (vs[i] in base) ? base[vs[i]] : vs[i]
                     if (vs[i] "=" b == wide_pair && index(keys[k], wide_key)) b = vs[i]
                     if (missing || hash[vs[i], keys[k]] != hash[b, keys[k]] || (vs[i], keys[k]) in unsteady) bad++
@@ -87,13 +78,7 @@ if [ "${1:-}" = table ]; then
     table "$2" "${3:-ablation-wgmma.csv}"
     exit
 fi
-command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1 || { echo "ablation.sh: no GPU here" >&2; exit 77; }
-gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader -i 0 | head -n 1 | sed 's/[^A-Za-z0-9.-]/_/g')
-out=${1:-results/$gpu/05-attention}
-bin=build/instructor/05-wgmma/time
-mkdir -p "$(dirname "$bin")" "$out"
-nvcc -O3 -gencode arch=compute_90a,code=sm_90a -Igrader -Ichapters/05-attention -Xptxas -w \
-    "$here/time.cu" solutions/05-attention/04_flash_wgmma.cu -o "$bin" || exit
+build_time ablation.sh "${1:-}"
 log=$(dirname "$bin")/time.log
 : > "$log"
 # Rounds of every kernel in turn, so that a drift of the clocks or the

@@ -11,24 +11,16 @@
 #     time.cu's lines.
 set -u
 here=$(dirname "$0")
+. "$here/time-common.sh"
 rounds=${ROUNDS:-3}
 case $rounds in '' | *[!0-9]* | 0) echo "by-n.sh: ROUNDS=$rounds: give a whole number >= 1" >&2; exit 2 ;; esac
 
 # The CSV from time.cu's lines ("time KERNEL N=n d=d MASK ms ms TFLOPS ..."):
 # a row per kernel, N, d and mask, with its rounds and their median.
 table() { # log csv
-    awk '
+    awk "$median_awk"'
         /^time / { n = $3; sub(/^N=/, "", n); d = $4; sub(/^d=/, "", d)
                    key = $2 "," n "," d "," $5; c = ++runs[key]; rate[key, c] = $8 }
-        function median(key,    c, i, j, x, a) {
-            c = runs[key]
-            for (i = 1; i <= c; i++) {
-                x = rate[key, i]
-                for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]
-                a[j + 1] = x
-            }
-            return c % 2 ? a[(c + 1) / 2] : (a[c / 2] + a[c / 2 + 1]) / 2
-        }
         END {
             print "MW_FLASH_WGMMA,N,d,mask,rounds,tflops"
             for (key in runs) printf "%s,%d,%.1f\n", key, runs[key], median(key) | "sort -t, -k3,3n -k4,4 -k2,2n -k1,1"
@@ -41,13 +33,7 @@ if [ "${1:-}" = table ]; then
     table "$2" "${3:-step1-vs-ws.csv}"
     exit
 fi
-command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1 || { echo "by-n.sh: no GPU here" >&2; exit 77; }
-gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader -i 0 | head -n 1 | sed 's/[^A-Za-z0-9.-]/_/g')
-out=${1:-results/$gpu/05-attention}
-bin=build/instructor/05-wgmma/time
-mkdir -p "$(dirname "$bin")" "$out"
-nvcc -O3 -gencode arch=compute_90a,code=sm_90a -Igrader -Ichapters/05-attention -Xptxas -w \
-    "$here/time.cu" solutions/05-attention/04_flash_wgmma.cu -o "$bin" || exit
+build_time by-n.sh "${1:-}"
 log=$(dirname "$bin")/by-n.log
 : > "$log"
 for round in $(seq 1 "$rounds"); do
