@@ -10,6 +10,8 @@
 #    or a preprocessor line; the same holds for every reference solution,
 #    each of which has mutants, under unique keys; every key of the
 #    solutions' equivalent-mutants lists names one of them;
+#  - templates.cu: a declared template's angles, whatever they hold, and a
+#    static_assert are no sites;
 #  - it refuses marker errors and a file with nothing to mutate;
 #  - grader/mk/mutants.sh, with stand-ins for `make lib` and mw-chapter: the
 #    statuses, killed_by, the score, the results folder named after the
@@ -121,6 +123,25 @@ sed -n '36p;46p' "$DATA/sample.cu" | grep -q 'x\[row + c\]' &&
     grep -q '^sample.cu,31,18,ninf-zero,-INFINITY,0.f$' "$WORK/sample.csv" &&
     grep -q '^sample.cu,40,5,sync-drop,__syncthreads();,;$' "$WORK/sample.csv"
 ok $? "sample.cu: an index, the -INFINITY start and the barrier are sites, as listed"
+
+# A template's angles and a static_assert (templates.cu): the call of a
+# declared template holds && and == in its angles, which are no sites and
+# bound the operands of the && chains around them; the same tokens after
+# a name that declares no template (a < b && c > (d)) are comparisons.
+"$TOOL" "$DATA/templates.cu" >"$WORK/templates.csv" 2>"$WORK/err"
+ok $? "templates.cu: exit 0"
+cmp -s "$WORK/templates.csv" "$DATA/templates.expected.csv"
+ok $? "templates.cu: the list is templates.expected.csv, site for site"
+cmp -s "$WORK/templates.csv" "$DATA/templates.expected.csv" || diff "$DATA/templates.expected.csv" "$WORK/templates.csv" | diag
+! grep -q -E '^templates.cu,20,|^templates.cu,22,(22|55),' "$WORK/templates.csv"
+ok $? "templates.cu: no site in the static_assert (line 20), nor at fold's angles (line 22, columns 22 and 55)"
+grep -q -x -F 'templates.cu,22,37,term-drop,WIDTH == 4 && sizeof(float) == 4,WIDTH == 4' "$WORK/templates.csv" &&
+    grep -q -x -F 'templates.cu,22,18,term-drop,i < n && fold<WIDTH == 4 && sizeof(float) == 4>(w) > 1,i < n' "$WORK/templates.csv" &&
+    grep -q -x -F 'templates.cu,24,20,cmp-flip,>,<=' "$WORK/templates.csv"
+ok $? "templates.cu: a && inside the angles drops a term of its own; the chain around them keeps the call whole; a < b && c > (d) compares"
+problems=$(check_mutants "$DATA/templates.cu")
+ok "$([ -z "$problems" ] && echo 0 || echo 1)" "templates.cu: each mutant changes one place, at its site, which is code inside a region"
+[ -z "$problems" ] || printf '%s\n' "$problems" | head -n 20 | diag
 
 # ---- errors --------------------------------------------------------------------------
 

@@ -16,11 +16,12 @@
  * only kernel code: __global__ and __device__ functions, and host
  * functions that launch a kernel or hold a region (the launcher); not
  * other host code (an autotuner, a cache file), whose mistakes the grader
- * cannot see. Not error paths either (a comparison with cudaSuccess: the
- * grader cannot make a call fail), nor the comparisons of loops with a
- * constant start and bound (for (int i = 0; i < 4; ++i): the same trip for
- * every thread, over registers or a warp's shuffles, which any case
- * catches).
+ * cannot see. Nor a static_assert, which the compiler checks (its mutant
+ * does not build, or builds the same code). Not error paths either (a
+ * comparison with cudaSuccess: the grader cannot make a call fail), nor
+ * the comparisons of loops with a constant start and bound (for (int i =
+ * 0; i < 4; ++i): the same trip for every thread, over registers or a
+ * warp's shuffles, which any case catches).
  *
  * The operators, one mutant per site and operator:
  *
@@ -362,20 +363,71 @@ static const char *const not_types[] = {
     "return", "else", "case", "do", "sizeof", "goto", "throw", "new", "delete", NULL,
 };
 
+/* Does the token at i hold the same text as the one at j? */
+static bool same_text(const struct source *s, int i, int j)
+{
+    const struct token *a = &s->tok[i], *b = &s->tok[j];
+    return a->len == b->len && memcmp(s->text + a->start, s->text + b->start, a->len) == 0;
+}
+
+/* Is the name at i declared a template in this file: the name of a struct,
+ * class or function that a template <...> header introduces? A call such
+ * as block_tile<PERSIST && W::CAUSAL>(...) can hold any expression in its
+ * angles, which the rule below would stop at. */
+static bool declared_template(const struct source *s, int i)
+{
+    for (int t = 0; t + 1 < s->count; t++) {
+        if (!is(s, t, "template") || !is(s, t + 1, "<") || !s->tok[t + 1].angle)
+            continue;
+        /* past the header's closing > */
+        int k = t + 2, depth = 1;
+        for (; k < s->count && depth > 0; k++)
+            if (s->tok[k].angle)
+                depth += is(s, k, "<") ? 1 : is(s, k, ">>") ? -2 : -1;
+        /* the declared names: after struct, class or union, and each name
+         * called at the header's level (the function's, and attributes
+         * such as __launch_bounds__, which no < follows) */
+        int parens = 0;
+        for (; k < s->count; k++) {
+            if (parens == 0 && (is(s, k, "{") || is(s, k, ";")))
+                break;
+            if (is(s, k, "("))
+                parens++;
+            else if (is(s, k, ")"))
+                parens--;
+            else if (parens == 0 && is_kind(s, k, T_NAME) && same_text(s, k, i) &&
+                     (is(s, k + 1, "(") || is(s, k - 1, "struct") || is(s, k - 1, "class") ||
+                      is(s, k - 1, "union")))
+                return true;
+        }
+    }
+    return false;
+}
+
 /* Is the < at i a template's? It is when a name or `template` comes
  * before it and a > closes it before anything a template argument cannot
- * hold: ; { } && || ? : an assignment, == != or an unmatched ). */
+ * hold: ; { } && || ? : an assignment, == != or an unmatched ). After a
+ * name the file declares a template, only ; { } or an unmatched ) stop it:
+ * its angles may hold any expression. */
 static void mark_templates(struct source *s)
 {
     static const char *const stops[] = { ";", "{", "}", "&&", "||", "?", ":", "==", "!=",
                                          "<<<", ">>>", NULL };
+    static const char *const hard_stops[] = { ";", "{", "}", "<<<", ">>>", NULL };
+    /* template headers first: declared_template reads their angles */
+    for (int pass = 0; pass < 2; pass++)
     for (int i = 1; i < s->count; i++) {
-        if (!is(s, i, "<") || !is_kind(s, i - 1, T_NAME))
+        if (!is(s, i, "<") || !is_kind(s, i - 1, T_NAME) || s->tok[i].angle)
             continue;
+        const bool header = is(s, i - 1, "template");
+        if (header != (pass == 0))
+            continue;
+        const bool declared = !header && declared_template(s, i - 1);
         int depth = 1, parens = 0;
         for (int j = i + 1; j < s->count; j++) {
-            if (is_any(s, j, stops) || is_any(s, j, assignments)) {
-                if (!is(s, i - 1, "template"))
+            if (is_any(s, j, declared ? hard_stops : stops) ||
+                (!declared && is_any(s, j, assignments))) {
+                if (!header)
                     break;
             }
             if (is(s, j, "(") || is(s, j, "[")) {
@@ -445,6 +497,12 @@ static void mark_scope(struct source *s, const char *lines)
         }
         i = end;
     }
+    /* A static_assert is checked by the compiler: a mutant of it does not
+     * build, or builds the same code. */
+    for (int i = 0; i + 1 < s->count; i++)
+        if (is(s, i, "static_assert") && is(s, i + 1, "(") && s->tok[i + 1].match > i)
+            for (int k = i; k <= s->tok[i + 1].match; k++)
+                s->tok[k].scope = false;
 }
 
 /* Collects the compile-time constants other than macros: template
@@ -622,8 +680,26 @@ static void guards(struct mutants *ms, const struct source *s, int i)
     add(ms, s, OP_GUARD_DROP, first, first, last, is_any(s, body, jumps) ? "0" : "1");
 }
 
+/* The template angle that closes (dir +1) or opens (dir -1) the one at i,
+ * or -1. A >> closing two counts twice. */
+static int angle_match(const struct source *s, int i, int dir)
+{
+    int depth = 0;
+    for (int j = i; j >= 0 && j < s->count; j += dir) {
+        if (!s->tok[j].angle)
+            continue;
+        int step = is(s, j, "<") ? 1 : is(s, j, ">>") ? -2 : -1;
+        depth += dir > 0 ? step : -step;
+        if (depth <= 0)
+            return j;
+    }
+    return -1;
+}
+
 /* Where does an operand of the && or || at `op` end, going `dir` (+1 right,
- * -1 left)? Returns the index of its last token that way. */
+ * -1 left)? Returns the index of its last token that way. A template's
+ * angles are brackets: f<a && b>(x) && c has the operands a, b, and
+ * f<...>(x) and c. */
 static int operand_end(const struct source *s, int op, int dir)
 {
     static const char *const stops[] = { ",", ";", "?", ":", "return", "<<<", ">>>", NULL };
@@ -631,6 +707,15 @@ static int operand_end(const struct source *s, int op, int dir)
     int i = op + dir, last = op;
     while (i >= 0 && i < s->count) {
         const struct token *t = &s->tok[i];
+        if (t->angle) {
+            bool opens = dir > 0 ? is(s, i, "<") : !is(s, i, "<");
+            int match = opens ? angle_match(s, i, dir) : -1;
+            if (match < 0)
+                break; /* the angle around the operand */
+            last = match;
+            i = match + dir;
+            continue;
+        }
         bool opening = is(s, i, "(") || is(s, i, "[") || is(s, i, "{");
         bool closing = is(s, i, ")") || is(s, i, "]") || is(s, i, "}");
         if ((dir > 0 && opening) || (dir < 0 && closing)) {
