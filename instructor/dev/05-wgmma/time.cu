@@ -58,7 +58,7 @@ int main(int argc, char **argv)
                 bad += (out[i] & 0x7f80) == 0x7f80;
             }
             printf("time %-8s N=%-5d d=%-3d %-6s %8.3f ms %6.1f TFLOP/s hash %016llx nonfinite %zu\n",
-                   v && *v ? v : "ws", N, d, causal ? "causal" : "full", t, flop / t / 1e9, hash, bad);
+                   v && *v ? v : "auto", N, d, causal ? "causal" : "full", t, flop / t / 1e9, hash, bad);
             fflush(stdout);
         }
     }
