@@ -415,18 +415,28 @@ static int launch_once(checker *k, void *fn, const mw_case *c, mw_views *v, char
     return -1;
 }
 
+/* Job j's case as its version runs it (its op), and the version's
+ * workspace for it in floats. */
+static mw_case job_case(const checker *k, const job *j, size_t *workspace_floats)
+{
+    const mw_version *ver = &k->ch->versions[j->version];
+    mw_case c = mw_case_for(&k->ch->cases[j->kase], ver->op);
+    *workspace_floats = ver->workspace ? ver->workspace(&c) : 0;
+    return c;
+}
+
 /* Why job j is not run in the emulation: "past the emulation's budget (W
  * units of work, B allowed)", then ", " and `more` where it is not empty,
  * then ": a GPU runs it". */
 static void budget_phrase(const checker *k, const job *j, const char *more, char *why,
                           size_t len)
 {
-    mw_case c = mw_case_for(&k->ch->cases[j->kase], k->ch->versions[j->version].op);
-    const mw_version *ver = &k->ch->versions[j->version];
+    size_t ws;
+    const mw_case c = job_case(k, j, &ws);
     snprintf(why, len,
              "past the emulation's budget (%.3g units of work, %.3g allowed)%s%s: a GPU runs it",
-             mw_emulation_work(k->ch, &c, ver->workspace ? ver->workspace(&c) : 0),
-             mw_emulation_budget(k->ch), more[0] ? ", " : "", more);
+             mw_emulation_work(k->ch, &c, ws), mw_emulation_budget(k->ch), more[0] ? ", " : "",
+             more);
 }
 
 /* On the emulation, whether job j's case is past the chapter's budget;
@@ -435,9 +445,8 @@ static int past_emulation_budget(const checker *k, const job *j, char *why, size
 {
     if (!mw_gpu_emulated())
         return 0;
-    mw_case c = mw_case_for(&k->ch->cases[j->kase], k->ch->versions[j->version].op);
-    const mw_version *ver = &k->ch->versions[j->version];
-    size_t ws = ver->workspace ? ver->workspace(&c) : 0;
+    size_t ws;
+    const mw_case c = job_case(k, j, &ws);
     if (mw_emulation_work(k->ch, &c, ws) <= mw_emulation_budget(k->ch) ||
         mw_emulation_on_sample(k->ch, &c, ws))
         return 0;
@@ -831,12 +840,21 @@ static int after_timeout(const checker *k, tally *t, int jnum)
  * at tens of GB/s where the GPU moves thousands. `make mutants` asks for
  * 0.5 s, which its references stay inside (the slowest, that row with a
  * kernel that keeps four loads in flight, takes 10.6 s of 18 on the H100):
- * at 2 s every hung mutant would cost minutes. */
+ * at 2 s every hung mutant would cost minutes. On the emulation, plus the
+ * seconds the case's work may take there (mw_emulation_seconds): minutes
+ * for a sample of chapter 05's, whose reference takes 10 s on one core and
+ * more on a busy one; seconds for a case within the budget. */
 static double time_limit(const checker *k, int jnum)
 {
-    const mw_case *c = &k->ch->cases[k->jobs[jnum].kase];
-    return k->opt->timeout_s +
-           k->opt->timeout_per_gib * (double)mw_case_bytes(k->ch, c) / 1073741824.0;
+    const job *j = &k->jobs[jnum];
+    const double limit =
+        k->opt->timeout_s + k->opt->timeout_per_gib *
+                                (double)mw_case_bytes(k->ch, &k->ch->cases[j->kase]) / 1073741824.0;
+    if (!mw_gpu_emulated())
+        return limit;
+    size_t ws;
+    const mw_case c = job_case(k, j, &ws);
+    return limit + mw_emulation_seconds(k->ch, &c, ws);
 }
 
 /* The child that runs the jobs from `first` on, as supervise.h runs it. */

@@ -2,6 +2,7 @@
 
 #include "harness_buffers.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,20 @@ int mw_emulation_on_sample(const mw_chapter *ch, const mw_case *c, size_t worksp
     const int named = ch->emulation_samples ? ch->emulation_samples(c) : c->sampled;
     return ch->emulation_blocks && named &&
            mw_emulation_work(ch, c, workspace_floats) > mw_emulation_budget(ch);
+}
+
+double mw_emulation_sample_budget(const mw_chapter *ch)
+{
+    return ch->emulation_sample_budget > 0 ? ch->emulation_sample_budget : mw_emulation_budget(ch);
+}
+
+double mw_emulation_seconds(const mw_chapter *ch, const mw_case *c, size_t workspace_floats)
+{
+    const double work = mw_emulation_on_sample(ch, c, workspace_floats)
+                            ? mw_emulation_sample_budget(ch)
+                            : fmin(mw_emulation_work(ch, c, workspace_floats),
+                                   mw_emulation_budget(ch));
+    return work / MW_EMULATION_UNITS_PER_S;
 }
 
 static int compare_u64(const void *a, const void *b)
@@ -99,8 +114,7 @@ size_t mw_emulation_pick(void *arg, const unsigned grid[3], const unsigned block
     }
     size_t unique = sort_unique(b, n);
     double work = sample_work(s, unique, nblocks, block);
-    if (work > (s->ch->emulation_sample_budget > 0 ? s->ch->emulation_sample_budget
-                                                   : mw_emulation_budget(s->ch))) {
+    if (work > mw_emulation_sample_budget(s->ch)) {
         snprintf(s->why, sizeof s->why,
                  "and its sample alone (%zu of %llu blocks, %.3g units of work) is past it", unique,
                  (unsigned long long)nblocks, work);

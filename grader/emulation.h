@@ -35,6 +35,21 @@ double mw_emulation_work(const mw_chapter *ch, const mw_case *c, size_t workspac
 /* The chapter's budget: its emulation_budget, or MW_EMULATION_BUDGET. */
 double mw_emulation_budget(const mw_chapter *ch);
 
+/* The rate at which a case's time limit grows with its work on the
+ * emulation (mw_emulation_seconds), a tenth of what chapter 05's reference
+ * ran its sample of 9 heads of N = 16384 at on one core (2.3e8 units, both
+ * runs, in 9 to 11 s): room for a right kernel that costs the emulation
+ * several times the model's work, on a core slower or shared with other
+ * work. A kernel that never ends still stops the version after three
+ * timeouts in a row. */
+#define MW_EMULATION_UNITS_PER_S 2.5e6
+/* The most work a sample's blocks may cost: the chapter's
+ * emulation_sample_budget, else its budget. */
+double mw_emulation_sample_budget(const mw_chapter *ch);
+/* The seconds case c (as a version runs it) may take on the emulation
+ * beyond the check's TIMEOUT: its work, or for a case on a sample the
+ * sample budget its blocks may cost, at MW_EMULATION_UNITS_PER_S. */
+double mw_emulation_seconds(const mw_chapter *ch, const mw_case *c, size_t workspace_floats);
 /* 1 when the emulation runs case c (as a version runs it) on a sample of
  * its blocks: a case past the budget, in a chapter that says which blocks
  * write which outputs (mw_chapter.emulation_blocks), that the chapter

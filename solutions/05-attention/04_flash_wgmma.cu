@@ -1372,12 +1372,12 @@ cudaError_t launch_ws(GridOrder order, const __nv_bfloat16 *Q, const __nv_bfloat
     /* Up to d = 64, three consumers, each one's softmax under the others'
      * GEMMs, rather than FA3's two in ping-pong: at d = 64 the softmax is
      * as long as the GEMMs, and three warps a scheduler hide it better
-     * than two taking turns. Turns among the three, in a ring, pay without
-     * a mask: 1.04x at N = 4096 on an H200 (ws against ws-noring), where
-     * every consumer's key tiles are the block's. With the mask they cost
-     * (ws-ring): a consumer's turns then include the tiles past its rows,
-     * which it would skip. At d = 128, S, P and O of 128 keys need more
-     * than the 160 registers a consumer of three gets. */
+     * (two in turns, key tiles of 192: 0.87x at N = 4096 on an H200). A
+     * ring of turns pays without a mask (1.04x, ws against ws-noring),
+     * where every consumer's key tiles are the block's, and costs with it
+     * (ws-ring): its turns then take the tiles past a consumer's rows. A
+     * consumer of three has 160 registers: S, P and O of 128 keys at d = 64
+     * fit, of 144 keys spill 96 bytes (0.74x), of 128 at d = 128 more. */
     if constexpr (C::D <= 64) {
         constexpr bool TURNS_UNMASKED = R != RING_NEVER, TURNS_MASKED = R == RING_ALWAYS;
         if (causal)
@@ -1388,9 +1388,9 @@ cudaError_t launch_ws(GridOrder order, const __nv_bfloat16 *Q, const __nv_bfloat
     } else {
         /* Without a mask, key tiles of 176 (FA3's choice at d = 128): S_j
          * is 88 registers a thread, P_{j-1} 44 and O 64 within the
-         * consumers' 240, and the per-tile costs (row maxima, turns, waits)
-         * come once per 176 keys. Causal calls keep 128: their diagonal
-         * tiles are half masked, and the zero tile needs room. */
+         * consumers' 240, and per-tile costs come once per 176 keys. Causal
+         * calls keep 128: 144 to 176 (a zero tile of 16 keys to fit) ran
+         * 0.96 to 0.98x at N = 4096, 1.02 to 1.05x at 16384 on an H200. */
         if (!causal)
             return launch_ws_kernel<C, WS_NK_WIDE, 2, true, true, LAZY, P != PERSIST_NONE>(
                 order, Q, K, V, O, L, B, H, N, scale, causal, stream);

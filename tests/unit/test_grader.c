@@ -4,8 +4,8 @@
  * loop split over cores, mismatch counts merged from parts, bf16 rounding,
  * the bytes of a case's buffers by element type, cases set against the
  * GPU's shared-memory limits, compute-sanitizer's reports as make
- * check's sanitizer step reads them, and the marker of a version built for
- * an older GPU than it needs. */
+ * check's sanitizer step reads them, the marker of a version built for
+ * an older GPU than it needs, and the emulation's time limit. */
 #define _GNU_SOURCE /* sched_setaffinity, for mw_cores */
 #include "tap.h"
 #include "merge_check.h"
@@ -13,6 +13,7 @@
 #include "bf16.h"
 #include "compare.h"
 #include "csv.h"
+#include "emulation.h"
 #include "gpu_limits.h"
 #include "harness.h"
 #include "ncu.h"
@@ -854,6 +855,47 @@ static void test_case_bytes(void)
     ok(plain, "inputs: mw_input of an FP32 buffer is the generator's value");
 }
 
+/* A model of 100 FLOPs an element of dim[0], for the emulation's measure. */
+static void hundred_flops(const mw_case *c, double *read, double *write, double *flops)
+{
+    *read = 8.0 * (double)c->dim[0], *write = 4.0 * (double)c->dim[0];
+    *flops = 100.0 * (double)c->dim[0];
+}
+
+static int no_blocks(const mw_case *c, size_t i, const unsigned grid[3], const unsigned block[3],
+                     uint64_t blocks[MW_EMULATION_BLOCKS])
+{
+    (void)c, (void)i, (void)grid, (void)block, (void)blocks;
+    return 0;
+}
+
+/* The emulation's time limit beyond TIMEOUT: a case's work at
+ * MW_EMULATION_UNITS_PER_S, its budget at most; a case on a sample, the
+ * sample budget its blocks may cost. */
+static void test_emulation_seconds(void)
+{
+    mw_chapter ch = {.nbufs = 3, .buffers = f32_buffers, .model = hundred_flops,
+                     .emulation_budget = 1e6, .emulation_blocks = no_blocks,
+                     .emulation_sample_budget = 1e8};
+    mw_case small = {.dim = {1000}}, huge = {.dim = {1000000}}, sampled = {.dim = {1000000},
+                                                                           .sampled = 1};
+    const double rate = MW_EMULATION_UNITS_PER_S, work = mw_emulation_work(&ch, &small, 0);
+    ok(work > 1e5 && work < 1e6, "emulation: the small case is within the budget");
+    ok(mw_emulation_seconds(&ch, &small, 0) == work / rate,
+       "emulation: a case within the budget may take its work's seconds beyond TIMEOUT");
+    ok(mw_emulation_seconds(&ch, &small, 50000) == mw_emulation_work(&ch, &small, 50000) / rate &&
+           mw_emulation_seconds(&ch, &small, 50000) > work / rate,
+       "emulation: a version's workspace adds to a case's seconds");
+    ok(!mw_emulation_on_sample(&ch, &huge, 0) && mw_emulation_seconds(&ch, &huge, 0) == 1e6 / rate,
+       "emulation: a case past the budget, not sampled, is counted at the budget");
+    ok(mw_emulation_on_sample(&ch, &sampled, 0) &&
+           mw_emulation_seconds(&ch, &sampled, 0) == 1e8 / rate,
+       "emulation: a case on a sample may take the sample budget's seconds");
+    ch.emulation_sample_budget = 0;
+    ok(mw_emulation_sample_budget(&ch) == 1e6 && mw_emulation_seconds(&ch, &sampled, 0) == 1e6 / rate,
+       "emulation: without a sample budget of its own, a sample's is the chapter's budget");
+}
+
 /* mw_case_for: a fixed op replaces the case's, MW_OP_FROM_CASE keeps it,
  * MW_OP_FROM_CASE_WITH(f) keeps it with f's bits set. */
 static void test_case_for(void)
@@ -966,5 +1008,6 @@ int main(int argc, char **argv)
     test_cases_at_limits();
     test_sanitize_parse();
     test_skip_marker();
+    test_emulation_seconds();
     return done_testing();
 }
