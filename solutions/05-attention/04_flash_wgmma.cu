@@ -1372,7 +1372,7 @@ cudaError_t launch_ws(GridOrder order, const __nv_bfloat16 *Q, const __nv_bfloat
     /* Up to d = 64, three consumers, each one's softmax under the others'
      * GEMMs, rather than FA3's two in ping-pong: at d = 64 the softmax is
      * as long as the GEMMs, and three warps a scheduler hide it better
-     * (two in turns, key tiles of 192: 0.87x at N = 4096 on an H200). A
+     * (two in turns, key tiles of 192: 0.86x at N = 4096 on an H200). A
      * ring of turns pays without a mask (1.04x, ws against ws-noring),
      * where every consumer's key tiles are the block's, and costs with it
      * (ws-ring): its turns then take the tiles past a consumer's rows. A
@@ -1386,11 +1386,11 @@ cudaError_t launch_ws(GridOrder order, const __nv_bfloat16 *Q, const __nv_bfloat
         return launch_ws_kernel<C, WS_NK, 3, TURNS_UNMASKED, true, LAZY, P == PERSIST_ALL>(
             order, Q, K, V, O, L, B, H, N, scale, causal, stream);
     } else {
-        /* Without a mask, key tiles of 176 (FA3's choice at d = 128): S_j
-         * is 88 registers a thread, P_{j-1} 44 and O 64 within the
-         * consumers' 240, and per-tile costs come once per 176 keys. Causal
-         * calls keep 128: 144 to 176 (a zero tile of 16 keys to fit) ran
-         * 0.96 to 0.98x at N = 4096, 1.02 to 1.05x at 16384 on an H200. */
+        /* Without a mask, key tiles of 176 (FA3's choice at d = 128): fewer
+         * per-tile costs, and S_j (88 registers a thread), P_{j-1} (44) and
+         * O (64) fit the consumers' 240. Causal calls keep 128: 144 to 176
+         * (a zero tile of 16 keys to fit) ran 0.96 to 0.98x at N = 4096 on an
+         * H200, 1.02 to 1.05x at 16384, where one code's runs spread 6%. */
         if (!causal)
             return launch_ws_kernel<C, WS_NK_WIDE, 2, true, true, LAZY, P != PERSIST_NONE>(
                 order, Q, K, V, O, L, B, H, N, scale, causal, stream);
