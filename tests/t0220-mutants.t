@@ -17,7 +17,8 @@
 #    statuses, killed_by, the score, the results folder named after the
 #    GPU, the equivalents list and its stale keys, a hung check stopped, a
 #    mutant graded on every case once it passes the small ones, then under
-#    compute-sanitizer (a stand-in) once it passes every case, a second
+#    compute-sanitizer (a stand-in) once it passes every case (its four
+#    tools at once for a mutant alone there, one at a time for several), a second
 #    kernel graded under mutant-settings, EX= (which
 #    keeps the other versions' rows), PART= (a slice of the mutants, the
 #    others' rows kept from the CSV; a slice with nothing left to grade),
@@ -230,6 +231,10 @@ if [ -n "${FAKE_LOSE_GPU:-}" ]; then
     echo "0 passed, 0 failed, 3 skipped"; exit 77
 fi
 [ "$1" = check ] && echo "$*" >>"$FAKE_PIDS.calls"
+if [ -n "${FAKE_PASS_ALL:-}" ]; then
+    echo "memwall check (stand-in)"; echo "  PASS  01_sample    edge     n=1"; echo "1 passed, 0 failed"
+    exit 0
+fi
 lib= small=0
 while [ $# -gt 0 ]; do case $1 in --lib-dir) lib=$2; shift ;; --small) small=1 ;; esac; shift; done
 so=$(ls "$lib"/*.so)
@@ -271,11 +276,13 @@ sleep 2; echo "  PASS  01_sample    edge     n=2"; echo "2 passed, 1 failed"; ex
 EOF
 # compute-sanitizer: finds nothing, or (FAKE_SANITIZER_FINDS) an invalid
 # read under memcheck, or (FAKE_SANITIZER_HANGS) never ends; the real one,
-# where installed, stays out of the way.
+# where installed, stays out of the way. Each run notes its tool, and
+# whether sanitize.sh ran the tools one at a time (MW_SANITIZE_FIRST).
 mkdir -p "$fake/san"
 cat >"$fake/san/compute-sanitizer" <<'EOF'
 #!/bin/sh
 tool=$2
+echo "$tool${MW_SANITIZE_FIRST:+ one-at-a-time}" >>"$FAKE_PIDS.tools"
 if [ -n "${FAKE_SANITIZER_HANGS:-}" ]; then
     echo $$ >>"$FAKE_PIDS.san"
     exec sleep 600
@@ -309,8 +316,8 @@ drive() {
     echo $? >"$log.rc"
 }
 fake_resume=$WORK/fake-resume fake_split=$WORK/fake-split fake_settings=$WORK/fake-settings
-fake_stop=$WORK/fake-stop
-for f in "$fake_resume" "$fake_split" "$fake_settings" "$fake_stop"; do cp -R "$fake" "$f"; done
+fake_stop=$WORK/fake-stop fake_many=$WORK/fake-many
+for f in "$fake_resume" "$fake_split" "$fake_settings" "$fake_stop" "$fake_many"; do cp -R "$fake" "$f"; done
 (
     f=$fake_resume
     export FAKE_PIDS=$f/pids
@@ -339,6 +346,13 @@ split_pid=$!
     drive "$f" "$f/run1" -- --work "$f/work-settings" --results "$f/settings" --timeout 10
 ) &
 settings_pid=$!
+(
+    # Every mutant passes every case: several meet the sanitizer.
+    f=$fake_many
+    export FAKE_PIDS=$f/pids
+    drive "$f" "$f/run1" FAKE_PASS_ALL=1 -- --work "$f/work-many" --results "$f/many" --timeout 10
+) &
+many_pid=$!
 (
     # Stopped as a time limit stops it: TERM to the driver's process group
     # (timeout(1), Slurm), once the survivor hangs under the sanitizer.
@@ -385,6 +399,9 @@ ok $? "a mutant passing the small cases is graded on every case: killed by the l
 printf '%s' "$out" | grep -q 'mutants: 1 passed every case: under compute-sanitizer' &&
     printf '%s' "$out" | grep -q 'SURVIVED 01_sample.cu:32:11:narrow'
 ok $? "a mutant that passes every case meets the sanitizer; one it finds nothing in survives"
+[ "$(sort "$FAKE_PIDS.tools" | tr '\n' ' ')" = "initcheck memcheck racecheck synccheck " ]
+ok $? "the one mutant at the sanitizer has its four tools run at once ($(tr '\n' ' ' <"$FAKE_PIDS.tools"))" ||
+    diag <"$FAKE_PIDS.tools"
 printf '%s' "$out" | grep -q 'grading those on every case, 4 at a time (the largest case needs 8.0 GiB; the GPU has 80.0 GiB)' &&
     printf '%s' "$out" | grep -q -x 'mutants: 1 passed with a case skipped: grading those again, alone' &&
     ! printf '%s' "$out" | grep -q 'SURVIVED 01_sample.cu:32:24'
@@ -466,6 +483,19 @@ tcsv=$f/settings/Fake_GPU_80GB__test_/99-fake/mutants.csv
     printf '%s' "$out" | grep -q 'KILLED   01_sample.cu:32:11:narrow size_t -> int: edge n=1 (wrong answer) \[FAKE_STRICT=1\]'
 ok $? "mutant-settings: the default's survivor killed under FAKE_STRICT=1, named in killed_by; those the default kills name no setting"
 [ "$rc" -eq 0 ] || diag <"$f/run1"
+
+# Several mutants at the sanitizer (every case passed: run in the
+# background, above): each one's tools run one at a time, several mutants
+# at once, and every tool runs when none finds a problem.
+wait "$many_pid"
+f=$fake_many
+rc=$(cat "$f/run1.rc")
+survivors=$(tail -n +2 "$f/many/Fake_GPU_80GB__test_/99-fake/mutants.csv" | grep -c ',survived,$')
+[ "$rc" -eq 0 ] && [ "$survivors" -eq $((n - 2)) ] &&
+    [ "$(grep -c ' one-at-a-time$' "$f/pids.tools")" -eq $((4 * survivors)) ] &&
+    [ "$(grep -c . "$f/pids.tools")" -eq $((4 * survivors)) ]
+ok $? "$survivors mutants at the sanitizer: each one's four tools one at a time (exit $rc)" ||
+    { diag <"$f/run1"; sort "$f/pids.tools" | uniq -c | diag; }
 
 # A run stopped by TERM while the survivor hangs under the sanitizer (run
 # in the background, above): the mutants graded so far are written, the

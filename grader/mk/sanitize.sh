@@ -16,8 +16,8 @@
 # other than with a verdict (0: nothing found, 10: a finding), for example
 # on a GPU in exclusive-process mode that takes one process at a time, is
 # run again alone, and that run is the one reported. With
-# MW_SANITIZE_FIRST set (make mutants, which already runs a mutant per
-# core), the tools run one after another and it stops at the first that
+# MW_SANITIZE_FIRST set (make mutants, while it runs several mutants at
+# once), the tools run one after another and it stops at the first that
 # finds a problem.
 grader=$1 libdir=$2 label=$3
 shift 3
