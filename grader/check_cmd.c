@@ -526,7 +526,8 @@ static void end_sample(checker *k, mw_emulation_sample *sample)
 static job_result run_job(checker *k, int jnum, mw_loaded *lib)
 {
     const job *j = &k->jobs[jnum];
-    mw_case this_case = mw_case_for(&k->ch->cases[j->kase], k->ch->versions[j->version].op);
+    size_t ws;
+    mw_case this_case = job_case(k, j, &ws);
     const mw_case *c = &this_case;
     job_result res = {ST_ERROR, 0};
     char label[256], text[1024];
@@ -546,8 +547,6 @@ static job_result run_job(checker *k, int jnum, mw_loaded *lib)
         report_error(k, jnum, label, lib->error);
         return res;
     }
-    const mw_version *ver = &k->ch->versions[j->version];
-    size_t ws = ver->workspace ? ver->workspace(c) : 0;
     char why[160];
     if (past_emulation_budget(k, j, why, sizeof why)) {
         report_skip(k, jnum, label, why);
