@@ -21,7 +21,8 @@
 #    tools at once for a mutant alone there, one at a time for several), a second
 #    kernel graded under mutant-settings, EX= (which
 #    keeps the other versions' rows), PART= (a slice of the mutants, the
-#    others' rows kept from the CSV; a slice with nothing left to grade),
+#    others' rows kept from the CSV, the equivalents list applied to them
+#    too; a slice with nothing left to grade),
 #    a run stopped by TERM under a hung sanitizer (what it graded written,
 #    the rest not graded, the sanitizer stopped), and without a GPU exit 77
 #    after the builds;
@@ -601,11 +602,15 @@ run_part() { # run_part I/P
 out=$(run_part 2/2)
 rc=$?
 half=$((n / 2))
-[ $rc -eq 0 ] && [ "$(tail -n +2 "$parts_csv" | grep -c ',ungraded,not graded yet: another part$')" -eq "$half" ] &&
+# The first half's listed equivalent (35:49) is marked so by the list.
+listed_first=$(printf '%s\n' "$whole" | head -n $half | grep -c ',equivalent,$')
+[ $rc -eq 0 ] && [ "$listed_first" -eq 1 ] &&
+    [ "$(tail -n +2 "$parts_csv" | grep -c ',ungraded,not graded yet: another part$')" -eq $((half - 1)) ] &&
+    [ "$(tail -n +2 "$parts_csv" | head -n $half | grep -c ',equivalent,$')" -eq 1 ] &&
     [ "$(tail -n +2 "$parts_csv" | tail -n +$((half + 1)))" = "$(printf '%s\n' "$whole" | tail -n +$((half + 1)))" ] &&
     printf '%s' "$out" | grep -q "mutants: part 2/2: $((n - half)) of the $n mutants" &&
-    printf '%s' "$out" | grep -q "$half not graded yet"
-ok $? "PART=2/2 alone: the second half graded as in a whole run, the first $half rows not graded yet (exit $rc)"
+    printf '%s' "$out" | grep -q "$((half - 1)) not graded yet"
+ok $? "PART=2/2 alone: the second half graded as in a whole run, of the first $half rows the listed equivalent so and the rest not graded yet (exit $rc)"
 [ $rc -eq 0 ] || diag <<<"$out"
 out=$(run_part 1/2)
 rc=$?
@@ -616,6 +621,32 @@ ok $? "then PART=1/2: every row that of the whole run, part 2's kept from the CS
 out=$(run_part 3/2)
 [ $? -eq 2 ] && printf '%s' "$out" | grep -q 'PART=3/2: give I/P with 1 <= I <= P'
 ok $? "PART=3/2 is refused, saying why"
+# The equivalents list decides without a GPU, in every part: a killed
+# mutant of part 1 listed since, then the list back as it was, each
+# followed by part 2 alone. Every other row stays the whole run's.
+lists=$fake/solutions/99-fake/equivalent-mutants
+cp "$lists" "$WORK/list.saved"
+k_late=$(printf '%s\n' "$whole" | head -n $half | grep -n ',killed,' | head -n 1 | cut -d: -f1)
+late=$(printf '%s\n' "$whole" | sed -n "${k_late}p")
+late_key=$(printf '%s' "$late" | cut -d, -f2-5 | tr , :)
+late_site=$(printf '%s' "$late" | sed 's/,killed,.*//')
+others() { tail -n +2 "$parts_csv" | sed "${k_late}d"; }
+whole_others=$(printf '%s\n' "$whole" | sed "${k_late}d")
+printf '%s  listed after its part ran\n' "$late_key" >>"$lists"
+out=$(run_part 2/2)
+rc=$?
+[ $rc -eq 0 ] && [ -n "$k_late" ] && grep -q -x -F -e "$late_site,equivalent," "$parts_csv" &&
+    [ "$(others)" = "$whole_others" ]
+ok $? "a mutant of part 1 listed equivalent since is equivalent after part 2, the other rows as they were (exit $rc)"
+[ $rc -eq 0 ] || diag <<<"$out"
+cp "$WORK/list.saved" "$lists"
+out=$(run_part 2/2)
+rc=$?
+[ $rc -eq 0 ] && grep -q -x -F -e "$late_site,ungraded,not graded yet: no longer listed equivalent" "$parts_csv" &&
+    [ "$(others)" = "$whole_others" ] &&
+    grep -q ',35,49,stride-half,blockDim.x,blockDim.x / 2,equivalent,$' "$parts_csv"
+ok $? "off the list again: not graded yet, 'no longer listed equivalent'; the one still listed stays equivalent (exit $rc)"
+[ $rc -eq 0 ] || diag <<<"$out"
 # A part of one mutant: the listed equivalent (nothing to grade), then one
 # the small cases kill (nothing left for every case). Each later stage
 # meets an empty list and must start no check for it: xargs would run its

@@ -57,7 +57,9 @@
 # between them. The CSV holds every mutant of the version: the slice's rows
 # as graded now, the others' as the CSV had them (a row that matches the
 # mutant field for field), else ungraded, "not graded yet: another part";
-# the summary then scores the whole version from the CSV.
+# the equivalents list, which needs no GPU, marks its mutants equivalent
+# in every part, so that one listed since its part ran is counted so. The
+# summary then scores the whole version from the CSV.
 #
 # Internal entries, for xargs: --build-one and --grade-one (below).
 set -u
@@ -452,7 +454,10 @@ done <"$work/equivalent.keys"
 
 # write_csv OUT [LAST]: the CSV, one row per mutant in list order. A
 # mutant of another part (not in build.list) keeps its row of LAST, the
-# CSV as the last run left it, where that row is this mutant's.
+# CSV as the last run left it, where that row is this mutant's; but the
+# list of equivalents decides without a GPU, as it does for the part's
+# own: a mutant listed is equivalent, and one that LAST calls equivalent
+# and the list no longer names is not graded yet.
 write_csv() {
     out=$1 last=${2:-}
     mkdir -p "$(dirname "$out")" || fail "cannot create the folder of $out"
@@ -464,6 +469,13 @@ write_csv() {
                 old=
                 [ -n "$last" ] && [ -f "$last" ] &&
                     old=$(awk -v p="$chapter,$row," 'index($0, p) == 1 { print; exit }' "$last")
+                if grep -q -x -F -e "$(key "$version" "$k")" "$work/equivalent.keys"; then
+                    old="$chapter,$row,equivalent,"
+                else
+                    case "$old" in
+                    "$chapter,$row,equivalent,"*) old="$chapter,$row,ungraded,not graded yet: no longer listed equivalent" ;;
+                    esac
+                fi
                 echo "${old:-$chapter,$row,ungraded,not graded yet: another part}"
                 continue
             fi
