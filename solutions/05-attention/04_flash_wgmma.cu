@@ -1362,8 +1362,8 @@ enum RingTurns { RING_UNMASKED, RING_ALWAYS, RING_NEVER };
  * d = 128 too, and runs 0.84 to 0.9x at d = 64, where ptxas also spills;
  * taking each next tile from a counter (FA3's scheduler) ran 0.88 to 1.03x
  * of one block a tile, whose blocks the GPU starts wherever an SM frees.
- * At d = 64 without the mask, where the consumers take turns and nothing
- * spills, 0.93 to 0.97x, for a reason not measured. */
+ * At d = 64 without the mask, 0.93 to 0.97x: not idle SMs (ws's are busy
+ * 96% of the run) but more barrier waits, in profile.sh's ncu readings. */
 template <class C, bool LAZY, Persist P = PERSIST_WIDE, RingTurns R = RING_UNMASKED>
 cudaError_t launch_ws(GridOrder order, const __nv_bfloat16 *Q, const __nv_bfloat16 *K,
                       const __nv_bfloat16 *V, __nv_bfloat16 *O, float *L, int B, int H, int N,

@@ -1,9 +1,10 @@
 #!/bin/sh
 # profile.sh: what separates 05.4's default kernel (ws) from step 1 at
-# N = 4096, d = 64, where the causal mask makes ws the slower, read by
-# Nsight Compute on an sm_90 GPU: each kernel's second launch of time.cu
-# without the mask and with it (the first of each is the warm-up), at
-# B = 4, H = 16. Writes results/<GPU>/05-attention/ncu-wgmma-d64.csv: path
+# N = 4096, d = 64, where the causal mask makes ws the slower, and from its
+# persistent grid (ws-persist), which loses there too; read by Nsight
+# Compute on an sm_90 GPU: each kernel's second launch of time.cu without
+# the mask and with it (the first of each is the warm-up), at B = 4,
+# H = 16. Writes results/<GPU>/05-attention/ncu-wgmma-d64.csv: path
 # (kernel and mask), metric, value, unit.
 #   sh instructor/dev/05-wgmma/profile.sh       (about a minute)
 # RAW=dir skips ncu and reads dir/raw-<kernel>-<mask>.csv, ncu's raw pages
@@ -17,6 +18,7 @@ gpu=${GPU:-$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | hea
 [ -n "$gpu" ] || { echo "profile.sh: no GPU (nvidia-smi lists none; GPU= names one for RAW=)" >&2; exit 77; }
 out=results/$gpu/05-attention/ncu-wgmma-d64.csv
 raw=${RAW:-}
+kernels="ws step1 ws-persist"
 if [ -z "$raw" ]; then
     command -v ncu >/dev/null || { echo "profile.sh: no ncu" >&2; exit 77; }
     raw=${RAW_OUT:-$(mktemp -d)}
@@ -24,7 +26,7 @@ if [ -z "$raw" ]; then
     nvcc -O3 -lineinfo -gencode arch=compute_90a,code=sm_90a -Igrader -Ichapters/05-attention \
         -Xptxas -w "$here/time.cu" solutions/05-attention/04_flash_wgmma.cu -o "$raw/time"
     # time.cu launches the kernel 10 times a shape: d = 64 full, then causal.
-    for kernel in ws step1; do
+    for kernel in $kernels; do
         for mask in full causal; do
             case $mask in full) skip=1 ;; causal) skip=11 ;; esac
             MW_FLASH_WGMMA=$kernel ncu --set full --kernel-name regex:flash --launch-skip $skip \
@@ -33,17 +35,19 @@ if [ -z "$raw" ]; then
     done
 fi
 # The launch; the time and cycles; how busy the schedulers, the tensor pipe
-# and the XU pipe (ex2) are; the warps an SM holds; the L2; and each stall
-# reason, in warps stalled per instruction issued.
+# and the XU pipe (ex2) are; the warps an SM holds; the L2; the barrier
+# unit's (ADU) instructions; and each stall reason, in warps stalled per
+# instruction issued.
 keep='^(gpu__time_duration.sum|sm__cycles_elapsed.avg|launch__(block_size|grid_size|registers_per_thread|shared_mem_per_block_dynamic)'
 keep=$keep'|smsp__issue_active.avg.pct_of_peak_sustained_active|smsp__inst_executed.sum'
+keep=$keep'|sm__inst_executed_pipe_adu.avg.pct_of_peak_sustained_active|sm__cycles_active.avg'
 keep=$keep'|sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active'
 keep=$keep'|sm__inst_executed_pipe_xu.avg.pct_of_peak_sustained_active'
 keep=$keep'|sm__warps_active.avg.pct_of_peak_sustained_active|lts__t_sector_hit_rate.pct'
 keep=$keep'|smsp__average_warps_issue_stalled_[a-z_]*_per_issue_active.ratio)$'
 mkdir -p "$(dirname "$out")"
 echo "path,metric,value,unit" >"$out"
-for kernel in ws step1; do
+for kernel in $kernels; do
     for mask in full causal; do
         f=$raw/raw-$kernel-$mask.csv
         [ -s "$f" ] || { echo "profile.sh: no $f" >&2; exit 2; }
