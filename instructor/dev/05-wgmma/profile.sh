@@ -6,7 +6,7 @@
 # the mask and with it (the first of each is the warm-up), at B = 4,
 # H = 16. Writes results/<GPU>/05-attention/ncu-wgmma-d64.csv: path
 # (kernel and mask), metric, value, unit.
-#   sh instructor/dev/05-wgmma/profile.sh       (about a minute)
+#   sh instructor/dev/05-wgmma/profile.sh       (about two minutes)
 # RAW=dir skips ncu and reads dir/raw-<kernel>-<mask>.csv, ncu's raw pages
 # (--csv --page raw) of an earlier run, which the run leaves in RAW_OUT=dir;
 # GPU=<folder under results/> then names the GPU where there is none.
