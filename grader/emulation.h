@@ -37,8 +37,8 @@ double mw_emulation_budget(const mw_chapter *ch);
 
 /* The rate at which a case's time limit grows with its work on the
  * emulation (mw_emulation_seconds), a tenth of what chapter 05's reference
- * ran its sample of 9 heads of N = 16384 at on one core (2.3e8 units, both
- * runs, in 9 to 11 s): room for a right kernel that costs the emulation
+ * ran its sample of 9 heads of N = 16384 at on one core (2.3e8 units in
+ * 9 to 11 s): room for a right kernel that costs the emulation
  * several times the model's work, on a core slower or shared with other
  * work. A kernel that never ends still stops the version after three
  * timeouts in a row. */

@@ -417,6 +417,8 @@ built_at=$(date +%s)
 
 # key VERSION K: FILE:LINE:COLUMN:OPERATOR of mutant K (row K + 1 of the list).
 key() { sed -n "$(($(printf '%s' "$2" | sed 's/^0*//') + 1))p" "$work/$1.sites" | cut -d, -f1-4 | tr , :; }
+# listed VERSION K: whether mutant K is on the chapter's equivalents list.
+listed() { grep -q -x -F -e "$(key "$1" "$2")" "$work/equivalent.keys"; }
 
 stillborn=0 equivalent=0
 : >"$work/grade.list"
@@ -426,7 +428,7 @@ while read -r version k; do
         printf 'stillborn\tbuild failed\n' >"$dir/result"
         stillborn=$((stillborn + 1))
         echo "  STILLBORN $(key "$version" "$k"): $dir/build.log"
-    elif grep -q -x -F -e "$(key "$version" "$k")" "$work/equivalent.keys"; then
+    elif listed "$version" "$k"; then
         printf 'equivalent\t\n' >"$dir/result"
         equivalent=$((equivalent + 1))
     else
@@ -469,7 +471,7 @@ write_csv() {
                 old=
                 [ -n "$last" ] && [ -f "$last" ] &&
                     old=$(awk -v p="$chapter,$row," 'index($0, p) == 1 { print; exit }' "$last")
-                if grep -q -x -F -e "$(key "$version" "$k")" "$work/equivalent.keys"; then
+                if listed "$version" "$k"; then
                     old="$chapter,$row,equivalent,"
                 else
                     case "$old" in
