@@ -68,8 +68,8 @@
  *             cores in a ring without a mask and none with one. The softmax is
  *             lazy (FlashAttention-4's rule): a warp moves its rows'
  *             maxima, and rescales O and l, only when one grows by more
- *             than 8 (P up to 2^8). d = 128 without a mask: a persistent
- *             grid, a block an SM running query tile after query tile,
+ *             than 8 (P up to 2^8). Without a mask: a persistent grid,
+ *             a block an SM running query tile after query tile,
  *             the next tile's Q_i, K_j, V_j loading under this one's last
  *             products and stores; otherwise a block a query tile;
  *   step1     the kernel described above: one warpgroup, loads and math;

@@ -68,8 +68,8 @@
  *             cores in a ring without a mask and none with one. The softmax is
  *             lazy (FlashAttention-4's rule): a warp moves its rows'
  *             maxima, and rescales O and l, only when one grows by more
- *             than 8 (P up to 2^8). d = 128 without a mask: a persistent
- *             grid, a block an SM running query tile after query tile,
+ *             than 8 (P up to 2^8). Without a mask: a persistent grid,
+ *             a block an SM running query tile after query tile,
  *             the next tile's Q_i, K_j, V_j loading under this one's last
  *             products and stores; otherwise a block a query tile;
  *   step1     the kernel described above: one warpgroup, loads and math;
@@ -846,7 +846,7 @@ __device__ __forceinline__ bool bar_any(bool v, int id, int threads)
                  : "=r"(r)
                  : "r"((uint32_t)v), "r"(id), "r"(threads)
                  : "memory");
-    return r != 0;
+    return __shfl_sync(0xffffffffu, r, 0) != 0;
 }
 
 /* Ping-pong: the NC consumers take turns at issuing their GEMMs, in a
@@ -903,18 +903,18 @@ template <bool PERSIST> __device__ __forceinline__ int round_tile(int it, int ti
 }
 
 /* One block per (b, h, query tile of 64 NC rows), in block_tile's order as
- * step 1; key tiles of NK. PINGPONG: the consumers take turns at the
- * tensor cores (Turns), so each runs every tile of the block (a causal tile
- * past a consumer's rows is all -inf, P = 0) and their turns match. OVERLAP: a
- * consumer's slot j issues S_j = Q K_j^T and then P_{j-1} V_{j-1}; it waits
- * for S_j alone (wait_group 1) and runs S_j's softmax while P_{j-1} V_{j-1}
- * is in flight. LAZY: O is rescaled only when the softmax moves its maxima
- * (softmax_tile). PERSIST: a block stays on its SM and runs query tile
- * after query tile (round_tile), its rings running on from one to the
- * next, so that the producer loads the next tile's Q and first K_j, V_j
- * while the consumers finish this one, and the block's start (barriers,
- * zero tile, registers) is paid once an SM. Every consumer releases every
- * tile of the ring, computed or not. */
+ * step 1; key tiles of NK. PINGPONG: the consumers take turns at the tensor
+ * cores (Turns), so each runs every tile of the block (past its rows a
+ * causal tile is all -inf, P = 0) and their turns match. OVERLAP: slot j
+ * issues S_j = Q K_j^T, then P_{j-1} V_{j-1}, and runs S_j's softmax (after
+ * wait_group 1) while P_{j-1} V_{j-1} is in flight. LAZY: O is rescaled
+ * only when the softmax moves its maxima (softmax_tile). PERSIST: a block
+ * runs tile after tile (round_tile) on its SM, its rings running on: the
+ * producer loads the next tile's Q, K_0, V_0 while the consumers finish
+ * this one, and the block's start is paid once an SM. Every consumer
+ * releases every tile of the ring, computed or not. warp and bar_any's OR
+ * come from lane 0 (__shfl_sync): ptxas then keeps the descriptors built
+ * from them in the uniform registers wgmma reads (1.01 to 1.08x, H200). */
 template <class C, int NK, int NC, bool PINGPONG, bool OVERLAP, bool LAZY, bool PERSIST>
 __global__ void __launch_bounds__(WsTeam<NC>::THREADS, 1)
     flash_ws_kernel(const __grid_constant__ CUtensorMap mq, const __grid_constant__ CUtensorMap mk,
@@ -939,7 +939,7 @@ __global__ void __launch_bounds__(WsTeam<NC>::THREADS, 1)
     const Ring<Q_STAGES> ringQ{sQ, Q_BYTES, barQ, barQ + 8 * Q_STAGES, T::EMPTY_ARRIVALS};
     const Ring<STAGES> ringK{sK, (uint32_t)W::KV_TILE, barK, barK + 8 * STAGES, T::EMPTY_ARRIVALS};
     const Ring<STAGES> ringV{sV, (uint32_t)W::KV_TILE, barV, barV + 8 * STAGES, T::EMPTY_ARRIVALS};
-    const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
+    const int tid = threadIdx.x, warp = __shfl_sync(0xffffffffu, tid >> 5, 0), lane = tid & 31;
     const int tiles = BH * Tr; /* make_maps keeps it an int */
     /* Tile b's head, first row and key tiles, for the producer and the
      * consumers alike: the rings' positions follow from the Tc of every
@@ -1346,8 +1346,8 @@ cudaError_t launch_ws_kernel(GridOrder order, const __nv_bfloat16 *Q, const __nv
 }
 
 /* Which of ws's kernels run a persistent grid (flash_ws_kernel's PERSIST):
- * none, the wide one (d = 128 without a mask: ws's choice), or all. */
-enum Persist { PERSIST_NONE, PERSIST_WIDE, PERSIST_ALL };
+ * none, those without a mask (ws's choice), or all. */
+enum Persist { PERSIST_NONE, PERSIST_UNMASKED, PERSIST_ALL };
 
 /* When ws's three consumers (d <= 64) take turns at the tensor cores
  * (flash_ws_kernel's PINGPONG): without a mask (ws's choice), always
@@ -1355,16 +1355,16 @@ enum Persist { PERSIST_NONE, PERSIST_WIDE, PERSIST_ALL };
 enum RingTurns { RING_UNMASKED, RING_ALWAYS, RING_NEVER };
 
 /* The default kernel, ws: its team, key tile and grid for this d and mask.
- * A persistent grid pays at d = 128 without a mask: 1.03x at N = 4096 on
- * an H200 (ws against ws-nopersist): a block's start and its last tile's
- * products and stores no longer leave the SM idle. Elsewhere it does not
- * (ws-persist). With the mask its blocks go round by round: it loses at
- * d = 128 too, and runs 0.84 to 0.9x at d = 64, where ptxas also spills;
- * taking each next tile from a counter (FA3's scheduler) ran 0.88 to 1.03x
- * of one block a tile, whose blocks the GPU starts wherever an SM frees.
- * At d = 64 without the mask, 0.93 to 0.97x: not idle SMs (ws's are busy
- * 96% of the run) but more barrier waits, in profile.sh's ncu readings. */
-template <class C, bool LAZY, Persist P = PERSIST_WIDE, RingTurns R = RING_UNMASKED>
+ * A persistent grid pays without a mask: 1.02 to 1.04x on an H200 at
+ * N = 4096 and 16384, d = 64 and 128 (ws against ws-nopersist), as a
+ * block's start and its last tile's products and stores no longer leave
+ * the SM idle. With the mask its blocks go round by round and it loses,
+ * 0.91 to 0.99x (ws-persist): one block a tile lets the GPU start each
+ * next tile wherever an SM frees, and taking each next tile from a
+ * counter instead (FA3's scheduler) ran 0.88 to 1.03x of that. No
+ * kernel spills: the three consumers' 160 registers at d = 64 hold the
+ * persistent loop's state too (ptxas -v). */
+template <class C, bool LAZY, Persist P = PERSIST_UNMASKED, RingTurns R = RING_UNMASKED>
 cudaError_t launch_ws(GridOrder order, const __nv_bfloat16 *Q, const __nv_bfloat16 *K,
                       const __nv_bfloat16 *V, __nv_bfloat16 *O, float *L, int B, int H, int N,
                       float scale, int causal, cudaStream_t stream)
@@ -1373,17 +1373,17 @@ cudaError_t launch_ws(GridOrder order, const __nv_bfloat16 *Q, const __nv_bfloat
      * GEMMs, rather than FA3's two in ping-pong: at d = 64 the softmax is
      * as long as the GEMMs, and three warps a scheduler hide it better
      * (two in turns, key tiles of 192: 0.86x at N = 4096 on an H200). A
-     * ring of turns pays without a mask (1.04x, ws against ws-noring),
-     * where every consumer's key tiles are the block's, and costs with it
-     * (ws-ring): its turns then take the tiles past a consumer's rows. A
-     * consumer of three has 160 registers: S, P and O of 128 keys at d = 64
-     * fit, of 144 keys spill 96 bytes (0.74x), of 128 at d = 128 more. */
+     * ring of turns runs level with none without a mask (0.99x, ws against
+     * ws-noring), where every consumer's key tiles are the block's, and
+     * costs with it (ws-ring, 0.96 to 0.97x): its turns then take the
+     * tiles past a consumer's rows. A consumer of three has 160 registers:
+     * S, P and O of 128 keys at d = 64 fit, of 144 keys spill (0.74x). */
     if constexpr (C::D <= 64) {
         constexpr bool TURNS_UNMASKED = R != RING_NEVER, TURNS_MASKED = R == RING_ALWAYS;
         if (causal)
             return launch_ws_kernel<C, WS_NK, 3, TURNS_MASKED, true, LAZY, P == PERSIST_ALL>(
                 order, Q, K, V, O, L, B, H, N, scale, causal, stream);
-        return launch_ws_kernel<C, WS_NK, 3, TURNS_UNMASKED, true, LAZY, P == PERSIST_ALL>(
+        return launch_ws_kernel<C, WS_NK, 3, TURNS_UNMASKED, true, LAZY, P != PERSIST_NONE>(
             order, Q, K, V, O, L, B, H, N, scale, causal, stream);
     } else {
         /* Without a mask, key tiles of 176 (FA3's choice at d = 128): fewer
@@ -1411,14 +1411,14 @@ cudaError_t launch_step1(const __nv_bfloat16 *Q, const __nv_bfloat16 *K, const _
 }
 
 /* The default, auto: ws, except causal calls at d = 64 up to N = 4096,
- * where step 1's kernel runs faster. On an H200 (B = 4, H = 16; step1
- * against ws, causal, d = 64): 1.15x at N = 2048, 1.07x at 4096, 0.99x at
- * 8192 and 0.94x at 16384; without a mask ws leads from N = 4096 (0.94x
- * there), at d = 128 everywhere (0.81x at 4096 causal). The likely reason,
- * a model rather than a profile: a causal row also computes the masked
- * part of its diagonal tiles, about (Br + Bc) / 2 keys, against N / 2 it
- * attends on average: ws's 192-row blocks of 128-key tiles waste about
- * 320 / N of the work, step 1's 64 by 64 tiles 128 / N, 5% apart at
+ * where step 1's kernel runs as fast or faster. On an H200 (B = 4, H = 16;
+ * step1 against ws, causal, d = 64): 1.11x at N = 2048, 1.01x at 4096,
+ * 0.91x at 8192 and 0.86x at 16384; without a mask ws leads from N = 2048
+ * (0.94x there), at d = 128 everywhere (0.76x at 4096 causal). The likely
+ * reason, a model rather than a profile: a causal row also computes the
+ * masked part of its diagonal tiles, about (Br + Bc) / 2 keys, against
+ * N / 2 it attends on average: ws's 192-row blocks of 128-key tiles waste
+ * about 320 / N of the work, step 1's 64 by 64 tiles 128 / N, 5% apart at
  * N = 4096 and 2% at 8192. d = 32 is not timed: ws there. */
 constexpr int kStep1CausalMaxN = 4096;
 
@@ -1448,11 +1448,11 @@ cudaError_t launch(int kernel, const __nv_bfloat16 *Q, const __nv_bfloat16 *K,
     case KERNEL_WS_HEADS:
         return launch_ws<C, true>(ORDER_HEADS, Q, K, V, O, L, B, H, N, scale, causal, stream);
     case KERNEL_WS_RING:
-        return launch_ws<C, true, PERSIST_WIDE, RING_ALWAYS>(ORDER_GROUPED, Q, K, V, O, L, B, H,
-                                                             N, scale, causal, stream);
+        return launch_ws<C, true, PERSIST_UNMASKED, RING_ALWAYS>(ORDER_GROUPED, Q, K, V, O, L, B,
+                                                                 H, N, scale, causal, stream);
     case KERNEL_WS_NORING:
-        return launch_ws<C, true, PERSIST_WIDE, RING_NEVER>(ORDER_GROUPED, Q, K, V, O, L, B, H,
-                                                            N, scale, causal, stream);
+        return launch_ws<C, true, PERSIST_UNMASKED, RING_NEVER>(ORDER_GROUPED, Q, K, V, O, L, B,
+                                                                H, N, scale, causal, stream);
     case KERNEL_WS_PERSIST:
         return launch_ws<C, true, PERSIST_ALL>(ORDER_GROUPED, Q, K, V, O, L, B, H, N, scale,
                                                causal, stream);

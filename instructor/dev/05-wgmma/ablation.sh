@@ -38,7 +38,7 @@ table() { # log csv
         END {
             split(wide, wd, " "); wide_pair = wd[1]; wide_key = wd[2] " " wd[3]
             what["step1"] = "step 1: one warpgroup of 64 rows loads and computes, key tiles of 64"
-            what["ws"] = "the reference: FA3 with key tiles of 176 and a persistent grid at d = 128 without a mask, 3 consumers at d = 64 (taking turns without a mask), and FA4'"'"'s lazy rescaling"
+            what["ws"] = "the reference: FA3 with key tiles of 176 at d = 128 without a mask, 3 consumers at d = 64 (taking turns without a mask), a persistent grid without a mask, and FA4'"'"'s lazy rescaling"
             what["ws-nopersist"] = "ws with a block a query tile everywhere"
             what["ws-persist"] = "ws with a persistent grid everywhere"
             what["ws-heads"] = "ws in plain head-major grid order when causal too (ws: heads in groups sized to the L2, longest tiles first)"
