@@ -1355,7 +1355,7 @@ enum Persist { PERSIST_NONE, PERSIST_UNMASKED, PERSIST_ALL };
 enum RingTurns { RING_UNMASKED, RING_ALWAYS, RING_NEVER };
 
 /* The default kernel, ws: its team, key tile and grid for this d and mask.
- * A persistent grid pays without a mask: 1.02 to 1.04x on an H200 at
+ * A persistent grid pays without a mask: 1.01 to 1.04x on an H200 at
  * N = 4096 and 16384, d = 64 and 128 (ws against ws-nopersist), as a
  * block's start and its last tile's products and stores no longer leave
  * the SM idle. With the mask its blocks go round by round and it loses,
