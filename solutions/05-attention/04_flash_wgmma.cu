@@ -837,7 +837,7 @@ __device__ __forceinline__ void bar_arrive(int id, int threads)
     asm volatile("bar.arrive %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
 }
 
-/* OR of v over the `threads` threads that reach named barrier id. */
+/* OR of v over the `threads` threads at barrier id, as lane 0 has it (warp-uniform to ptxas). */
 __device__ __forceinline__ bool bar_any(bool v, int id, int threads)
 {
     uint32_t r;
