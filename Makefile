@@ -416,6 +416,8 @@ help:
 	@echo '                        RESUME=1 goes on from a run that was cut off; PART=1/4,'
 	@echo '                        then 2/4...: the mutants in parts, one a command);'
 	@echo '                        results/<gpu>/<chapter>/mutants.csv (docs/mutation-testing.md)'
+	@echo '  make mutants-remap CH=05 SINCE=rev   after an edit that moved lines of the solutions:'
+	@echo '                        the graded rows and equivalent keys move with their lines'
 	@echo '  make clean            remove build/ (never results/)'
 	@echo
 	@echo 'Variables (make check CH=01 EX=02 SEED=7):'
@@ -619,6 +621,26 @@ mutants: $(BUILD)/$(MUTANTS_CH)/mw-chapter $(BUILD)/tools/mw-mutate
 	    --tool $(BUILD)/tools/mw-mutate --work $(BUILD)/mutants/$(MUTANTS_CH) --results $(RESULTS) \
 	    --timeout $(MUTANTS_TIMEOUT) $(if $(SEED),--seed $(SEED)) $(if $(EX),--version $(EX)) \
 	    $(if $(PART),--part $(PART)) $(if $(filter 1,$(RESUME)),--resume)
+
+# make mutants-remap CH=05 SINCE=rev: after an edit of the chapter's
+# reference solutions that moved lines, the graded rows of
+# results/*/<chapter>/mutants.csv and the keys of
+# solutions/<chapter>/equivalent-mutants move with their unchanged lines;
+# a mutant whose line changed is not graded yet (grader/mk/mutants-remap.sh).
+ifneq ($(filter mutants-remap,$(MAKECMDGOALS)),)
+  REMAP_CH := $(shell sh grader/mk/chapter.sh '$(CH)')
+  ifeq ($(REMAP_CH),)
+    $(error $(if $(CH),no chapter matches CH=$(CH),give a chapter: make mutants-remap CH=05 SINCE=rev))
+  endif
+  ifeq ($(SINCE),)
+    $(error give SINCE=rev, the commit the mutants were graded at: make mutants-remap CH=$(CH) SINCE=rev)
+  endif
+endif
+
+.PHONY: mutants-remap
+mutants-remap: $(BUILD)/tools/mw-mutate
+	$(Q)sh grader/mk/mutants-remap.sh --chapter $(REMAP_CH) --since '$(SINCE)' \
+	    --tool $(BUILD)/tools/mw-mutate --results $(RESULTS)
 
 # ---- maintainers -----------------------------------------------------------------
 
