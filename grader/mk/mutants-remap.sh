@@ -56,7 +56,7 @@ trap 'rm -rf "$scratch"' EXIT
 # changed line, from the hunk headers of git diff -U0.
 line_map() {
     old_lines=$(git show "$since:$1" | wc -l)
-    git diff -U0 --no-color "$since" -- "$1" | awk -v n="$old_lines" '
+    git diff -U0 --no-color --no-ext-diff "$since" -- "$1" | awk -v n="$old_lines" '
         /^@@ / {
             split($2, o, ","); split($3, w, ",")
             a[++h] = substr(o[1], 2) + 0; b[h] = (2 in o) ? o[2] + 0 : 1
@@ -78,7 +78,7 @@ moved_files=0
 for f in solutions/"$chapter"/*.cu; do
     [ -f "$f" ] || continue
     git cat-file -e "$since:$f" 2>/dev/null || continue
-    git diff --quiet "$since" -- "$f" && continue
+    git diff --quiet --no-ext-diff "$since" -- "$f" && continue
     base=$(basename "$f")
     line_map "$f" >"$scratch/map" || fail "cannot map the lines of $f since $since"
     "$tool" "$f" >"$scratch/sites" || fail "$tool could not list the mutants of $f"
