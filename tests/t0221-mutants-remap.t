@@ -6,8 +6,9 @@
 # everything, one line changed):
 #  - the rows of unchanged lines move with them, their statuses kept; the
 #    changed line's mutants are not graded yet, saying why; the block
-#    follows the current list of mutants, row for row; another file's rows
-#    and a CSV graded at another commit are left as they are;
+#    follows the current list of mutants, row for row; another file's rows,
+#    a CSV graded at another commit and one without the file's rows are
+#    left as they are;
 #  - the equivalents list's keys and its reasons' cross-references move; a
 #    key on the changed line stays, with a warning;
 #  - no edit: nothing moves; a bad commit or a missing SINCE: exit 2,
@@ -48,6 +49,7 @@ CU
     echo "09-demo,02_z.cu,1,1,cmp-flip,<,>=,survived,"
 } >results/GPU_A/09-demo/mutants.csv
 sed 's/^09-demo,01_k.cu,6,9,/09-demo,01_k.cu,5,9,/' results/GPU_A/09-demo/mutants.csv >results/GPU_B/09-demo/mutants.csv
+mkdir -p results/GPU_C/09-demo && grep -v '^09-demo,01_k.cu,' results/GPU_A/09-demo/mutants.csv >results/GPU_C/09-demo/mutants.csv
 cat >solutions/09-demo/equivalent-mutants <<'EQ'
 # keys of 01_k.cu
 01_k.cu:9:21:index-inc  y[i + 1] = x[i + 1] where x[i] > 0: as 01_k.cu:7:10:index-inc, no case tells
@@ -55,6 +57,7 @@ cat >solutions/09-demo/equivalent-mutants <<'EQ'
 EQ
 git add -A && git commit -q -m graded && since=$(git rev-parse HEAD)
 cp results/GPU_B/09-demo/mutants.csv "$scratch/b.before"
+cp results/GPU_C/09-demo/mutants.csv "$scratch/c.before"
 
 $remap --since "$since" >"$scratch/out" 2>"$scratch/err"
 ok $? "no edit: exit 0"
@@ -99,6 +102,8 @@ ok $? "it says what it carried and what is not graded yet"
 cmp -s results/GPU_B/09-demo/mutants.csv "$scratch/b.before" &&
     grep -q 'GPU_B/09-demo/mutants.csv: its rows of 01_k.cu are not the mutants of' "$scratch/out"
 ok $? "a CSV graded at another commit is left as it was, saying so"
+cmp -s results/GPU_C/09-demo/mutants.csv "$scratch/c.before" && ! grep -q 'GPU_C' "$scratch/out"
+ok $? "a CSV with no rows of the file (a version not graded there) is left as it was"
 list=solutions/09-demo/equivalent-mutants
 grep -q -x -F '01_k.cu:11:21:index-inc  y[i + 1] = x[i + 1] where x[i] > 0: as 01_k.cu:9:10:index-inc, no case tells' $list
 ok $? "the equivalents list: a key and its reason's cross-reference move with their lines"

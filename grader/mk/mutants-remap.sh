@@ -89,9 +89,9 @@ for f in solutions/"$chapter"/*.cu; do
     for csv in "$results"/*/"$chapter"/mutants.csv; do
         [ -f "$csv" ] || continue
         # Only a CSV whose rows of the file are REV's mutants, one each:
-        # rows graded at another commit are not REV's to move.
-        if ! tail -n +2 "$scratch/old.sites" | awk -v chapter="$chapter" -v base="$base" -v csv="$csv" '
-            BEGIN { FS = "," }
+        # rows graded at another commit are not REV's to move. A CSV with
+        # none of them (a version not graded there) has nothing to move.
+        tail -n +2 "$scratch/old.sites" | awk -v chapter="$chapter" -v base="$base" -v csv="$csv" '
             { want[chapter "," $0 ","] = 1; n++ }
             END {
                 while ((getline r < csv) > 0) {
@@ -100,23 +100,23 @@ for f in solutions/"$chapter"/*.cu; do
                     for (p in want) if (index(r, p) == 1) { ok = 1; break }
                     if (!ok) exit 1
                 }
-                exit rows == n ? 0 : 1
-            }'; then
-            echo "mutants-remap: $csv: its rows of $base are not the mutants of $since (graded at another commit): left as they are"
-            continue
-        fi
+                exit rows == 0 ? 3 : rows == n ? 0 : 1
+            }'
+        case $? in
+        0) ;;
+        3) continue ;;
+        *) echo "mutants-remap: $csv: its rows of $base are not the mutants of $since (graded at another commit): left as they are"
+           continue ;;
+        esac
         # The file's rows at their new lines (a row on a changed line is
-        # dropped), unless the CSV has none of them (a version not graded).
+        # dropped).
         awk -F, -v base="$base" -v map="$scratch/map" -v shifted="$scratch/shifted" '
             BEGIN { while ((getline l < map) > 0) { split(l, m, " "); to[m[1]] = m[2] } }
-            NR > 1 && $2 == base {
-                rows++
-                if (!($3 in to) || to[$3] == "-") next
+            NR > 1 && $2 == base && ($3 in to) && to[$3] != "-" {
                 n += to[$3] != $3
                 print $1 "," $2 "," to[$3] "," substr($0, length($1) + length($2) + length($3) + 4)
             }
-            END { print n + 0 > shifted; exit rows ? 0 : 3 }' "$csv" >"$scratch/moved"
-        case $? in 0) ;; 3) continue ;; *) fail "cannot read $csv" ;; esac
+            END { print n + 0 > shifted }' "$csv" >"$scratch/moved" || fail "cannot read $csv"
         # The file's block again, in list order: each mutant with the moved
         # row that is its own, field for field, else not graded yet.
         tail -n +2 "$scratch/sites" | awk -v chapter="$chapter" -v since="$since" -v moved="$scratch/moved" '
