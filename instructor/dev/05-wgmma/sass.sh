@@ -37,10 +37,8 @@ function flush() {
     n = 0; hgmma = 0; fed = 0; split("", by)
 }
 # The kernel name, mangled: its template arguments, shortened.
-function short(s,    t) {
-    t = s
-    if (t ~ /flash_ws_kernel/) k = "ws"; else if (t ~ /flash_wgmma_kernel/) k = "step1"; else k = ""
-    if (k == "") return ""
+function short(t,    k) {
+    if (t ~ /flash_ws_kernel/) k = "ws"; else if (t ~ /flash_wgmma_kernel/) k = "step1"; else return ""
     sub(/E*v14CUtensorMap.*/, "", t); sub(/.*Cfg/, "", t)
     gsub(/ILi|ELi|ELb|Li|Lb|E/, " ", t); gsub(/  +/, " ", t); sub(/^ /, "", t); sub(/ $/, "", t)
     return k " " t
@@ -49,7 +47,7 @@ function short(s,    t) {
 name == "" { next }
 /^ *\/\*[0-9a-f]+\*\/ / {
     line = $0; sub(/^ *\/\*[0-9a-f]+\*\/ +/, "", line); sub(/ *;.*/, "", line)
-    if (line ~ /^@!?U?P[0-9T]+ /) sub(/^@!?U?P[0-9T]+ +/, "", line)
+    sub(/^@!?U?P[0-9T]+ +/, "", line)
     op = line; sub(/ .*/, "", op); n++
     if (op ~ /^HGMMA/) {
         hgmma++
