@@ -68,7 +68,7 @@ endif
 
 # Goals that run nvcc stop before compiling anything when there is none;
 # help, clean, dist, plot, tables and skeletons do not need it.
-NVCC_GOALS := $(if $(filter 1,$(SIM)),,check) bench traffic roofs sanitize grade-build lib grade build test test-full \
+NVCC_GOALS := $(if $(filter 1,$(SIM)),,check) bench traffic verdict roofs sanitize grade-build lib grade build test test-full \
               %.so %.cu.o %/mw-chapter %/device.o
 ifeq ($(NVCC_FOUND),)
   ifneq ($(filter $(NVCC_GOALS),$(MAKECMDGOALS)),)
@@ -109,7 +109,7 @@ endif
 GRADER_SHARED := csv proc cases_file facts roofs roofs_cache
 # The chapter program's own: pure C, also linked into the unit tests ...
 MW_CHAPTER_PURE := compare supervise locate sanitize_step stats parallel ncu harness_buffers \
-                   gpu_limits verdict_results emulation skip_marker
+                   gpu_limits verdict_results verdict_cmd emulation skip_marker
 # ... and what calls CUDA (the per-chapter objects and main.o come in
 # chapter_rules).
 MW_CHAPTER_CUDA := gpu devinfo timing harness stream_rule check_cmd impls bench traffic roofs_measure \
@@ -335,7 +335,7 @@ define check_args
   endif
 endef
 
-CHAPTER_GOALS := check bench traffic plot sanitize grade-build lib grade
+CHAPTER_GOALS := check bench traffic plot verdict sanitize grade-build lib grade
 ifneq ($(filter $(CHAPTER_GOALS),$(MAKECMDGOALS)),)
   CHAPTER := $(shell sh grader/mk/chapter.sh '$(CH)')
   ifeq ($(CHAPTER),)
@@ -370,7 +370,7 @@ endif
 
 # ---- what users run -------------------------------------------------------------
 
-.PHONY: help check bench bench-emulation traffic roofs ceilings plot sanitize skeletons test test-full build \
+.PHONY: help check bench bench-emulation traffic roofs ceilings plot verdict sanitize skeletons test test-full build \
         build-fast clean grade-build tables lib grade dist class-bench
 
 help:
@@ -387,6 +387,7 @@ help:
 	@echo '                        writes results/<gpu>/<chapter>/bench.csv'
 	@echo '  make traffic CH=01    measured DRAM bytes with Nsight Compute (traffic.csv)'
 	@echo '  make plot CH=01       speed, traffic and roofline plots (PNG and SVG, gnuplot)'
+	@echo '  make verdict CH=01    the verdict make bench ends in, from results/ (no GPU needed)'
 	@echo '  make sanitize CH=01   compute-sanitizer memcheck, racecheck, initcheck, synccheck'
 	@echo '  make roofs            measure and cache this GPU'"'"'s roofs (microkernels: DRAM, FFMA, mma.sync, wgmma)'
 	@echo '  make ceilings         the same as make roofs'
@@ -433,7 +434,7 @@ help:
 	@echo '  TIMEOUT=30            seconds a case may run before it counts as hung, plus 2 s'
 	@echo '                        per GiB of the case and, on the emulation, the time its'
 	@echo '                        work may take there (check, grade)'
-	@echo '  GPU=NVIDIA_H100_80GB_HBM3   the results/ folder make plot and make tables read'
+	@echo '  GPU=NVIDIA_H100_80GB_HBM3   the results/ folder make plot, make verdict and make tables read'
 	@echo '  ARCH=sm_90            GPU architecture (default: detected with nvidia-smi);'
 	@echo '                        a change rebuilds every kernel, no clean needed'
 	@echo '  V=1                   show the full build commands'
@@ -527,6 +528,11 @@ ceilings: roofs
 # The plots draw the roofs that build/tools/mw-facts lists (grader/roofs.c).
 plot: $(BUILD)/tools/mw-facts
 	$(Q)dir=$$(sh grader/mk/results-dir.sh $(CHAPTER) '$(GPU)') && MW_FACTS=$(BUILD)/tools/mw-facts sh plots/plot.sh "$$dir"
+
+# The verdict make bench prints, from the results of this machine's GPU or
+# GPU=<folder under results/>: no GPU needed.
+verdict: $(GRADER)
+	$(Q)dir=$$(sh grader/mk/results-dir.sh $(CHAPTER) '$(GPU)') && $(GRADER) verdict "$$dir"
 
 sanitize: $(GRADER) $(SRC_LIBS)
 	$(Q)sh grader/mk/sanitize.sh $(GRADER) $(BUILD)/$(SRC)/$(CHAPTER) $(SRC)/$(CHAPTER) \

@@ -10,6 +10,7 @@
 #include "check_cmd.h"
 #include "roofs.h"
 #include "roofs_cache.h"
+#include "verdict_cmd.h"
 
 #include <errno.h>
 #include <math.h>
@@ -49,6 +50,8 @@ static void usage(FILE *fp)
             "  perf      --size X --out FILE [--student DIR] [--reference DIR] [--seed S]\n"
             "            time every implementation at one bench size into FILE\n"
             "  roofs     [--results DIR] [--force]   measure and cache this GPU's roofs\n"
+            "  verdict   DIR   the verdict bench prints, from DIR/bench.csv (a run's results\n"
+            "            folder, results/<gpu>/<chapter>); no GPU needed\n"
             "  list      [--csv]   the chapter's versions and cases (--csv: for programs)\n"
             "  info      [--brief]   the GPU and its software (exit 77 when there is none);\n"
             "            --brief: the GPU's line alone, without asking nvidia-smi\n",
@@ -239,6 +242,14 @@ int main(int argc, char **argv)
         return 2;
     }
     const char *cmd = argv[1];
+    if (strcmp(cmd, "verdict") == 0) {
+        if (argc != 3) {
+            fprintf(stderr, "mw-chapter verdict: give one results folder: mw-chapter verdict "
+                            "results/<gpu>/%s\n", mw_chapter_def.id);
+            return 2;
+        }
+        return mw_cmd_verdict(&mw_chapter_def, argv[2]);
+    }
     mw_check_opts check = {.timeout_s = 30.0, .timeout_per_gib = 2.0};
     mw_bench_opts bench = {NULL, NULL, "results", NULL, 0, 0};
     const char *map = NULL, *cases_path = NULL, *perf_out = NULL;

@@ -709,50 +709,114 @@ static void ratio_text(double a, double b, char *text, size_t len)
         snprintf(text, len, "%.2fx", a / b);
 }
 
-/* 05.3 at one size of one series: its rate, and how it stands against
- * cuDNN's fused attention (the library a bf16 user calls), the bf16
- * composition from library calls, and the FP32 flash reference. */
+/* The fastest and slowest of a verdict's ratios, in percent. */
+typedef struct pct_range {
+    double lo, hi;
+} pct_range;
+
+static void range_add(pct_range *g, double pct)
+{
+    if (isnan(pct))
+        return;
+    g->lo = isnan(g->lo) || pct < g->lo ? pct : g->lo;
+    g->hi = isnan(g->hi) || pct > g->hi ? pct : g->hi;
+}
+
+/* "62%", or "-" when either was not timed; adds it to g. */
+static void pct_of(double lib_ms, double ms, pct_range *g, char *text, size_t len)
+{
+    if (isnan(lib_ms) || isnan(ms)) {
+        snprintf(text, len, "-");
+        return;
+    }
+    snprintf(text, len, "%.0f%%", 100 * lib_ms / ms);
+    range_add(g, 100 * lib_ms / ms);
+}
+
+/* The ranges of 05.3 and 05.4 against cuDNN over the verdict's rows, and
+ * of 05.4 at d = 128. */
+typedef struct bf16_ranges {
+    pct_range mma, wgmma, wgmma_d128;
+} bf16_ranges;
+
+/* 05.3 and 05.4 at one size of one series: their rates, and how they stand
+ * against cuDNN's fused attention (the library a bf16 user calls); 05.3
+ * against the bf16 composition from library calls and the FP32 flash
+ * reference. */
 static void verdict_bf16_row(const mw_result *r, int count, double N, const char *suffix,
-                             const char *label)
+                             const char *label, bf16_ranges *g)
 {
     char name[96];
     snprintf(name, sizeof name, "reference/03_flash_bf16%s", suffix);
     const mw_result *f = mw_result_at(r, count, name, N);
     if (!f || isnan(f->median_ms))
         return;
+    snprintf(name, sizeof name, "reference/04_flash_wgmma%s", suffix);
+    const mw_result *w = mw_result_at(r, count, name, N);
+    const double w_ms = w ? w->median_ms : NAN;
     double sdpa = time_at(r, count, "library/cudnn_sdpa", suffix, N);
     double unf = time_at(r, count, "library/cublas_cudnn_unfused_bf16", suffix, N);
     double fp32 = time_at(r, count, "reference/02_flash", suffix, N);
-    char sdpa_rate[16] = "-", of_sdpa[16] = "-", vs_unf[16], vs_fp32[16];
-    if (!isnan(sdpa)) {
-        snprintf(sdpa_rate, sizeof sdpa_rate, "%.0f", f->gflops / 1e3 * f->median_ms / sdpa);
-        snprintf(of_sdpa, sizeof of_sdpa, "%.0f%%", 100 * sdpa / f->median_ms);
-    }
+    char w_rate[16] = "-", sdpa_rate[16] = "-", f_of[16], w_of[16], vs_unf[16], vs_fp32[16];
+    /* Every row of a series counts the same FLOPs: a rate is 05.3's scaled
+     * by the time. */
+    const double flop_ms = f->gflops / 1e3 * f->median_ms;
+    if (!isnan(w_ms))
+        snprintf(w_rate, sizeof w_rate, "%.0f", flop_ms / w_ms);
+    if (!isnan(sdpa))
+        snprintf(sdpa_rate, sizeof sdpa_rate, "%.0f", flop_ms / sdpa);
+    pct_of(sdpa, f->median_ms, &g->mma, f_of, sizeof f_of);
+    pct_of(sdpa, w_ms, &g->wgmma, w_of, sizeof w_of);
+    if (strstr(suffix, "-d128") && !isnan(sdpa) && !isnan(w_ms))
+        range_add(&g->wgmma_d128, 100 * sdpa / w_ms);
     ratio_text(unf, f->median_ms, vs_unf, sizeof vs_unf);
     ratio_text(fp32, f->median_ms, vs_fp32, sizeof vs_fp32);
-    printf("  %6.0f %-12s %8.0f %8s %10s %14s %10s\n", N, label, f->gflops / 1e3, sdpa_rate,
-           of_sdpa, vs_unf, vs_fp32);
+    printf("  %6.0f %-12s %6.0f %6s %6s %7s %7s %14s %8s\n", N, label, f->gflops / 1e3, w_rate,
+           sdpa_rate, f_of, w_of, vs_unf, vs_fp32);
+}
+
+/* The closing words, from the ranges the rows measured. */
+static void verdict_bf16_words(const bf16_ranges *g)
+{
+    printf("  On the tensor cores attention is compute-bound: the bytes are 02_flash's, halved,\n"
+           "  and the speed is decided by data movement inside the SM and the instruction.\n");
+    if (!isnan(g->mma.lo))
+        printf("  05.3's mma.sync reaches %.0f to %.0f%% of cuDNN, whose Hopper kernels issue wgmma.\n",
+               g->mma.lo, g->mma.hi);
+    if (isnan(g->wgmma.lo)) {
+        printf("  05.4 (wgmma, TMA, warp specialisation: sm_90a only) was not timed here.\n"
+               "  Call cuDNN unless it cannot express your attention.\n");
+        return;
+    }
+    printf("  05.4, on wgmma, TMA and FlashAttention-3's warp specialisation, reaches %.0f to\n"
+           "  %.0f%% of cuDNN",
+           g->wgmma.lo, g->wgmma.hi);
+    if (!isnan(g->wgmma_d128.lo))
+        printf(" (%.0f to %.0f%% at d = 128)", g->wgmma_d128.lo, g->wgmma_d128.hi);
+    printf(", in code for Hopper alone.\n%s\n",
+           g->wgmma.lo >= 100 ? "  Where cuDNN can express your attention either will do; write your own\n"
+                                "  for what it cannot."
+                              : "  Call cuDNN where it can express your attention; write your own, on\n"
+                                "  these instructions, where it cannot.");
 }
 
 static void verdict_bf16(const mw_result *r, int count)
 {
     if (!mw_result_at(r, count, "reference/03_flash_bf16", 4096))
         return;
-    printf("\nverdict, bf16 (exercise 05.3): the tensor-core reference and cuDNN's fused "
-           "attention,\nTFLOP/s; the reference in %% of cuDNN's speed, and how many times "
-           "faster it is\nthan the bf16 library composition and the FP32 flash reference:\n");
-    printf("  %6s %-12s %8s %8s %10s %14s %10s\n", "N", "series", "05.3", "cuDNN", "% of cuDNN",
-           "vs composition", "vs FP32");
+    printf("\nverdict, bf16 (exercises 05.3 and 05.4): the tensor-core references and cuDNN's\n"
+           "fused attention, TFLOP/s; each reference in %% of cuDNN's speed, and 05.3 against\n"
+           "the bf16 library composition and the FP32 flash reference:\n");
+    printf("  %6s %-12s %6s %6s %6s %7s %7s %14s %8s\n", "N", "series", "05.3", "05.4", "cuDNN",
+           "05.3 %", "05.4 %", "vs composition", "vs FP32");
     static const char *const series[] = {"", "-causal", "-d128", "-d128-causal"};
     static const char *const label[] = {"d=64", "d=64 causal", "d=128", "d=128 causal"};
     static const double Ns[] = {4096, 16384};
+    bf16_ranges g = {{NAN, NAN}, {NAN, NAN}, {NAN, NAN}};
     for (int k = 0; k < 2; k++)
         for (int s = 0; s < 4; s++)
-            verdict_bf16_row(r, count, Ns[k], series[s], label[s]);
-    printf("  On the tensor cores attention is compute-bound: the bytes are 02_flash's, halved,\n"
-           "  and the speed is decided by data movement inside the SM. cuDNN's Hopper kernels\n"
-           "  issue wgmma, past what mma.sync can reach: call it unless it cannot express\n"
-           "  your attention.\n");
+            verdict_bf16_row(r, count, Ns[k], series[s], label[s], &g);
+    verdict_bf16_words(&g);
 }
 
 static void verdict(const mw_result *r, int count, double copy_gbps)
