@@ -9,23 +9,30 @@
 # and results.awk loaded): a chapter's own selection and ratios of its
 # bench.csv. Either way plots/md-table.awk writes the Markdown. As readme-table.sh, the file
 # is rewritten through a temporary copy, and left untouched on any error.
+# NAME may be NAME@TAG (plots/tables.sh: TAG another GPU's folder of
+# results/): the markers are then <!-- BEGIN table NAME@TAG --> and its END,
+# the table is made as NAME's, from DIR, which the caller gives; so one
+# lesson can show the same table measured on two GPUs.
 # Exit 0 done, 1 error.
 set -eu
 
 if [ $# -ne 3 ]; then
-    echo "usage: plots/lesson-table.sh LESSON.md NAME DIR" >&2
+    echo "usage: plots/lesson-table.sh LESSON.md NAME[@TAG] DIR" >&2
     exit 1
 fi
 md=$1 name=$2 dir=$3
+base=${name%%@*}
 here=$(cd "$(dirname "$0")" && pwd)
 [ -f "$md" ] || { echo "lesson-table: $md not found" >&2; exit 1; }
-prog=$(dirname "$md")/$name.awk
+[ -d "$dir" ] || { echo "lesson-table: $md: <!-- BEGIN table $name -->: no folder $dir" >&2; exit 1; }
+prog=$(dirname "$md")/$base.awk
 if [ -f "$prog" ]; then
     csv=$(awk -v dir="$dir" -f "$here/csv.awk" -f "$here/results.awk" -f "$prog" </dev/null) ||
-        { echo "lesson-table: $prog failed on $dir" >&2; exit 1; }
+        { echo "lesson-table: $md: <!-- BEGIN table $name -->: $prog failed on $dir" >&2; exit 1; }
 else
-    [ -f "$dir/$name.csv" ] || { echo "lesson-table: no $dir/$name.csv (nor $prog)" >&2; exit 1; }
-    csv=$(cat "$dir/$name.csv")
+    [ -f "$dir/$base.csv" ] ||
+        { echo "lesson-table: $md: <!-- BEGIN table $name -->: no $dir/$base.csv (nor $prog)" >&2; exit 1; }
+    csv=$(cat "$dir/$base.csv")
 fi
 table=$(printf '%s\n' "$csv" | awk -f "$here/csv.awk" -f "$here/md-table.awk") || exit 1
 
