@@ -1388,9 +1388,11 @@ cudaError_t launch_ws(GridOrder order, const __nv_bfloat16 *Q, const __nv_bfloat
     } else {
         /* Without a mask, key tiles of 176 (FA3's choice at d = 128): fewer
          * per-tile costs, and S_j (88 registers a thread), P_{j-1} (44) and
-         * O (64) fit the consumers' 240. Causal calls keep 128: 144 to 176
-         * (a zero tile of 16 keys to fit) ran 0.96 to 0.98x at N = 4096 on an
-         * H200, 1.02 to 1.05x at 16384, where one code's runs spread 6%. */
+         * O (64) fit the consumers' 240; at 192 they spill (232 bytes a
+         * thread), and ran 0.98x at N = 4096 on an H200, 1.01x at 16384.
+         * Causal calls keep 128: 144 to 176 (a zero tile of 16 keys to fit)
+         * ran 0.96 to 0.98x at N = 4096 on an H200, 1.02 to 1.05x at 16384,
+         * where one code's runs spread 6%. */
         if (!causal)
             return launch_ws_kernel<C, WS_NK_WIDE, 2, true, true, LAZY, P != PERSIST_NONE>(
                 order, Q, K, V, O, L, B, H, N, scale, causal, stream);
