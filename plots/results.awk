@@ -33,6 +33,16 @@ function readcsv(file, t, key,    line, n, f, i, k, nk, kc, col, ncol, rows) {
     if (!ncol) results_fail("cannot read " file)
     return rows
 }
+# readcsv_if(FILE, T, KEY): readcsv where FILE exists; 0 (T left empty)
+# where it does not: a folder of another GPU's results (a lesson's figures
+# tagged with it, plots/tables.sh) may hold the bench alone, and the figures
+# made from the files it lacks are then not printed, so that a marker of one
+# fails by name.
+function readcsv_if(file, t, key,    line) {
+    if ((getline line < file) < 0) return 0
+    close(file)
+    return readcsv(file, t, key)
+}
 # get(T, KEY, COLUMN): a value that must be there, as a number (a field of
 # a line with a quoted field is a string, and would compare as one); a
 # figure made from a blank (a row not measured) would be a figure nobody

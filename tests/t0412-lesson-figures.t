@@ -196,6 +196,23 @@ ok "$([ -z "$unused" ] && echo 0 || echo 1)" "every figure a figures.awk prints 
 out=$(sh plots/figures.sh --check README.md $args 2>&1)
 ok $? "README.md: the chapter table's figures are what the results give" || printf '%s\n' "$out" | diag
 
+# Chapter 05's figures.awk on a folder that holds the bench alone (another
+# GPU's run): the bench's figures, and none of the files it lacks, so that
+# a marker of one fails by name.
+mkdir -p "$tmp/benchonly/gpu/05-attention"
+cp "results/$gpu/05-attention/bench.csv" "$tmp/benchonly/gpu/05-attention/"
+cp "results/$gpu/roofs.csv" "$tmp/benchonly/gpu/"
+out=$(awk -v dir="$tmp/benchonly/gpu/05-attention" -f plots/csv.awk -f plots/results.awk \
+    -f chapters/05-attention/figures.awk </dev/null 2>&1)
+[ $? -eq 0 ] && printf '%s\n' "$out" | grep -q '^wgmma_of_cudnn_d128,[0-9]' &&
+    ! printf '%s\n' "$out" | grep -q -E '^(flash_mb|swizzle|vs_fa2_d128|vs_torch|ffma_d128_issue|lazy_worth),'
+ok $? "05's figures.awk on a bench alone: the bench's figures, none of traffic, ablations, FA2, PyTorch or ncu" ||
+    printf '%s\n' "$out" | head -n 5 | diag
+printf 'at <!-- fig lazy_worth@G -->1x<!-- /fig -->.\n' >"$tmp/lazy.md"
+out=$(sh plots/figures.sh "$tmp/lazy.md" "chapters/05-attention/figures.awk=$tmp/benchonly/gpu/05-attention@G" 2>&1)
+[ $? -ne 0 ] && printf '%s\n' "$out" | grep -qF 'give no figure lazy_worth'
+ok $? "a marker of a figure that folder cannot give fails, naming it" || printf '%s\n' "$out" | diag
+
 # A scratch copy of a lesson with one figure changed: the check fails on it.
 lesson=chapters/05-attention/README.md
 name=$(sed -n 's/.*<!-- fig \([^ ]*\) -->.*/\1/p' "$lesson" | head -1)

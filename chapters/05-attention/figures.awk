@@ -4,16 +4,19 @@
 # dir/torch-fp32.csv (PyTorch's FP32 attention) and the GPU's roofs
 # (dir/../roofs.csv). B = 4, H = 16, d = 64 unless a name says d128; the
 # bf16 ranges are over the shapes of the lesson's bf16 table: N = 4096 and
-# 16384, d = 64 and 128, full and causal.
+# 16384, d = 64 and 128, full and causal. Only bench.csv and the roofs
+# must be there: the figures of a file the folder lacks (another GPU's,
+# holding the bench alone) are left out, and a lesson's marker of one fails
+# by name.
 BEGIN {
     readcsv(dir "/bench.csv", b, "impl,size")
-    readcsv(dir "/traffic.csv", t, "impl,size")
     readcsv(dir "/../roofs.csv", r, "metric")
-    readcsv(dir "/ablation.csv", ab, "step undone")
-    readcsv(dir "/fa2.csv", fa, "N,d,causal")
-    readcsv(dir "/torch-fp32.csv", pt, "B,H,N,d,causal")
-    readcsv(dir "/ncu-d128.csv", nc, "path,metric")
-    readcsv(dir "/ablation-wgmma.csv", aw, "MW_FLASH_WGMMA")
+    has_t = readcsv_if(dir "/traffic.csv", t, "impl,size")
+    has_ab = readcsv_if(dir "/ablation.csv", ab, "step undone")
+    has_fa = readcsv_if(dir "/fa2.csv", fa, "N,d,causal")
+    has_pt = readcsv_if(dir "/torch-fp32.csv", pt, "B,H,N,d,causal")
+    has_nc = readcsv_if(dir "/ncu-d128.csv", nc, "path,metric")
+    has_aw = readcsv_if(dir "/ablation-wgmma.csv", aw, "MW_FLASH_WGMMA")
     # The FFMA roof for FP32; for bf16 the peak (the faster of mma.sync and
     # wgmma) and mma.sync's own roof, the instruction 05.3 issues.
     fp32 = get(r, "fp32_ffma_gflops", "value")
@@ -31,13 +34,15 @@ BEGIN {
     # FP32, N = 4096: bytes.
     flash = "reference/02_flash|4096"; lib = "library/cublas_cudnn_unfused|4096"
     unf = "reference/01_unfused|4096"
-    fig("flash_mb", as_fixed(dram(flash) / 1e6, 0))
-    fig("flash_bytes", as_x(dram(flash) / model(flash), 2))
-    fig("lib_gb", as_fixed(dram(lib) / 1e9, 1))
-    fig("lib_bytes", as_x(dram(lib) / model(lib), 1))
-    fig("unfused_gb", as_fixed(dram(unf) / 1e9, 1))
-    fig("unfused_bytes", as_x(dram(unf) / model(unf), 1))
-    fig("lib_bytes_16384", as_x(dram("library/cublas_cudnn_unfused|16384") / model("library/cublas_cudnn_unfused|16384"), 0))
+    if (has_t) {
+        fig("flash_mb", as_fixed(dram(flash) / 1e6, 0))
+        fig("flash_bytes", as_x(dram(flash) / model(flash), 2))
+        fig("lib_gb", as_fixed(dram(lib) / 1e9, 1))
+        fig("lib_bytes", as_x(dram(lib) / model(lib), 1))
+        fig("unfused_gb", as_fixed(dram(unf) / 1e9, 1))
+        fig("unfused_bytes", as_x(dram(unf) / model(unf), 1))
+        fig("lib_bytes_16384", as_x(dram("library/cublas_cudnn_unfused|16384") / model("library/cublas_cudnn_unfused|16384"), 0))
+    }
     fig("flash_tflops_32768", as_fixed(get(b, "reference/02_flash|32768", "gflops") / 1000, 1))
     # FP32, N = 4096: time.
     fig("flash_tflops", as_fixed(get(b, flash, "gflops") / 1000, 1))
@@ -84,20 +89,87 @@ BEGIN {
     fig("over_comp_4096", range_text("over_comp_4096", 0))
     fig("comp_tflops", range_text("comp_tflops", 0))
     fig("bf16_tflops_d128", as_fixed(get(b, "reference/03_flash_bf16-d128|4096", "gflops") / 1000, 0))
-    fig("vs_fa2_d128", as_x(get(b, "reference/03_flash_bf16-d128|4096", "gflops") / 1000 / get(fa, "4096|128|0", "tflops"), 2))
+    if (has_fa)
+        fig("vs_fa2_d128", as_x(get(b, "reference/03_flash_bf16-d128|4096", "gflops") / 1000 / get(fa, "4096|128|0", "tflops"), 2))
     # bf16 bytes, N = 4096 and 16384.
     mine = "reference/03_flash_bf16|4096"
-    fig("bf16_mb", as_fixed(dram(mine) / 1e6, 0))
-    fig("bf16_model_mb", as_fixed(model(mine) / 1e6, 0))
-    fig("bf16_bytes", as_x(dram(mine) / model(mine), 2))
-    fig("bf16_bytes_16384", as_x(dram("reference/03_flash_bf16|16384") / model("reference/03_flash_bf16|16384"), 2))
-    fig("cudnn_bytes", as_x(dram("library/cudnn_sdpa|4096") / model("library/cudnn_sdpa|4096"), 2))
-    fig("cudnn_bytes_16384", as_x(dram("library/cudnn_sdpa|16384") / model("library/cudnn_sdpa|16384"), 2))
     comp = "library/cublas_cudnn_unfused_bf16|"
-    fig("comp_gb", as_fixed(dram(comp 4096) / 1e9, 1))
-    fig("comp_bytes", as_x(dram(comp 4096) / model(comp 4096), 0))
-    fig("comp_bytes_16384", as_x(dram(comp 16384) / model(comp 16384), 0))
-    # The ablation: how many times slower 05.3 runs without its swizzle.
+    if (has_t) {
+        fig("bf16_mb", as_fixed(dram(mine) / 1e6, 0))
+        fig("bf16_model_mb", as_fixed(model(mine) / 1e6, 0))
+        fig("bf16_bytes", as_x(dram(mine) / model(mine), 2))
+        fig("bf16_bytes_16384", as_x(dram("reference/03_flash_bf16|16384") / model("reference/03_flash_bf16|16384"), 2))
+        fig("cudnn_bytes", as_x(dram("library/cudnn_sdpa|4096") / model("library/cudnn_sdpa|4096"), 2))
+        fig("cudnn_bytes_16384", as_x(dram("library/cudnn_sdpa|16384") / model("library/cudnn_sdpa|16384"), 2))
+        fig("comp_gb", as_fixed(dram(comp 4096) / 1e9, 1))
+        fig("comp_bytes", as_x(dram(comp 4096) / model(comp 4096), 0))
+        fig("comp_bytes_16384", as_x(dram(comp 16384) / model(comp 16384), 0))
+    }
+    if (has_ab)
+        ablation_figures()
+
+    # 05.4: the reference's default kernel (the bench's rows) against cuDNN
+    # and 05.3 over the same shapes as 05.3's; its steps from the ablation's
+    # own run, compared only with each other.
+    for (s = 1; s in sizes; s++)
+        for (i = 1; i in tails; i++) {
+            k = tails[i] "|" sizes[s]
+            mine = get(b, "reference/04_flash_wgmma" k, "gflops")
+            sdpa = get(b, "library/cudnn_sdpa" k, "gflops")
+            d128 = tails[i] ~ /d128/
+            range("wgmma_of_cudnn", 100 * mine / sdpa)
+            range("wgmma_of_cudnn" (d128 ? "_d128" : "_d64"), 100 * mine / sdpa)
+            range("wgmma_over_mma", mine / get(b, "reference/03_flash_bf16" k, "gflops"))
+            if (d128)
+                range("wgmma_tflops_d128", mine / 1000)
+            if (!has_aw)
+                continue
+            col = "N=" sizes[s] " d=" (d128 ? 128 : 64) (tails[i] ~ /causal/ ? " causal" : "")
+            ws = get(aw, "ws", col); ws2 = get(aw, "ws2", col); step1 = get(aw, "step1", col)
+            eager = get(aw, "ws-eager", col)
+            range("ws_over_step1" (d128 ? "_d128" : "_d64"), ws / step1)
+            range("bc128_worth" (d128 ? "_d128" : "_d64"), ws2 / get(aw, "ws-bc64", col))
+            range("lazy_worth", ws / eager)
+            if (d128) {
+                range("pp_worth_d128", ws2 / get(aw, "ws-nopp", col))
+                range("ov_worth_d128", ws2 / get(aw, "ws-noov", col))
+                range("ws_plain_d128", get(aw, "ws-plain", col) / step1)
+                if (tails[i] ~ /causal/)
+                    # ws-eager and ws2 are one kernel at d = 128 with the
+                    # causal mask (key tiles of 128): the same run twice
+                    range("same_kernel_d128", 100 * (eager > ws2 ? eager / ws2 - 1 : ws2 / eager - 1))
+                else
+                    range("bc176_worth_d128", eager / ws2)
+            } else {
+                range("three_over_two_d64", eager / ws2)
+            }
+        }
+    fig("wgmma_of_cudnn", range_text("wgmma_of_cudnn", 0) "%")
+    fig("wgmma_of_cudnn_d64", range_text("wgmma_of_cudnn_d64", 0) "%")
+    fig("wgmma_of_cudnn_d128", range_text("wgmma_of_cudnn_d128", 0) "%")
+    fig("wgmma_over_mma", range_text("wgmma_over_mma", 2))
+    fig("wgmma_tflops_d128", range_text("wgmma_tflops_d128", 0))
+    if (has_aw)
+        wgmma_ablation_figures()
+}
+# 05.4's steps, from its ablation's own run (dir/ablation-wgmma.csv).
+function wgmma_ablation_figures() {
+    fig("ws_over_step1_d128", range_text("ws_over_step1_d128", 2))
+    fig("ws_over_step1_d64", range_text("ws_over_step1_d64", 2))
+    fig("bc128_worth_d128", range_text("bc128_worth_d128", 2))
+    fig("bc128_worth_d64", range_text("bc128_worth_d64", 2))
+    fig("bc176_worth_d128", range_text("bc176_worth_d128", 2))
+    fig("lazy_worth", range_text("lazy_worth", 2))
+    fig("pp_worth_d128", range_text("pp_worth_d128", 2))
+    fig("ov_worth_d128", range_text("ov_worth_d128", 2))
+    fig("ws_plain_d128", range_text("ws_plain_d128", 2))
+    fig("three_over_two_d64", range_text("three_over_two_d64", 2))
+    fig("same_kernel_d128", range_text("same_kernel_d128", 0) "%")
+}
+# 05.3's ablation (dir/ablation.csv): how many times slower it runs without
+# its swizzle, and how much faster full attention runs in the plain grid
+# order.
+function ablation_figures(    key, part, swizzle, grid, cols, i) {
     swizzle = ""
     for (key in ab) {
         split(key, part, SUBSEP)
@@ -118,55 +190,6 @@ BEGIN {
     range("grid_plain", 100 * (1 / get(ab, grid, "d = 128") - 1))
     fig("grid_plain", range_text("grid_plain", 0) "%")
 
-    # 05.4: the reference's default kernel (the bench's rows) against cuDNN
-    # and 05.3 over the same shapes as 05.3's; its steps from the ablation's
-    # own run, compared only with each other.
-    for (s = 1; s in sizes; s++)
-        for (i = 1; i in tails; i++) {
-            k = tails[i] "|" sizes[s]
-            mine = get(b, "reference/04_flash_wgmma" k, "gflops")
-            sdpa = get(b, "library/cudnn_sdpa" k, "gflops")
-            d128 = tails[i] ~ /d128/
-            range("wgmma_of_cudnn", 100 * mine / sdpa)
-            range("wgmma_of_cudnn" (d128 ? "_d128" : "_d64"), 100 * mine / sdpa)
-            range("wgmma_over_mma", mine / get(b, "reference/03_flash_bf16" k, "gflops"))
-            col = "N=" sizes[s] " d=" (d128 ? 128 : 64) (tails[i] ~ /causal/ ? " causal" : "")
-            ws = get(aw, "ws", col); ws2 = get(aw, "ws2", col); step1 = get(aw, "step1", col)
-            eager = get(aw, "ws-eager", col)
-            range("ws_over_step1" (d128 ? "_d128" : "_d64"), ws / step1)
-            range("bc128_worth" (d128 ? "_d128" : "_d64"), ws2 / get(aw, "ws-bc64", col))
-            range("lazy_worth", ws / eager)
-            if (d128) {
-                range("pp_worth_d128", ws2 / get(aw, "ws-nopp", col))
-                range("ov_worth_d128", ws2 / get(aw, "ws-noov", col))
-                range("ws_plain_d128", get(aw, "ws-plain", col) / step1)
-                range("wgmma_tflops_d128", mine / 1000)
-                if (tails[i] ~ /causal/)
-                    # ws-eager and ws2 are one kernel at d = 128 with the
-                    # causal mask (key tiles of 128): the same run twice
-                    range("same_kernel_d128", 100 * (eager > ws2 ? eager / ws2 - 1 : ws2 / eager - 1))
-                else
-                    range("bc176_worth_d128", eager / ws2)
-            } else {
-                range("three_over_two_d64", eager / ws2)
-            }
-        }
-    fig("wgmma_of_cudnn", range_text("wgmma_of_cudnn", 0) "%")
-    fig("wgmma_of_cudnn_d64", range_text("wgmma_of_cudnn_d64", 0) "%")
-    fig("wgmma_of_cudnn_d128", range_text("wgmma_of_cudnn_d128", 0) "%")
-    fig("wgmma_over_mma", range_text("wgmma_over_mma", 2))
-    fig("wgmma_tflops_d128", range_text("wgmma_tflops_d128", 0))
-    fig("ws_over_step1_d128", range_text("ws_over_step1_d128", 2))
-    fig("ws_over_step1_d64", range_text("ws_over_step1_d64", 2))
-    fig("bc128_worth_d128", range_text("bc128_worth_d128", 2))
-    fig("bc128_worth_d64", range_text("bc128_worth_d64", 2))
-    fig("bc176_worth_d128", range_text("bc176_worth_d128", 2))
-    fig("lazy_worth", range_text("lazy_worth", 2))
-    fig("pp_worth_d128", range_text("pp_worth_d128", 2))
-    fig("ov_worth_d128", range_text("ov_worth_d128", 2))
-    fig("ws_plain_d128", range_text("ws_plain_d128", 2))
-    fig("three_over_two_d64", range_text("three_over_two_d64", 2))
-    fig("same_kernel_d128", range_text("same_kernel_d128", 0) "%")
 }
 function dram(k) { return get(t, k, "dram_read") + get(t, k, "dram_write") }
 function model(k) { return get(t, k, "model_read") + get(t, k, "model_write") }
@@ -209,14 +232,16 @@ BEGIN {
     fig("lib_causal_tflops", as_fixed(get(b, "library/cublas_cudnn_unfused-causal|4096", "gflops") / 1000, 1))
     fig("unfused_tflops", as_fixed(get(b, unf, "gflops") / 1000, 1))
     # traffic.png, FP32 at d = 64.
-    fig("flash_bytes_1024", as_x(dram("reference/02_flash|1024") / model("reference/02_flash|1024"), 2))
-    fig("flash_bytes_16384", as_x(dram("reference/02_flash|16384") / model("reference/02_flash|16384"), 2))
-    fig("flash_write_gb_16384", as_fixed(get(t, "reference/02_flash|16384", "dram_write") / 1e9, 2))
-    fig("flash_read_gb_16384", as_fixed(get(t, "reference/02_flash|16384", "dram_read") / 1e9, 2))
-    fig("flash_model_read_gb_16384", as_fixed(get(t, "reference/02_flash|16384", "model_read") / 1e9, 2))
-    fig("unfused_bytes_1024", as_x(dram("reference/01_unfused|1024") / model("reference/01_unfused|1024"), 1))
-    fig("unfused_bytes_16384", as_x(dram("reference/01_unfused|16384") / model("reference/01_unfused|16384"), 0))
-    fig("lib_bytes_1024", as_x(dram("library/cublas_cudnn_unfused|1024") / model("library/cublas_cudnn_unfused|1024"), 1))
+    if (has_t) {
+        fig("flash_bytes_1024", as_x(dram("reference/02_flash|1024") / model("reference/02_flash|1024"), 2))
+        fig("flash_bytes_16384", as_x(dram("reference/02_flash|16384") / model("reference/02_flash|16384"), 2))
+        fig("flash_write_gb_16384", as_fixed(get(t, "reference/02_flash|16384", "dram_write") / 1e9, 2))
+        fig("flash_read_gb_16384", as_fixed(get(t, "reference/02_flash|16384", "dram_read") / 1e9, 2))
+        fig("flash_model_read_gb_16384", as_fixed(get(t, "reference/02_flash|16384", "model_read") / 1e9, 2))
+        fig("unfused_bytes_1024", as_x(dram("reference/01_unfused|1024") / model("reference/01_unfused|1024"), 1))
+        fig("unfused_bytes_16384", as_x(dram("reference/01_unfused|16384") / model("reference/01_unfused|16384"), 0))
+        fig("lib_bytes_1024", as_x(dram("library/cublas_cudnn_unfused|1024") / model("library/cublas_cudnn_unfused|1024"), 1))
+    }
 
     # speed-bf16.png.
     for (size = 2048; size <= 32768; size *= 2)
@@ -258,15 +283,20 @@ BEGIN {
     fig("d128_of_ffma", as_pct(100 * d128 / fp32, 0))
     # The FP32 reference against PyTorch's FP32 attention, over the shapes of
     # the lesson's FP32 table: N = 4096 and 16384, d = 64 and 128, full and causal.
-    for (s = 4096; s <= 16384; s *= 4)
+    for (s = 4096; has_pt && s <= 16384; s *= 4)
         for (e = 64; e <= 128; e *= 2)
             for (c = 0; c <= 1; c++) {
                 k = (e == 128 ? "-d128" : "") (c ? "-causal" : "") "|" s
                 range("vs_torch", get(b, "reference/02_flash" k, "gflops") / (1000 * get(pt, "4|16|" s "|" e "|" c, "tflops")))
             }
-    fig("vs_torch", range_text("vs_torch", 2))
-    # What limits each d = 128 path: Nsight Compute at N = 4096, full
-    # (dir/ncu-d128.csv, instructor/dev/05-d128/profile.sh).
+    if (has_pt)
+        fig("vs_torch", range_text("vs_torch", 2))
+    if (has_nc)
+        ncu_d128_figures()
+}
+# What limits each d = 128 path: Nsight Compute at N = 4096, full
+# (dir/ncu-d128.csv, instructor/dev/05-d128/profile.sh).
+function ncu_d128_figures(    issue, ffma_share) {
     issue = get(nc, "ffma|smsp__issue_active.avg.pct_of_peak_sustained_active", "value") / 100
     ffma_share = get(nc, "ffma|smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", "value") / 32 / \
         get(nc, "ffma|smsp__inst_executed.sum", "value")
