@@ -78,21 +78,20 @@ static int read_rows(const mw_chapter *ch, FILE *fp, const char *path, verdict_r
         free(line);
         return 2;
     }
-    int nf = mw_csv_split(line, f, MAX_FIELDS);
-    for (int c = 0; c < NCOLS && status == 0; c++)
+    int nf = mw_csv_split(line, f, MAX_FIELDS), need = 0; /* the fields a row must have */
+    for (int c = 0; c < NCOLS && status == 0; c++) {
         if ((col[c] = mw_csv_column(f, nf, kColumns[c])) < 0) {
             fprintf(stderr, "mw-chapter verdict: %s has no column '%s': not a bench.csv\n", path,
                     kColumns[c]);
             status = 2;
         }
+        need = col[c] >= need ? col[c] + 1 : need;
+    }
     while (status == 0 && getline(&line, &cap, fp) >= 0) {
         lineno++;
         if (line[strspn(line, "\r\n")] == '\0')
             continue;
         nf = mw_csv_split(line, f, MAX_FIELDS);
-        int need = 0;
-        for (int c = 0; c < NCOLS; c++)
-            need = col[c] >= need ? col[c] + 1 : need;
         if (nf < need) {
             fprintf(stderr, "mw-chapter verdict: %s line %d has %d fields, the header %d\n", path,
                     lineno, nf, need);

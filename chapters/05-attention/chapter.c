@@ -767,7 +767,7 @@ static void verdict_bf16_row(const mw_result *r, int count, double N, const char
         snprintf(sdpa_rate, sizeof sdpa_rate, "%.0f", flop_ms / sdpa);
     pct_of(sdpa, f->median_ms, &g->mma, f_of, sizeof f_of);
     pct_of(sdpa, w_ms, &g->wgmma, w_of, sizeof w_of);
-    if (strstr(suffix, "-d128") && !isnan(sdpa) && !isnan(w_ms))
+    if (strstr(suffix, "-d128"))
         range_add(&g->wgmma_d128, 100 * sdpa / w_ms);
     ratio_text(unf, f->median_ms, vs_unf, sizeof vs_unf);
     ratio_text(fp32, f->median_ms, vs_fp32, sizeof vs_fp32);

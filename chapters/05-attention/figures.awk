@@ -169,27 +169,24 @@ function wgmma_ablation_figures() {
 # 05.3's ablation (dir/ablation.csv): how many times slower it runs without
 # its swizzle, and how much faster full attention runs in the plain grid
 # order.
-function ablation_figures(    key, part, swizzle, grid, cols, i) {
-    swizzle = ""
-    for (key in ab) {
-        split(key, part, SUBSEP)
-        if (part[1] ~ /^XOR swizzle/) swizzle = part[1]
-    }
-    if (swizzle == "") results_fail("no swizzle row in " dir "/ablation.csv")
+function ablation_figures(    swizzle, grid, cols, i) {
+    swizzle = ablation_row("XOR swizzle")
     split("d = 64,d = 64 causal,d = 128,d = 128 causal", cols, ",")
     for (i = 1; i in cols; i++) range("swizzle", get(ab, swizzle, cols[i]))
     fig("swizzle", range_text("swizzle", 2))
     # How much faster full attention runs in the plain grid order.
-    grid = ""
-    for (key in ab) {
-        split(key, part, SUBSEP)
-        if (part[1] ~ /^grid order/) grid = part[1]
-    }
-    if (grid == "") results_fail("no grid order row in " dir "/ablation.csv")
+    grid = ablation_row("grid order")
     range("grid_plain", 100 * (1 / get(ab, grid, "d = 64") - 1))
     range("grid_plain", 100 * (1 / get(ab, grid, "d = 128") - 1))
     fig("grid_plain", range_text("grid_plain", 0) "%")
-
+}
+# The "step undone" of dir/ablation.csv that begins with START.
+function ablation_row(start,    key, part) {
+    for (key in ab) {
+        split(key, part, SUBSEP)
+        if (index(part[1], start) == 1) return part[1]
+    }
+    results_fail("no " start " row in " dir "/ablation.csv")
 }
 function dram(k) { return get(t, k, "dram_read") + get(t, k, "dram_write") }
 function model(k) { return get(t, k, "model_read") + get(t, k, "model_write") }
