@@ -75,6 +75,26 @@ ok $? "ablation.sh table: a row per kernel ($rows), a column per shape"
 grep -q '^ws,"[^"]*",425.5,500.0,' "$scratch/abl.csv"
 ok $? "ablation.sh table: the median of two rounds is their mean (ws at N = 4096, d = 64: 425.5)"
 
+# cuDNN's row, where the run timed it: after the kernels, every cell
+# there, or the table is refused.
+cudnn_log() { # two rounds of the shapes on stdin, a line "N d mask" each
+    shapes=$(cat)
+    for round in 1 2; do
+        echo "$shapes" | while read -r n d m; do line cudnn $n $d $m 520.0 "cudnn-$n-$d-$m"; done
+    done
+}
+all_shapes() { for n in 4096 16384; do for d in 64 128; do for m in full causal; do echo "$n $d $m"; done; done; done; }
+{ ablation_log 400.0 451.0; all_shapes | cudnn_log; } >"$scratch/lib.log"
+bash $dir/ablation.sh table "$scratch/lib.log" "$scratch/lib.csv" >/dev/null &&
+    [ $(($(wc -l <"$scratch/lib.csv") - 1)) -eq $(($(echo $kernels | wc -w) + 1)) ] &&
+    tail -n 1 "$scratch/lib.csv" | grep -q -x 'cudnn,"[^"]*",520.0,520.0,520.0,520.0,520.0,520.0,520.0,520.0'
+ok $? "ablation.sh table: cuDNN's timings make a last row, cudnn, each cell the median of its rounds"
+{ ablation_log 400.0 451.0; echo "4096 64 full" | cudnn_log; } >"$scratch/libpart.log"
+bash $dir/ablation.sh table "$scratch/libpart.log" "$scratch/libpart.csv" 2>"$scratch/err" >/dev/null
+rc=$?
+[ $rc -ne 0 ] && [ ! -e "$scratch/libpart.csv" ] && grep -q 'timings missing' "$scratch/err"
+ok $? "ablation.sh table: cuDNN timed at one shape of eight is refused (exit $rc), no CSV"
+
 ablation_log 400.0 451.0 | sed '/^time ws-heads .*N=16384 d=64  causal/s/hash [^ ]*/hash other/' >"$scratch/bad.log"
 bash $dir/ablation.sh table "$scratch/bad.log" "$scratch/bad.csv" 2>"$scratch/err" >/dev/null
 rc=$?

@@ -3,7 +3,10 @@
 # FlashAttention-3's steps undone one at a time, on this machine's sm_90 GPU.
 # Builds time.cu with the reference, times each MW_FLASH_WGMMA kernel at
 # N = 4096 and 16384 (time.cu says how) in ROUNDS rounds (default 3, every
-# kernel in turn in each), keeps the median of each cell's rounds, checks
+# kernel in turn in each) and, where the build found cuDNN, cuDNN's fused
+# attention in the same rounds (the row "cudnn": the reference's ratio to
+# the library without the drift between two runs), keeps the median of
+# each cell's rounds, checks
 # that every kernel's O is the same in every round and bitwise that of the
 # kernel doing the same arithmetic (same, below), and writes
 # ablation-wgmma.csv (TFLOP/s) into RESULTS_DIR (default: results/<this
@@ -32,6 +35,7 @@ table() { # log csv
     awk -v kernels="$kernels" -v same="$same" -v wide="$wide" "$median_awk"'
         /^time / {
             v = $2; key = $3 " " $4 " " $5; c = ++runs[v, key]; rate[v, key, c] = $8
+            if (v == "cudnn") has_library = 1
             if ((v, key) in hash && hash[v, key] != $11) unsteady[v, key] = 1
             hash[v, key] = $11
         }
@@ -50,6 +54,7 @@ table() { # log csv
             what["ws-noov"] = "ws2 without the overlap"
             what["ws-plain"] = "ws2 with neither: warp specialisation alone"
             what["ws-bc64"] = "ws2 with key tiles of 64"
+            what["cudnn"] = "cuDNN'"'"'s fused attention, the library, timed in the same rounds"
             ns = split(same, pairs, " ")
             for (i = 1; i <= ns; i++) { split(pairs[i], pr, "="); base[pr[1]] = pr[2] }
             nk = split("N=4096 d=64 full|N=4096 d=64 causal|N=4096 d=128 full|N=4096 d=128 causal|" \
@@ -58,6 +63,7 @@ table() { # log csv
             for (k = 1; k <= nk; k++) { h = keys[k]; sub(/ full$/, "", h); printf ",%s", h }
             print ""
             n = split(kernels, vs, " "); bad = 0
+            if (has_library) vs[++n] = "cudnn"
             for (i = 1; i <= n; i++) {
                 printf "%s,\"%s\"", vs[i], what[vs[i]]
                 for (k = 1; k <= nk; k++) {
@@ -79,12 +85,14 @@ if [ "${1:-}" = table ]; then
     exit
 fi
 build_time ablation.sh "${1:-}"
+library=
+[ "$have_cudnn" = 1 ] && library=cudnn || echo "ablation.sh: no cudnn.h at build time: the table has no cuDNN row" >&2
 log=$(dirname "$bin")/time.log
 : > "$log"
 # Rounds of every kernel in turn, so that a drift of the clocks or the
 # temperature over the run falls on all of them alike.
 for round in $(seq 1 "$rounds"); do
-    for v in $kernels; do
+    for v in $kernels $library; do
         for n in 4096 16384; do
             MW_FLASH_WGMMA=$v timeout 120 "$bin" "$n" | tee -a "$log" || { echo "ablation.sh: $v at N = $n failed" >&2; exit 1; }
         done

@@ -18,13 +18,23 @@ function median(key,    c, i, j, x, a) {
 
 # build_time NAME [RESULTS_DIR]: on this machine's sm_90 GPU (exit 77
 # without one, NAME saying so), builds time.cu with the reference into $bin
-# and sets $out to RESULTS_DIR, default results/<this GPU>/05-attention.
+# and sets $out to RESULTS_DIR, default results/<this GPU>/05-attention,
+# and have_cudnn to 1 where time.cu can time cuDNN (MW_FLASH_WGMMA=cudnn).
 build_time() {
     command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1 || { echo "$1: no GPU here" >&2; exit 77; }
     gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader -i 0 | head -n 1 | sed 's/[^A-Za-z0-9.-]/_/g')
     out=${2:-results/$gpu/05-attention}
     bin=build/instructor/05-wgmma/time
     mkdir -p "$(dirname "$bin")" "$out"
-    nvcc -O3 -gencode arch=compute_90a,code=sm_90a -Igrader -Ichapters/05-attention -Xptxas -w \
-        "$here/time.cu" solutions/05-attention/04_flash_wgmma.cu -o "$bin" || exit
+    # cuDNN's fused attention (MW_FLASH_WGMMA=cudnn) where the build finds
+    # cudnn.h, as the Makefile looks for it; have_cudnn says whether.
+    cuda_home=$(dirname "$(dirname "$(command -v nvcc)")")
+    have_cudnn=0
+    for h in "$cuda_home/include/cudnn.h" /usr/include/cudnn.h /usr/include/*-linux-gnu/cudnn.h; do
+        [ -f "$h" ] && { have_cudnn=1; cudnn_inc=$(dirname "$h"); break; }
+    done
+    set -- -Igrader -Ichapters/05-attention
+    [ $have_cudnn = 1 ] && set -- "$@" -DMW_HAVE_CUDNN -I"$cudnn_inc" -lcudnn
+    nvcc -O3 -gencode arch=compute_90a,code=sm_90a -Xptxas -w "$@" "$here/time.cu" \
+        chapters/05-attention/cudnn_sdpa.c solutions/05-attention/04_flash_wgmma.cu -o "$bin" || exit
 }
