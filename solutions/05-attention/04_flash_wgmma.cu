@@ -113,6 +113,7 @@
 // TODO: fragment. Keys a row does not attend never touch it, even NaN ones.
 
 #include <cuda.h>
+#include <atomic>
 #include <math.h>
 #include <stdint.h>
 #include <limits.h>
@@ -1190,6 +1191,33 @@ bool make_maps(CUtensorMap (&maps)[3], const __nv_bfloat16 *Q, const __nv_bfloat
  * head-major order, each head's tiles longest first. */
 enum GridOrder { ORDER_GROUPED, ORDER_HEADS };
 
+/* A positive number the runtime gives for the current device that stays
+ * the same for the process (its L2 size, its SMs, a kernel's blocks an SM
+ * holds), asked on the device's first call only. make bench times a call
+ * from an idle GPU, host side included: asking at every call (the opt-in
+ * too) cost 1 to 6 us of host time a call on an H200 (time.cu's medians
+ * at N = 4096), against 17 us for a whole call at N = 256. Threads that
+ * ask at once store the same answer. */
+struct DeviceFact {
+    static constexpr int kDevices = 64; /* past it, asked every call */
+    std::atomic<int> known[kDevices] = {};
+
+    template <class Ask> cudaError_t get(int *value, Ask ask)
+    {
+        int dev = 0;
+        cudaError_t err = cudaGetDevice(&dev);
+        if (err != cudaSuccess)
+            return err;
+        const bool slot = dev >= 0 && dev < kDevices;
+        if (slot && (*value = known[dev].load(std::memory_order_relaxed)) > 0)
+            return cudaSuccess;
+        err = ask(dev, value);
+        if (err == cudaSuccess && slot && *value > 0)
+            known[dev].store(*value, std::memory_order_relaxed);
+        return err;
+    }
+};
+
 /* The number of head groups of a grid of BH heads (block_tile). Without a
  * mask every block does the same work, and head-major order (BH groups)
  * keeps each head's K and V in the L2 while its tiles run. Causal blocks
@@ -1206,10 +1234,11 @@ cudaError_t head_groups(size_t BH, int N, int d, int causal, GridOrder order, in
     *groups = (int)BH;
     if (!causal || order == ORDER_HEADS)
         return cudaSuccess;
-    int dev = 0, l2 = 0;
-    cudaError_t err = cudaGetDevice(&dev);
-    if (err == cudaSuccess)
-        err = cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev);
+    static DeviceFact l2_bytes;
+    int l2 = 0;
+    const cudaError_t err = l2_bytes.get(&l2, [](int dev, int *v) {
+        return cudaDeviceGetAttribute(v, cudaDevAttrL2CacheSize, dev);
+    });
     if (err != cudaSuccess)
         return err;
     const size_t kv_bytes = 2 * (size_t)N * (size_t)d * 2; /* one head's K and V, bf16 */
@@ -1226,31 +1255,44 @@ typedef void (*KernelFn)(const CUtensorMap, const CUtensorMap, const CUtensorMap
 
 /* The blocks of a grid of `tiles` query tiles: one a tile, or (persist)
  * as many as every SM holds at once, the kernel's blocks looping over the
- * tiles (round_tile). */
-cudaError_t grid_blocks(KernelFn kernel, int threads, int smem, bool persist, size_t tiles,
-                        unsigned *blocks)
+ * tiles (round_tile). per_sm: the kernel's blocks an SM holds. */
+cudaError_t grid_blocks(int per_sm, bool persist, size_t tiles, unsigned *blocks)
 {
     *blocks = (unsigned)tiles;
     if (!persist)
         return cudaSuccess;
-    int dev = 0, sms = 0, per_sm = 0;
-    cudaError_t err = cudaGetDevice(&dev);
-    if (err == cudaSuccess)
-        err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-    if (err == cudaSuccess)
-        err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem);
+    static DeviceFact sm_count;
+    int sms = 0;
+    const cudaError_t err = sm_count.get(&sms, [](int dev, int *v) {
+        return cudaDeviceGetAttribute(v, cudaDevAttrMultiProcessorCount, dev);
+    });
     if (err != cudaSuccess)
         return err;
-    if (per_sm < 1)
-        return cudaErrorInvalidConfiguration;
     const size_t resident = (size_t)sms * (size_t)per_sm;
     *blocks = (unsigned)(resident < tiles ? resident : tiles);
     return cudaSuccess;
 }
 
+/* The opt-in to `smem` bytes of dynamic shared memory for `kernel`, at
+ * every call (a cudaDeviceReset forgets it), then its blocks an SM holds
+ * (at least 1, else the launch could not run) into *per_sm, asked once a
+ * device (the kernel's own DeviceFact). */
+cudaError_t prepare_kernel(DeviceFact &fact, KernelFn kernel, int threads, int smem, int *per_sm)
+{
+    cudaError_t err =
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+    if (err == cudaSuccess)
+        err = fact.get(per_sm, [&](int, int *v) {
+            return cudaOccupancyMaxActiveBlocksPerMultiprocessor(v, kernel, threads, smem);
+        });
+    if (err == cudaSuccess && *per_sm < 1)
+        return cudaErrorInvalidConfiguration;
+    return err;
+}
+
 template <class C>
-cudaError_t launch_kernel(KernelFn kernel, int br, int nk, int threads, int smem, GridOrder order,
-                          bool persist, const __nv_bfloat16 *Q,
+cudaError_t launch_kernel(KernelFn kernel, DeviceFact &fact, int br, int nk, int threads, int smem,
+                          GridOrder order, bool persist, const __nv_bfloat16 *Q,
                           const __nv_bfloat16 *K, const __nv_bfloat16 *V, __nv_bfloat16 *O,
                           float *L, int B, int H, int N, float scale, int causal,
                           cudaStream_t stream)
@@ -1260,12 +1302,13 @@ cudaError_t launch_kernel(KernelFn kernel, int br, int nk, int threads, int smem
     int Tr, groups;
     if (!make_maps<C>(maps, Q, K, V, BH, N, br, nk, &Tr))
         return cudaErrorInvalidValue;
+    int per_sm = 0;
     cudaError_t err = head_groups(BH, N, C::D, causal, order, &groups);
     if (err == cudaSuccess)
-        err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+        err = prepare_kernel(fact, kernel, threads, smem, &per_sm);
     unsigned blocks = 0;
     if (err == cudaSuccess)
-        err = grid_blocks(kernel, threads, smem, persist, BH * (size_t)Tr, &blocks);
+        err = grid_blocks(per_sm, persist, BH * (size_t)Tr, &blocks);
     if (err != cudaSuccess)
         return err;
     kernel<<<blocks, threads, smem, stream>>>(maps[0], maps[1], maps[2], O, L, N, (int)BH, Tr,
@@ -1339,7 +1382,8 @@ cudaError_t launch_ws_kernel(GridOrder order, const __nv_bfloat16 *Q, const __nv
                              const __nv_bfloat16 *V, __nv_bfloat16 *O, float *L, int B, int H,
                              int N, float scale, int causal, cudaStream_t stream)
 {
-    return launch_kernel<C>(flash_ws_kernel<C, NK, NC, PINGPONG, OVERLAP, LAZY, PERSIST>,
+    static DeviceFact fact;
+    return launch_kernel<C>(flash_ws_kernel<C, NK, NC, PINGPONG, OVERLAP, LAZY, PERSIST>, fact,
                             WsTeam<NC>::BR, NK, WsTeam<NC>::THREADS,
                             WsCfg<C, NK, NC>::smem(PERSIST), order, PERSIST, Q, K, V, O, L, B, H,
                             N, scale, causal, stream);
@@ -1408,8 +1452,9 @@ cudaError_t launch_step1(const __nv_bfloat16 *Q, const __nv_bfloat16 *K, const _
                          __nv_bfloat16 *O, float *L, int B, int H, int N, float scale, int causal,
                          cudaStream_t stream)
 {
-    return launch_kernel<C>(flash_wgmma_kernel<C>, BR, BC, THREADS, C::SMEM, ORDER_GROUPED, false,
-                            Q, K, V, O, L, B, H, N, scale, causal, stream);
+    static DeviceFact fact;
+    return launch_kernel<C>(flash_wgmma_kernel<C>, fact, BR, BC, THREADS, C::SMEM, ORDER_GROUPED,
+                            false, Q, K, V, O, L, B, H, N, scale, causal, stream);
 }
 
 /* The default, auto: ws, except causal calls at d = 64 up to N = 4096,
