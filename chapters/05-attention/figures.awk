@@ -140,6 +140,10 @@ BEGIN {
                     range("same_kernel_d128", 100 * (eager > ws2 ? eager / ws2 - 1 : ws2 / eager - 1))
                 else
                     range("bc176_worth_d128", eager / ws2)
+                # ws is the default at d = 128; cuDNN, where the run has
+                # its row, timed in the same rounds
+                if (("cudnn", col) in aw)
+                    range("ws_of_cudnn_rounds_d128", 100 * ws / get(aw, "cudnn", col))
             } else {
                 range("three_over_two_d64", eager / ws2)
             }
@@ -165,6 +169,8 @@ function wgmma_ablation_figures() {
     fig("ws_plain_d128", range_text("ws_plain_d128", 2))
     fig("three_over_two_d64", range_text("three_over_two_d64", 2))
     fig("same_kernel_d128", range_text("same_kernel_d128", 0) "%")
+    if ("ws_of_cudnn_rounds_d128" in range_lo)
+        fig("ws_of_cudnn_rounds_d128", range_text("ws_of_cudnn_rounds_d128", 0) "%")
 }
 # 05.3's ablation (dir/ablation.csv): how many times slower it runs without
 # its swizzle, and how much faster full attention runs in the plain grid
