@@ -1,4 +1,4 @@
-/* csv.c: CSV writer with atomic rename, and a small splitter. */
+/* csv.c: CSV writer with atomic rename, a small splitter and a row reader. */
 #define _POSIX_C_SOURCE 200809L
 #include "csv.h"
 
@@ -170,4 +170,62 @@ int mw_csv_split(char *line, char **fields, int max)
         *dst++ = '\0';
     }
     return count;
+}
+
+/* Splits r->line into r->copy, r->f and r->nf. 0, or -1 out of memory. */
+static int split_line(mw_csv_reader *r)
+{
+    size_t len = strlen(r->line) + 1;
+    if (len > r->copy_cap) {
+        char *copy = realloc(r->copy, len);
+        if (!copy)
+            return -1;
+        r->copy = copy, r->copy_cap = len;
+    }
+    memcpy(r->copy, r->line, len);
+    r->nf = mw_csv_split(r->copy, r->f, MW_CSV_MAX_FIELDS);
+    return 0;
+}
+
+int mw_csv_reader_start(mw_csv_reader *r, FILE *fp)
+{
+    memset(r, 0, sizeof *r);
+    r->fp = fp;
+    if (getline(&r->line, &r->line_cap, fp) < 0 || !(r->header_copy = strdup(r->line))) {
+        mw_csv_reader_end(r);
+        return -1;
+    }
+    r->lineno = 1;
+    r->nheader = mw_csv_split(r->header_copy, r->header, MW_CSV_MAX_FIELDS);
+    return 0;
+}
+
+int mw_csv_reader_columns(const mw_csv_reader *r, const char *const *names, int n, int *col)
+{
+    int need = 0;
+    for (int i = 0; i < n; i++) {
+        if ((col[i] = mw_csv_column(r->header, r->nheader, names[i])) < 0)
+            return -1 - i;
+        need = col[i] >= need ? col[i] + 1 : need;
+    }
+    return need;
+}
+
+int mw_csv_reader_next(mw_csv_reader *r)
+{
+    while (getline(&r->line, &r->line_cap, r->fp) >= 0) {
+        r->lineno++;
+        if (r->line[strspn(r->line, " \t\r\n")] != '\0')
+            return split_line(r) == 0 ? 1 : -1;
+    }
+    return 0;
+}
+
+void mw_csv_reader_end(mw_csv_reader *r)
+{
+    free(r->line);
+    free(r->copy);
+    free(r->header_copy);
+    r->line = r->copy = r->header_copy = NULL;
+    r->line_cap = r->copy_cap = 0;
 }

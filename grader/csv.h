@@ -43,6 +43,36 @@ int mw_csv_split(char *line, char **fields, int max);
  * find columns by name, so that a column added later moves nothing. */
 int mw_csv_column(char *const *header, int n, const char *name);
 
+/* Reading: a CSV file a row at a time from a stream the caller opened
+ * (and closes), its header kept split in `header`. Lines of blanks alone
+ * are skipped. */
+#define MW_CSV_MAX_FIELDS 64
+typedef struct mw_csv_reader {
+    FILE *fp;
+    char *line;                       /* the current line as written */
+    char *copy;                       /* its split copy, which f[] points into */
+    size_t line_cap, copy_cap;
+    char *header_copy;                /* the header, split: header[] points into it */
+    char *header[MW_CSV_MAX_FIELDS];
+    int nheader;
+    char *f[MW_CSV_MAX_FIELDS];
+    int nf;                           /* f[]'s fields: the current row's */
+    int lineno;                       /* the current line's, the header's 1 */
+} mw_csv_reader;
+
+/* Reads the header. 0, or -1 when the stream holds no line (or memory ran
+ * out). Either way mw_csv_reader_end frees what the reader holds. */
+int mw_csv_reader_start(mw_csv_reader *r, FILE *fp);
+/* col[i] = the header's column named names[i], for each of the n names;
+ * returns the fields a row must have to hold them all (1 + the largest
+ * index), or -1 - i for the first name the header lacks. */
+int mw_csv_reader_columns(const mw_csv_reader *r, const char *const *names, int n, int *col);
+/* The next row: 1 with line, f[] and nf set, 0 at the end, -1 when memory
+ * ran out. */
+int mw_csv_reader_next(mw_csv_reader *r);
+/* Frees what the reader holds; the stream stays open. */
+void mw_csv_reader_end(mw_csv_reader *r);
+
 /* mkdir -p. Returns 0 or -1. */
 int mw_mkdirs(const char *path);
 

@@ -16,8 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_FIELDS 64
-
 enum { COL_CHAPTER, COL_IMPL, COL_KIND, COL_SIZE, COL_MEDIAN, COL_GBPS, COL_GFLOPS, COL_TIMED,
        COL_FLAG, NCOLS };
 static const char *const kColumns[NCOLS] = {"chapter", "impl",   "kind",  "size", "median_ms",
@@ -35,7 +33,7 @@ typedef struct verdict_rows {
     int n, cap;
 } verdict_rows;
 
-static int add_row(verdict_rows *rows, char **f, const int *col)
+static int add_row(verdict_rows *rows, char *const *f, const int *col)
 {
     if (rows->n == rows->cap) {
         int cap = rows->cap ? 2 * rows->cap : 64;
@@ -66,46 +64,53 @@ static void free_rows(verdict_rows *rows)
     free(rows->r);
 }
 
-/* The header's columns (col[]) and every row of ch's; 0, or 2 with a
- * message. */
+/* The reader's row into rows, if it has the header's fields and is
+ * ch's; 0, or -1 with a message. */
+static int add_row_checked(const mw_chapter *ch, const mw_csv_reader *r, int need, const int *col,
+                           const char *path, verdict_rows *rows)
+{
+    if (r->nf < need) {
+        fprintf(stderr, "mw-chapter verdict: %s line %d has %d fields, the header %d\n", path,
+                r->lineno, r->nf, need);
+        return -1;
+    }
+    if (strcmp(r->f[col[COL_CHAPTER]], ch->id) != 0) {
+        fprintf(stderr, "mw-chapter verdict: %s line %d is chapter %s's, not %s's\n", path,
+                r->lineno, r->f[col[COL_CHAPTER]], ch->id);
+        return -1;
+    }
+    if (add_row(rows, r->f, col) != 0) {
+        fprintf(stderr, "mw-chapter verdict: out of memory\n");
+        return -1;
+    }
+    return 0;
+}
+
+/* Every row of ch's, its fields found by name in the header; 0, or 2
+ * with a message. */
 static int read_rows(const mw_chapter *ch, FILE *fp, const char *path, verdict_rows *rows)
 {
-    char *line = NULL, *f[MAX_FIELDS];
-    size_t cap = 0;
-    int col[NCOLS], status = 0, lineno = 1;
-    if (getline(&line, &cap, fp) < 0) {
+    mw_csv_reader r;
+    int col[NCOLS];
+    if (mw_csv_reader_start(&r, fp) != 0) {
         fprintf(stderr, "mw-chapter verdict: %s is empty\n", path);
-        free(line);
         return 2;
     }
-    int nf = mw_csv_split(line, f, MAX_FIELDS), need = 0; /* the fields a row must have */
-    for (int c = 0; c < NCOLS && status == 0; c++) {
-        if ((col[c] = mw_csv_column(f, nf, kColumns[c])) < 0) {
-            fprintf(stderr, "mw-chapter verdict: %s has no column '%s': not a bench.csv\n", path,
-                    kColumns[c]);
-            status = 2;
-        }
-        need = col[c] >= need ? col[c] + 1 : need;
+    const int need = mw_csv_reader_columns(&r, kColumns, NCOLS, col);
+    int status = 0, got = 0;
+    if (need < 0) {
+        fprintf(stderr, "mw-chapter verdict: %s has no column '%s': not a bench.csv\n", path,
+                kColumns[-1 - need]);
+        status = 2;
     }
-    while (status == 0 && getline(&line, &cap, fp) >= 0) {
-        lineno++;
-        if (line[strspn(line, "\r\n")] == '\0')
-            continue;
-        nf = mw_csv_split(line, f, MAX_FIELDS);
-        if (nf < need) {
-            fprintf(stderr, "mw-chapter verdict: %s line %d has %d fields, the header %d\n", path,
-                    lineno, nf, need);
+    while (status == 0 && (got = mw_csv_reader_next(&r)) > 0)
+        if (add_row_checked(ch, &r, need, col, path, rows) != 0)
             status = 2;
-        } else if (strcmp(f[col[COL_CHAPTER]], ch->id) != 0) {
-            fprintf(stderr, "mw-chapter verdict: %s line %d is chapter %s's, not %s's\n", path,
-                    lineno, f[col[COL_CHAPTER]], ch->id);
-            status = 2;
-        } else if (add_row(rows, f, col) != 0) {
-            fprintf(stderr, "mw-chapter verdict: out of memory\n");
-            status = 2;
-        }
+    if (got < 0) {
+        fprintf(stderr, "mw-chapter verdict: out of memory\n");
+        status = 2;
     }
-    free(line);
+    mw_csv_reader_end(&r);
     return status;
 }
 

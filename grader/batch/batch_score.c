@@ -42,20 +42,15 @@ int read_check(const context *cx, const char *path, mw_student *s)
     FILE *fp = open_step_file(path);
     if (!fp)
         return -1;
-    char *line = NULL, *f[16];
-    size_t len = 0;
-    /* need: the last column a row must have; -1 when one is missing */
-    int cap = 0, col[CK_COUNT], need = -1;
-    if (getline(&line, &len, fp) != -1) {
-        int nh = mw_csv_split(line, f, 16);
-        need = 0;
-        for (int k = 0; k < CK_COUNT; k++) {
-            col[k] = mw_csv_column(f, nh, check_columns[k]);
-            need = col[k] < 0 || need < 0 ? -1 : col[k] > need ? col[k] : need;
-        }
-    }
-    while (need >= 0 && getline(&line, &len, fp) != -1) {
-        if (mw_csv_split(line, f, 16) <= need)
+    mw_csv_reader r;
+    int cap = 0, col[CK_COUNT];
+    /* need: the fields a row must have; negative when a column is missing */
+    const int need = mw_csv_reader_start(&r, fp) == 0
+                         ? mw_csv_reader_columns(&r, check_columns, CK_COUNT, col)
+                         : -1;
+    while (need >= 0 && mw_csv_reader_next(&r) > 0) {
+        char *const *f = r.f;
+        if (r.nf < need)
             continue;
         if (s->ncases == cap) {
             cap = cap ? 2 * cap : 64;
@@ -77,7 +72,7 @@ int read_check(const context *cx, const char *path, mw_student *s)
         if (g < MW_RUBRIC_MAX)
             mw_rubric_tally(&s->groups[g], c->status);
     }
-    free(line);
+    mw_csv_reader_end(&r);
     fclose(fp);
     return 0;
 }

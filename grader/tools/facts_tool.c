@@ -38,7 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_COLUMNS 64
+#define MAX_COLUMNS MW_CSV_MAX_FIELDS
 
 /* Where the columns a row is read by are in the file. */
 typedef struct columns {
@@ -93,10 +93,10 @@ static int facts_columns(char *const *h, int n)
 
 /* Reads the header: the columns the facts need, and where the file's own
  * columns end (at the facts columns, which must be last). */
-static int read_header(bench_file *b, const char *path)
+static int read_header(bench_file *b, const mw_csv_reader *r, const char *path)
 {
-    char *copy = strdup(b->header), *h[MAX_COLUMNS];
-    int count = mw_csv_split(copy, h, MAX_COLUMNS);
+    char *const *h = r->header;
+    const int count = r->nheader;
     columns c = {mw_csv_column(h, count, "impl"),   mw_csv_column(h, count, "kind"),
                  mw_csv_column(h, count, "size"),   mw_csv_column(h, count, "median_ms"),
                  mw_csv_column(h, count, "flag"),   mw_csv_column(h, count, "roof"),
@@ -109,7 +109,6 @@ static int read_header(bench_file *b, const char *path)
     int bad = c.impl < 0 || c.kind < 0 || c.size < 0 || c.median < 0 || c.flag < 0 ||
               c.roof < 0 || c.op < 0 || c.gbps < 0 || c.gflops < 0 ||
               (first >= 0 && !facts_columns(h + first, count - first));
-    free(copy);
     if (bad)
         fprintf(stderr, "mw-facts: %s: not a bench.csv header (impl, kind, size, median_ms, "
                         "gbps, gflops, roof, flag and op needed; facts columns, if any, all of "
@@ -155,20 +154,21 @@ static int add_row(bench_file *b, char *line, const char *path)
 static int read_file(bench_file *b, const char *path)
 {
     FILE *fp = fopen(path, "r");
-    char *line = NULL;
-    size_t cap = 0;
+    mw_csv_reader r;
     memset(b, 0, sizeof *b);
-    if (!fp || getline(&line, &cap, fp) < 0) {
+    if (!fp || mw_csv_reader_start(&r, fp) != 0 || !(b->header = strdup(r.line))) {
         fprintf(stderr, "mw-facts: cannot read %s\n", path);
+        if (fp)
+            mw_csv_reader_end(&r), fclose(fp);
         return -1;
     }
-    b->header = line;
-    int bad = read_header(b, path);
-    for (line = NULL; !bad && getline(&line, &cap, fp) >= 0; line = NULL, cap = 0)
-        if (line[strspn(line, " \t\r\n")] != '\0')
-            bad = add_row(b, line, path);
-        else
-            free(line);
+    int bad = read_header(b, &r, path), got = 0;
+    while (!bad && (got = mw_csv_reader_next(&r)) > 0) {
+        char *line = strdup(r.line);
+        bad = !line || add_row(b, line, path);
+    }
+    bad = bad || got < 0;
+    mw_csv_reader_end(&r);
     fclose(fp);
     return bad;
 }

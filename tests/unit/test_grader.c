@@ -391,6 +391,46 @@ static void test_csv(void)
     is_int(mw_csv_column(f, n, "flag"), -1, "a column the header lacks: -1");
 }
 
+/* mw_csv_reader: the header kept, columns by name, blank lines skipped,
+ * each row as written and split, line numbers, the end and an empty file. */
+static void test_csv_reader(void)
+{
+    static const char text[] = "chapter,impl,\"median, ms\"\n"
+                               "05,ref,1.5\n"
+                               "\n"
+                               "  \t\r\n"
+                               "05,\"a, b\",2\n"
+                               "05,short\n";
+    FILE *fp = fmemopen((void *)text, sizeof text - 1, "r");
+    mw_csv_reader r;
+    ok(fp && mw_csv_reader_start(&r, fp) == 0, "reader: the header read");
+    if (!fp)
+        return;
+    is_int(r.nheader, 3, "reader: the header's 3 fields");
+    is_str(r.header[2], "median, ms", "reader: the header split, quotes undone");
+    const char *const names[] = {"impl", "median, ms"}, *const missing[] = {"impl", "flag"};
+    int col[2];
+    is_int(mw_csv_reader_columns(&r, names, 2, col), 3, "reader: a row needs 3 fields for them");
+    ok(col[0] == 1 && col[1] == 2, "reader: columns found by name");
+    is_int(mw_csv_reader_columns(&r, missing, 2, col), -2, "reader: the second name missing: -2");
+    ok(mw_csv_reader_next(&r) == 1 && r.nf == 3 && strcmp(r.f[2], "1.5") == 0,
+       "reader: row 1 split");
+    is_str(r.line, "05,ref,1.5\n", "reader: row 1 as written");
+    ok(mw_csv_reader_next(&r) == 1 && strcmp(r.f[1], "a, b") == 0, "reader: blank lines skipped");
+    is_int(r.lineno, 5, "reader: the line number counts the blank lines");
+    is_str(r.line, "05,\"a, b\",2\n", "reader: a quoted field kept as written in line");
+    ok(mw_csv_reader_next(&r) == 1 && r.nf == 2, "reader: a short row, its own field count");
+    is_int(mw_csv_reader_next(&r), 0, "reader: 0 at the end");
+    mw_csv_reader_end(&r);
+    fclose(fp);
+
+    fp = tmpfile(); /* empty */
+    ok(fp && mw_csv_reader_start(&r, fp) == -1, "reader: an empty stream has no header: -1");
+    mw_csv_reader_end(&r); /* safe after a failed start */
+    if (fp)
+        fclose(fp);
+}
+
 static void test_ncu_sample(void)
 {
     char path[512];
@@ -999,6 +1039,7 @@ int main(int argc, char **argv)
     test_parallel();
     test_mismatch_merge();
     test_csv();
+    test_csv_reader();
     test_ncu_sample();
     test_ncu_segments();
     test_roof_cache();
