@@ -51,10 +51,10 @@ ls -d "$MW_BATCH_SCRATCH"/mw-batch-* >/dev/null 2>&1 && leftover=1 || leftover=0
 ok $leftover "no scratch folder is left behind"
 
 run=$(make -s --no-print-directory grade CH=01 SUBMISSIONS="$class" OUT="$out" 2>&1)
-skipped=$(printf '%s\n' "$run" | grep -c 'already graded')
+skipped=$(printf '%s\n' "$run" | grep -c -E '^  [^ ]+ +already graded')
 ok "$([ "$skipped" -eq 3 ] && echo 0 || echo 1)" "a re-run skips the three students already graded"
 run=$(make -s --no-print-directory grade CH=01 SUBMISSIONS="$class" OUT="$out" FORCE=1 2>&1)
-skipped=$(printf '%s\n' "$run" | grep -c 'already graded')
+skipped=$(printf '%s\n' "$run" | grep -c -E '^  [^ ]+ +already graded')
 ok "$([ "$skipped" -eq 0 ] && echo 0 || echo 1)" "FORCE=1 grades them again"
 else
     why="$LONG_REASON: make grade of a small class"
