@@ -16,21 +16,21 @@ set -e
 here=$(dirname "$0")
 gpu=${GPU:-$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1 | tr ' ' _)}
 [ -n "$gpu" ] || { echo "profile.sh: no GPU (nvidia-smi lists none; GPU= names one for RAW=)" >&2; exit 77; }
-out=results/$gpu/05-attention/ncu-wgmma-d64.csv
+csv=results/$gpu/05-attention/ncu-wgmma-d64.csv
 raw=${RAW:-}
 kernels="ws step1 ws-persist"
 if [ -z "$raw" ]; then
     command -v ncu >/dev/null || { echo "profile.sh: no ncu" >&2; exit 77; }
     raw=${RAW_OUT:-$(mktemp -d)}
     mkdir -p "$raw"
-    nvcc -O3 -lineinfo -gencode arch=compute_90a,code=sm_90a -Igrader -Ichapters/05-attention \
-        -Xptxas -w "$here/time.cu" solutions/05-attention/04_flash_wgmma.cu -o "$raw/time"
+    . "$here/time-common.sh"
+    build_time profile.sh "$(dirname "$csv")" # time.cu with the reference, as $bin
     # time.cu launches the kernel 10 times a shape: d = 64 full, then causal.
     for kernel in $kernels; do
         for mask in full causal; do
             case $mask in full) skip=1 ;; causal) skip=11 ;; esac
             MW_FLASH_WGMMA=$kernel ncu --set full --kernel-name regex:flash --launch-skip $skip \
-                --launch-count 1 --csv --page raw "$raw/time" 4096 >"$raw/raw-$kernel-$mask.csv"
+                --launch-count 1 --csv --page raw "$bin" 4096 >"$raw/raw-$kernel-$mask.csv"
         done
     done
 fi
@@ -45,14 +45,14 @@ keep=$keep'|sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active'
 keep=$keep'|sm__inst_executed_pipe_xu.avg.pct_of_peak_sustained_active'
 keep=$keep'|sm__warps_active.avg.pct_of_peak_sustained_active|lts__t_sector_hit_rate.pct'
 keep=$keep'|smsp__average_warps_issue_stalled_[a-z_]*_per_issue_active.ratio)$'
-mkdir -p "$(dirname "$out")"
-echo "path,metric,value,unit" >"$out"
+mkdir -p "$(dirname "$csv")"
+echo "path,metric,value,unit" >"$csv"
 for kernel in $kernels; do
     for mask in full causal; do
         f=$raw/raw-$kernel-$mask.csv
         [ -s "$f" ] || { echo "profile.sh: no $f" >&2; exit 2; }
         awk -v path="$kernel-$mask" -f "$here/../05-d128/raw.awk" "$f" |
-            awk -F, -v keep="$keep" '$2 ~ keep && !($2 ~ /stalled/ && $3 + 0 < 0.005)' >>"$out"
+            awk -F, -v keep="$keep" '$2 ~ keep && !($2 ~ /stalled/ && $3 + 0 < 0.005)' >>"$csv"
     done
 done
-cat "$out"
+cat "$csv"
