@@ -131,6 +131,11 @@ void mw_csv_abort(mw_csv *c)
     remove(c->tmp);
 }
 
+double mw_csv_number(const char *field)
+{
+    return *field ? strtod(field, NULL) : NAN;
+}
+
 int mw_csv_column(char *const *header, int n, const char *name)
 {
     for (int i = 0; i < n; i++)

@@ -39,6 +39,9 @@ void mw_csv_write_field(FILE *fp, const char *s);
  * doubled quotes undone). Returns the field count. */
 int mw_csv_split(char *line, char **fields, int max);
 
+/* A field's number as mw_csv_num wrote it: an empty field is NaN. */
+double mw_csv_number(const char *field);
+
 /* The index of column `name` among a header's n fields, or -1: readers
  * find columns by name, so that a column added later moves nothing. */
 int mw_csv_column(char *const *header, int n, const char *name);

@@ -85,11 +85,6 @@ int mw_write_score(const char *path, const mw_student *s)
     return mw_csv_close(&c);
 }
 
-static double number(const char *text)
-{
-    return *text ? strtod(text, NULL) : NAN;
-}
-
 int mw_read_score(const char *path, mw_student *s)
 {
     memset(s, 0, sizeof *s);
@@ -106,30 +101,30 @@ int mw_read_score(const char *path, mw_student *s)
         else if (strcmp(k, "status") == 0)
             snprintf(s->status, sizeof s->status, "%s", v);
         else if (strcmp(k, "total") == 0)
-            s->total = number(v);
+            s->total = mw_csv_number(v);
         else if (strcmp(k, "max") == 0)
-            s->max = number(v);
+            s->max = mw_csv_number(v);
         else if (strncmp(k, "group:", 6) == 0 && s->ngroups < MW_RUBRIC_MAX) {
             snprintf(s->groups[s->ngroups].name, sizeof s->groups[0].name, "%s", k + 6);
-            s->group_score[s->ngroups++] = number(v);
+            s->group_score[s->ngroups++] = mw_csv_number(v);
         } else if (strncmp(k, "max:", 4) == 0) {
             for (int i = 0; i < s->ngroups; i++)
                 if (strcmp(s->groups[i].name, k + 4) == 0)
-                    s->group_max[i] = number(v);
+                    s->group_max[i] = mw_csv_number(v);
             if (strcmp(k + 4, "sanitize") == 0)
-                s->sanitize_max = number(v);
+                s->sanitize_max = mw_csv_number(v);
             if (strcmp(k + 4, "performance") == 0)
-                s->perf_max = number(v);
+                s->perf_max = mw_csv_number(v);
         } else if (strcmp(k, "sanitize") == 0)
-            s->sanitize_score = number(v);
+            s->sanitize_score = mw_csv_number(v);
         else if (strcmp(k, "performance") == 0)
-            s->perf_score = number(v);
+            s->perf_score = mw_csv_number(v);
         else if (strcmp(k, "time_ms") == 0)
-            s->t_student = number(v);
+            s->t_student = mw_csv_number(v);
         else if (strcmp(k, "ref_ms") == 0)
-            s->t_ref = number(v);
+            s->t_ref = mw_csv_number(v);
         else if (strcmp(k, "lib_ms") == 0)
-            s->t_lib = number(v);
+            s->t_lib = mw_csv_number(v);
     }
     fclose(fp);
     return s->name[0] ? 0 : -1;

@@ -73,11 +73,6 @@ static size_t prefix_len(const char *line, int k)
     return i;
 }
 
-static double number(const char *field)
-{
-    return *field ? strtod(field, NULL) : NAN;
-}
-
 /* Are h[0..n) the facts columns, all of them, in order? */
 static int facts_columns(char *const *h, int n)
 {
@@ -140,11 +135,11 @@ static int add_row(bench_file *b, char *line, const char *path)
         b->chapter_roof = f[c->chapter_roof];
     b->rows[b->n++] = (mw_bench_row){.impl = f[c->impl],
                                      .kind = f[c->kind],
-                                     .size = number(f[c->size]),
+                                     .size = mw_csv_number(f[c->size]),
                                      .op = *f[c->op] ? atoi(f[c->op]) : -1,
-                                     .median_ms = number(f[c->median]),
-                                     .gbps = number(f[c->gbps]),
-                                     .gflops = number(f[c->gflops]),
+                                     .median_ms = mw_csv_number(f[c->median]),
+                                     .gbps = mw_csv_number(f[c->gbps]),
+                                     .gflops = mw_csv_number(f[c->gflops]),
                                      .flag = f[c->flag],
                                      .roof = f[c->roof],
                                      .shape = c->shape >= 0 && c->shape < n ? f[c->shape] : NULL};
