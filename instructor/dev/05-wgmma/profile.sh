@@ -1,12 +1,18 @@
 #!/bin/sh
-# profile.sh: what separates 05.4's default kernel (ws) from step 1 at
-# N = 4096, d = 64, where the causal mask makes ws the slower, and from its
-# persistent grid (ws-persist), which loses there too; read by Nsight
-# Compute on an sm_90 GPU: each kernel's second launch of time.cu without
-# the mask and with it (the first of each is the warm-up), at B = 4,
-# H = 16. Writes results/<GPU>/05-attention/ncu-wgmma-d64.csv: path
-# (kernel and mask), metric, value, unit.
-#   sh instructor/dev/05-wgmma/profile.sh       (about two minutes)
+# profile.sh: what separates 05.4's default kernel (ws) from another at
+# N = 4096, read by Nsight Compute on an sm_90 GPU: each kernel's second
+# launch of time.cu without the mask and with it (the first of each is the
+# warm-up), at B = 4, H = 16. D picks the head dimension and the kernels:
+#   D=64 (default)  ws, step 1 and ws-persist: at d = 64 the causal mask
+#                   makes ws the slower of the first two, and its
+#                   persistent grid loses there too;
+#   D=128           ws and cuDNN's fused attention (time.cu's cudnn), which
+#                   leads ws at N = 4096, the most with the mask; needs a
+#                   build that finds cudnn.h.
+# Writes results/<GPU>/05-attention/ncu-wgmma-d<D>.csv: path (kernel and
+# mask), metric, value, unit.
+#   sh instructor/dev/05-wgmma/profile.sh         (about two minutes)
+#   D=128 sh instructor/dev/05-wgmma/profile.sh
 # RAW=dir skips ncu and reads dir/raw-<kernel>-<mask>.csv, ncu's raw pages
 # (--csv --page raw) of an earlier run, which the run leaves in RAW_OUT=dir;
 # GPU=<folder under results/> then names the GPU where there is none.
@@ -16,26 +22,37 @@ set -e
 here=$(dirname "$0")
 gpu=${GPU:-$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1 | tr ' ' _)}
 [ -n "$gpu" ] || { echo "profile.sh: no GPU (nvidia-smi lists none; GPU= names one for RAW=)" >&2; exit 77; }
-csv=results/$gpu/05-attention/ncu-wgmma-d64.csv
+d=${D:-64}
+# time.cu runs d = 64 without the mask, then with it, then d = 128 alike,
+# 10 launches each: the launches before the shape's first
+case $d in
+64) kernels="ws step1 ws-persist" before=0 ;;
+128) kernels="ws cudnn" before=20 ;;
+*) echo "profile.sh: D=$d: give D=64 or D=128" >&2; exit 2 ;;
+esac
+csv=results/$gpu/05-attention/ncu-wgmma-d$d.csv
 raw=${RAW:-}
-kernels="ws step1 ws-persist"
 if [ -z "$raw" ]; then
     command -v ncu >/dev/null || { echo "profile.sh: no ncu" >&2; exit 77; }
     raw=${RAW_OUT:-$(mktemp -d)}
     mkdir -p "$raw"
     . "$here/time-common.sh"
     build_time profile.sh "$(dirname "$csv")" # time.cu with the reference, as $bin
-    # time.cu launches the kernel 10 times a shape: d = 64 full, then causal.
+    case " $kernels " in
+    *" cudnn "*) [ "$have_cudnn" = 1 ] || { echo "profile.sh: D=$d reads cuDNN, and this build finds no cudnn.h" >&2; exit 77; } ;;
+    esac
     for kernel in $kernels; do
+        # cuDNN's kernel is cudnn_generated_..._sdpa_..._flash_fprop_...
+        case $kernel in cudnn) name='regex:sdpa|fprop' ;; *) name=regex:flash ;; esac
         for mask in full causal; do
-            case $mask in full) skip=1 ;; causal) skip=11 ;; esac
-            MW_FLASH_WGMMA=$kernel ncu --set full --kernel-name regex:flash --launch-skip $skip \
+            case $mask in full) skip=$((before + 1)) ;; causal) skip=$((before + 11)) ;; esac
+            MW_FLASH_WGMMA=$kernel ncu --set full --kernel-name "$name" --launch-skip $skip \
                 --launch-count 1 --csv --page raw "$bin" 4096 >"$raw/raw-$kernel-$mask.csv"
         done
     done
 fi
 # The launch; the time and cycles; how busy the schedulers, the tensor pipe
-# and the XU pipe (ex2) are; the warps an SM holds; the L2; the barrier
+# and the XU pipe (ex2) are; the warps an SM holds; the L2 and DRAM; the barrier
 # unit's (ADU) instructions; and each stall reason, in warps stalled per
 # instruction issued.
 keep='^(gpu__time_duration.sum|sm__cycles_elapsed.avg|launch__(block_size|grid_size|registers_per_thread|shared_mem_per_block_dynamic)'
@@ -44,6 +61,7 @@ keep=$keep'|sm__inst_executed_pipe_adu.avg.pct_of_peak_sustained_active|sm__cycl
 keep=$keep'|sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active'
 keep=$keep'|sm__inst_executed_pipe_xu.avg.pct_of_peak_sustained_active'
 keep=$keep'|sm__warps_active.avg.pct_of_peak_sustained_active|lts__t_sector_hit_rate.pct'
+keep=$keep'|dram__bytes_(read|write).sum'
 keep=$keep'|smsp__average_warps_issue_stalled_[a-z_]*_per_issue_active.ratio)$'
 mkdir -p "$(dirname "$csv")"
 echo "path,metric,value,unit" >"$csv"
