@@ -63,14 +63,20 @@ keep=$keep'|sm__inst_executed_pipe_xu.avg.pct_of_peak_sustained_active'
 keep=$keep'|sm__warps_active.avg.pct_of_peak_sustained_active|lts__t_sector_hit_rate.pct'
 keep=$keep'|dram__bytes_(read|write).sum'
 keep=$keep'|smsp__average_warps_issue_stalled_[a-z_]*_per_issue_active.ratio)$'
+# The CSV is written whole or not at all: a raw page missing, or one in
+# which ncu read no kernel (a name the regex missed), leaves the last one.
 mkdir -p "$(dirname "$csv")"
-echo "path,metric,value,unit" >"$csv"
+tmp=$csv.tmp
+echo "path,metric,value,unit" >"$tmp"
 for kernel in $kernels; do
     for mask in full causal; do
         f=$raw/raw-$kernel-$mask.csv
-        [ -s "$f" ] || { echo "profile.sh: no $f" >&2; exit 2; }
-        awk -v path="$kernel-$mask" -f "$here/../05-d128/raw.awk" "$f" |
-            awk -F, -v keep="$keep" '$2 ~ keep && !($2 ~ /stalled/ && $3 + 0 < 0.005)' >>"$csv"
+        [ -s "$f" ] || { rm -f "$tmp"; echo "profile.sh: no $f" >&2; exit 2; }
+        rows=$(awk -v path="$kernel-$mask" -f "$here/../05-d128/raw.awk" "$f" |
+            awk -F, -v keep="$keep" '$2 ~ keep && !($2 ~ /stalled/ && $3 + 0 < 0.005)')
+        [ -n "$rows" ] || { rm -f "$tmp"; echo "profile.sh: $f holds no reading (did ncu find the kernel?)" >&2; exit 2; }
+        printf '%s\n' "$rows" >>"$tmp"
     done
 done
+mv "$tmp" "$csv"
 cat "$csv"
