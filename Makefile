@@ -733,6 +733,13 @@ test test-full:
 clean:
 	rm -rf $(BUILD)
 
+# make cudnn-h: the cudnn.h the build compiles cuDNN's calls against, or
+# nothing where it finds none, for scripts that build beside the Makefile
+# (instructor/dev/05-wgmma/time-common.sh).
+.PHONY: cudnn-h
+cudnn-h:
+	@$(if $(CUDNN_H),echo '$(CUDNN_H)',:)
+
 # The CPU emulation of CUDA (grader/sim/).
 include grader/sim/sim.mk
 

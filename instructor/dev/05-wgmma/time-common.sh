@@ -26,15 +26,12 @@ build_time() {
     out=${2:-results/$gpu/05-attention}
     bin=build/instructor/05-wgmma/time
     mkdir -p "$(dirname "$bin")" "$out"
-    # cuDNN's fused attention (MW_FLASH_WGMMA=cudnn) where the build finds
-    # cudnn.h, as the Makefile looks for it; have_cudnn says whether.
-    cuda_home=$(dirname "$(dirname "$(command -v nvcc)")")
+    # cuDNN's fused attention (MW_FLASH_WGMMA=cudnn) where the Makefile
+    # finds cudnn.h (make cudnn-h); have_cudnn says whether.
+    cudnn_h=$(env -u MAKEFLAGS -u MFLAGS make -s --no-print-directory cudnn-h 2>/dev/null)
     have_cudnn=0
-    for h in "$cuda_home/include/cudnn.h" /usr/include/cudnn.h /usr/include/*-linux-gnu/cudnn.h; do
-        [ -f "$h" ] && { have_cudnn=1; cudnn_inc=$(dirname "$h"); break; }
-    done
     set -- -Igrader -Ichapters/05-attention
-    [ $have_cudnn = 1 ] && set -- "$@" -DMW_HAVE_CUDNN -I"$cudnn_inc" -lcudnn
+    [ -f "$cudnn_h" ] && { have_cudnn=1; set -- "$@" -DMW_HAVE_CUDNN -I"$(dirname "$cudnn_h")" -lcudnn; }
     nvcc -O3 -gencode arch=compute_90a,code=sm_90a -Xptxas -w "$@" "$here/time.cu" \
         chapters/05-attention/cudnn_sdpa.c solutions/05-attention/04_flash_wgmma.cu -o "$bin" || exit
 }
