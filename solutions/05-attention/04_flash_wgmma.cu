@@ -1434,6 +1434,13 @@ cudaError_t launch_ws(GridOrder order, const __nv_bfloat16 *Q, const __nv_bfloat
          * per-tile costs, and S_j (88 registers a thread), P_{j-1} (44) and
          * O (64) fit the consumers' 240; at 192 they spill (232 bytes a
          * thread), and ran 0.98x at N = 4096 on an H200, 1.01x at 16384.
+         * Narrower tiles waste less of the last one (at N = 4096, 176
+         * leaves 48 of its keys empty: 3% of the work) but pay the per-tile
+         * costs more often: 128, 144 and 160 ran 0.92 to 1.04x of 176 on an
+         * H200 (N = 1000 to 16384), past 1.01x only up to N = 4096. The
+         * last tile's products at the width it holds ran 1.00 to 1.01x for
+         * P V alone, 0.97 to 1.02x with S too (a second copy of the loop's
+         * step).
          * Causal calls keep 128: 144 to 176 (a zero tile of 16 keys to fit)
          * ran 0.96 to 0.98x at N = 4096 on an H200, 1.02 to 1.05x at 16384,
          * where one code's runs spread 6%. */
