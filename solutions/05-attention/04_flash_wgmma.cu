@@ -1228,7 +1228,8 @@ struct DeviceFact {
  * the blocks' key tiles (instructor/dev/05-wgmma/grid-order.sh). A group
  * must span several waves (of one wave it gains nothing); G is the most
  * heads whose K and V, twice over, fit the L2: at a group's end the blocks
- * in flight read two groups'. */
+ * in flight read two groups'. Groups half as large ran 1.01x at d = 128
+ * and 0.99x at d = 64 (H200, N = 4096 and 8192): within the noise. */
 cudaError_t head_groups(size_t BH, int N, int d, int causal, GridOrder order, int *groups)
 {
     *groups = (int)BH;
@@ -1405,8 +1406,9 @@ enum RingTurns { RING_UNMASKED, RING_ALWAYS, RING_NEVER };
  * the SM idle. With the mask its blocks go round by round and it loses,
  * 0.91 to 0.99x (ws-persist): one block a tile lets the GPU start each
  * next tile wherever an SM frees, and taking each next tile from a
- * counter instead (FA3's scheduler) ran 0.88 to 1.03x of that. No
- * kernel spills: the three consumers' 160 registers at d = 64 hold the
+ * counter instead (FA3's scheduler) ran 0.88 to 1.03x of that, and
+ * with one loop over a block's tiles besides (the next tile's S_0 issued
+ * with this one's last P V) 0.85 to 0.94x at d = 128. No kernel spills: the three consumers' 160 registers at d = 64 hold the
  * persistent loop's state too (ptxas -v). */
 template <class C, bool LAZY, Persist P = PERSIST_UNMASKED, RingTurns R = RING_UNMASKED>
 cudaError_t launch_ws(GridOrder order, const __nv_bfloat16 *Q, const __nv_bfloat16 *K,
