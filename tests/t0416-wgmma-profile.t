@@ -5,7 +5,9 @@
 # values), read with RAW= as from an earlier run: the metrics it keeps,
 # the stall reasons too small to keep, D=128's kernels (ws and cuDNN), and
 # the refusals (an unknown D, a raw page missing or with no reading) that
-# leave the last CSV as it was.
+# leave the last CSV as it was. PAGE=source: hand-written source pages
+# (--csv --page source --print-source sass) as the classes of instruction
+# with their samples (sass-stalls.awk), and its refusals alike.
 . tests/lib.sh
 
 script=$PWD/instructor/dev/05-wgmma/profile.sh
@@ -63,4 +65,60 @@ rc=$?
 [ $rc -eq 2 ] && grep -q 'holds no reading' "$scratch/err" && cmp -s "$csv" "$scratch/good.csv" &&
     [ ! -e "$csv.tmp" ]
 ok $? "a raw page in which ncu read no kernel: refused (exit $rc), the last CSV kept whole"
+
+# src_page: a source page with the program's own line and ncu's kernel line
+# first; two MUFU.EX2 (one predicated), a wait_group 1, an FADD and an
+# instruction never sampled; a "(Not Issued)" column, larger than any at
+# the FADD, that is not a stall reason of its own; an instruction count
+# with a thousands separator.
+src_page() {
+    echo "time ws N=4096 d=128 full 0.824 ms 666.8 TFLOP/s"
+    echo '"Kernel Name","void k(int)"'
+    echo '"Address","Source","Warp Stall Sampling (All Samples)","Warp Stall Sampling (Not-issued Samples)","Instructions Executed","stall_barrier","stall_wait","stall_selected","stall_wait (Not Issued)"'
+    echo '"0x10","      MUFU.EX2 R1, R1","30","28","1,000","0","28","2","28"'
+    echo '"0x20","@P0   MUFU.EX2 R2, R2","10","8","1,000","0","8","2","8"'
+    echo '"0x30","      WARPGROUP.DEPBAR.LE gsb0, 0x1","50","50","10","50","0","0","0"'
+    echo '"0x40","      FADD R3, R1, R2","10","2","2000","0","2","3","9"'
+    echo '"0x50","      LDC R1, c[0x0][0x28]","0","0","5","0","0","0","0"'
+}
+mkdir -p "$scratch/src"
+for k in ws cudnn; do
+    for m in full causal; do src_page >"$scratch/src/src-$k-$m.csv"; done
+done
+sass=$scratch/run/results/TEST/05-attention/ncu-wgmma-d128-sass.csv
+(cd "$scratch/run" && RAW="$scratch/src" GPU=TEST D=128 PAGE=source sh "$script") >/dev/null 2>"$scratch/err"
+ok $? "PAGE=source from source pages: exit 0"
+expected='path,class,samples,share_pct,executed,top_stall'
+for k in ws cudnn; do
+    for m in full causal; do
+        expected="$expected
+$k-$m,WARPGROUP.DEPBAR<=1,50,50.0,10,barrier
+$k-$m,MUFU.EX2,40,40.0,2000,wait
+$k-$m,FADD,10,10.0,2000,selected"
+    done
+done
+[ "$(cat "$sass" 2>/dev/null)" = "$expected" ]
+ok $? "PAGE=source: each kernel and mask's classes, most samples first, predicates and modifiers gone, wait_group's count kept, the unsampled class left out, the Not Issued column not counted"
+[ "$(cat "$sass" 2>/dev/null)" = "$expected" ] || diag <"$sass"
+cmp -s "$csv" "$scratch/good.csv"
+ok $? "PAGE=source leaves the metrics CSV alone"
+
+cp "$sass" "$scratch/good-sass.csv"
+(cd "$scratch/run" && RAW="$scratch/src" GPU=TEST D=128 PAGE=details sh "$script") >/dev/null 2>"$scratch/err"
+rc=$?
+[ $rc -eq 2 ] && grep -q 'give PAGE=raw or PAGE=source' "$scratch/err" && cmp -s "$sass" "$scratch/good-sass.csv"
+ok $? "PAGE=details: refused (exit $rc), saying which pages it takes"
+
+echo "==PROF== No kernels were profiled." >"$scratch/src/src-ws-causal.csv"
+(cd "$scratch/run" && RAW="$scratch/src" GPU=TEST D=128 PAGE=source sh "$script") >/dev/null 2>"$scratch/err"
+rc=$?
+[ $rc -eq 2 ] && grep -q 'holds no reading' "$scratch/err" && cmp -s "$sass" "$scratch/good-sass.csv" &&
+    [ ! -e "$sass.tmp" ]
+ok $? "a source page without an instruction: refused (exit $rc), the last CSV kept whole"
+
+rm "$scratch/src/src-ws-causal.csv"
+(cd "$scratch/run" && RAW="$scratch/src" GPU=TEST D=128 PAGE=source sh "$script") >/dev/null 2>"$scratch/err"
+rc=$?
+[ $rc -eq 2 ] && grep -q 'no .*src-ws-causal.csv' "$scratch/err" && cmp -s "$sass" "$scratch/good-sass.csv"
+ok $? "a source page missing: refused (exit $rc), naming it, the last CSV kept whole"
 done_testing

@@ -13,9 +13,16 @@
 # mask), metric, value, unit.
 #   sh instructor/dev/05-wgmma/profile.sh         (about two minutes)
 #   D=128 sh instructor/dev/05-wgmma/profile.sh
-# RAW=dir skips ncu and reads dir/raw-<kernel>-<mask>.csv, ncu's raw pages
-# (--csv --page raw) of an earlier run, which the run leaves in RAW_OUT=dir;
-# GPU=<folder under results/> then names the GPU where there is none.
+# PAGE=source samples where the warps stall instead, instruction by
+# instruction (ncu's source page, in SASS), and writes
+# ncu-wgmma-d<D>-sass.csv: path, class of instruction, samples, their share
+# of the kernel's, instructions executed and the commonest stall reason
+# (sass-stalls.awk), e.g. whether a kernel's consumers wait for their
+# wgmma or the wgmma for their softmax.
+# RAW=dir skips ncu and reads dir/raw-<kernel>-<mask>.csv (PAGE=source:
+# src-<kernel>-<mask>.csv), ncu's pages (--csv --page raw, or source) of an
+# earlier run, which the run leaves in RAW_OUT=dir; GPU=<folder under
+# results/> then names the GPU where there is none.
 # ncu locks the clocks at base: read the times against each other, not
 # against make bench.
 set -e
@@ -30,7 +37,11 @@ case $d in
 128) kernels="ws cudnn" before=20 ;;
 *) echo "profile.sh: D=$d: give D=64 or D=128" >&2; exit 2 ;;
 esac
-csv=results/$gpu/05-attention/ncu-wgmma-d$d.csv
+case ${PAGE:=raw} in
+raw) csv=results/$gpu/05-attention/ncu-wgmma-d$d.csv ;;
+source) csv=results/$gpu/05-attention/ncu-wgmma-d$d-sass.csv ;;
+*) echo "profile.sh: PAGE=$PAGE: give PAGE=raw or PAGE=source" >&2; exit 2 ;;
+esac
 raw=${RAW:-}
 if [ -z "$raw" ]; then
     command -v ncu >/dev/null || { echo "profile.sh: no ncu" >&2; exit 77; }
@@ -46,8 +57,17 @@ if [ -z "$raw" ]; then
         case $kernel in cudnn) name='regex:sdpa|fprop' ;; *) name=regex:flash ;; esac
         for mask in full causal; do
             case $mask in full) skip=$((before + 1)) ;; causal) skip=$((before + 11)) ;; esac
-            MW_FLASH_WGMMA=$kernel ncu --set full --kernel-name "$name" --launch-skip $skip \
-                --launch-count 1 --csv --page raw "$bin" 4096 >"$raw/raw-$kernel-$mask.csv"
+            if [ "$PAGE" = raw ]; then
+                MW_FLASH_WGMMA=$kernel ncu --set full --kernel-name "$name" --launch-skip $skip \
+                    --launch-count 1 --csv --page raw "$bin" 4096 >"$raw/raw-$kernel-$mask.csv"
+            else
+                MW_FLASH_WGMMA=$kernel ncu --section SourceCounters --section WarpStateStats \
+                    --kernel-name "$name" --launch-skip $skip --launch-count 1 -f \
+                    -o "$raw/src-$kernel-$mask" "$bin" 4096 >/dev/null
+                ncu --import "$raw/src-$kernel-$mask.ncu-rep" --page source --csv \
+                    --print-source sass >"$raw/src-$kernel-$mask.csv" ||
+                    { echo "profile.sh: no source page of $kernel, $mask (did ncu find the kernel?)" >&2; exit 2; }
+            fi
         done
     done
 fi
@@ -67,13 +87,21 @@ keep=$keep'|smsp__average_warps_issue_stalled_[a-z_]*_per_issue_active.ratio)$'
 # which ncu read no kernel (a name the regex missed), leaves the last one.
 mkdir -p "$(dirname "$csv")"
 tmp=$csv.tmp
-echo "path,metric,value,unit" >"$tmp"
+if [ "$PAGE" = raw ]; then
+    echo "path,metric,value,unit" >"$tmp"
+else
+    echo "path,class,samples,share_pct,executed,top_stall" >"$tmp"
+fi
 for kernel in $kernels; do
     for mask in full causal; do
-        f=$raw/raw-$kernel-$mask.csv
+        if [ "$PAGE" = raw ]; then f=$raw/raw-$kernel-$mask.csv; else f=$raw/src-$kernel-$mask.csv; fi
         [ -s "$f" ] || { rm -f "$tmp"; echo "profile.sh: no $f" >&2; exit 2; }
-        rows=$(awk -v path="$kernel-$mask" -f "$here/../05-d128/raw.awk" "$f" |
-            awk -F, -v keep="$keep" '$2 ~ keep && !($2 ~ /stalled/ && $3 + 0 < 0.005)')
+        if [ "$PAGE" = raw ]; then
+            rows=$(awk -v path="$kernel-$mask" -f "$here/../05-d128/raw.awk" "$f" |
+                awk -F, -v keep="$keep" '$2 ~ keep && !($2 ~ /stalled/ && $3 + 0 < 0.005)')
+        else
+            rows=$(awk -v path="$kernel-$mask" -f "$here/sass-stalls.awk" "$f")
+        fi
         [ -n "$rows" ] || { rm -f "$tmp"; echo "profile.sh: $f holds no reading (did ncu find the kernel?)" >&2; exit 2; }
         printf '%s\n' "$rows" >>"$tmp"
     done
