@@ -1408,8 +1408,9 @@ enum RingTurns { RING_UNMASKED, RING_ALWAYS, RING_NEVER };
  * next tile wherever an SM frees, and taking each next tile from a
  * counter instead (FA3's scheduler) ran 0.88 to 1.03x of that, and
  * with one loop over a block's tiles besides (the next tile's S_0 issued
- * with this one's last P V) 0.85 to 0.94x at d = 128. No kernel spills: the three consumers' 160 registers at d = 64 hold the
- * persistent loop's state too (ptxas -v). */
+ * with this one's last P V) 0.85 to 0.94x at d = 128. No kernel spills:
+ * the three consumers' 160 registers at d = 64 hold the persistent loop's
+ * state too (ptxas -v). */
 template <class C, bool LAZY, Persist P = PERSIST_UNMASKED, RingTurns R = RING_UNMASKED>
 cudaError_t launch_ws(GridOrder order, const __nv_bfloat16 *Q, const __nv_bfloat16 *K,
                       const __nv_bfloat16 *V, __nv_bfloat16 *O, float *L, int B, int H, int N,
