@@ -37,9 +37,11 @@ case $d in
 128) kernels="ws cudnn" before=20 ;;
 *) echo "profile.sh: D=$d: give D=64 or D=128" >&2; exit 2 ;;
 esac
+# The page: its CSV, that CSV's header, and the prefix of ncu's pages in $raw
 case ${PAGE:=raw} in
-raw) csv=results/$gpu/05-attention/ncu-wgmma-d$d.csv ;;
-source) csv=results/$gpu/05-attention/ncu-wgmma-d$d-sass.csv ;;
+raw) csv=results/$gpu/05-attention/ncu-wgmma-d$d.csv header=path,metric,value,unit pages=raw ;;
+source) csv=results/$gpu/05-attention/ncu-wgmma-d$d-sass.csv pages=src
+    header=path,class,samples,share_pct,executed,top_stall ;;
 *) echo "profile.sh: PAGE=$PAGE: give PAGE=raw or PAGE=source" >&2; exit 2 ;;
 esac
 raw=${RAW:-}
@@ -57,15 +59,15 @@ if [ -z "$raw" ]; then
         case $kernel in cudnn) name='regex:sdpa|fprop' ;; *) name=regex:flash ;; esac
         for mask in full causal; do
             case $mask in full) skip=$((before + 1)) ;; causal) skip=$((before + 11)) ;; esac
+            page=$raw/$pages-$kernel-$mask
             if [ "$PAGE" = raw ]; then
                 MW_FLASH_WGMMA=$kernel ncu --set full --kernel-name "$name" --launch-skip $skip \
-                    --launch-count 1 --csv --page raw "$bin" 4096 >"$raw/raw-$kernel-$mask.csv"
+                    --launch-count 1 --csv --page raw "$bin" 4096 >"$page.csv"
             else
                 MW_FLASH_WGMMA=$kernel ncu --section SourceCounters --section WarpStateStats \
                     --kernel-name "$name" --launch-skip $skip --launch-count 1 -f \
-                    -o "$raw/src-$kernel-$mask" "$bin" 4096 >/dev/null
-                ncu --import "$raw/src-$kernel-$mask.ncu-rep" --page source --csv \
-                    --print-source sass >"$raw/src-$kernel-$mask.csv" ||
+                    -o "$page" "$bin" 4096 >/dev/null
+                ncu --import "$page.ncu-rep" --page source --csv --print-source sass >"$page.csv" ||
                     { echo "profile.sh: no source page of $kernel, $mask (did ncu find the kernel?)" >&2; exit 2; }
             fi
         done
@@ -87,14 +89,10 @@ keep=$keep'|smsp__average_warps_issue_stalled_[a-z_]*_per_issue_active.ratio)$'
 # which ncu read no kernel (a name the regex missed), leaves the last one.
 mkdir -p "$(dirname "$csv")"
 tmp=$csv.tmp
-if [ "$PAGE" = raw ]; then
-    echo "path,metric,value,unit" >"$tmp"
-else
-    echo "path,class,samples,share_pct,executed,top_stall" >"$tmp"
-fi
+echo "$header" >"$tmp"
 for kernel in $kernels; do
     for mask in full causal; do
-        if [ "$PAGE" = raw ]; then f=$raw/raw-$kernel-$mask.csv; else f=$raw/src-$kernel-$mask.csv; fi
+        f=$raw/$pages-$kernel-$mask.csv
         [ -s "$f" ] || { rm -f "$tmp"; echo "profile.sh: no $f" >&2; exit 2; }
         if [ "$PAGE" = raw ]; then
             rows=$(awk -v path="$kernel-$mask" -f "$here/../05-d128/raw.awk" "$f" |
